@@ -1,0 +1,205 @@
+/**
+ * Contracts inside the sandbox: accounts, the operation handler interface and the error type
+ * handlers throw. The server pipeline (auth, scope, plan, account type, rate limit, credits,
+ * envelope) is in server.ts; each operation's logic is a handler in operations/<name>.ts.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { AccountType, ChartSpec, ErrorCode, OperationName, ParamsOut, Plan, Scope } from '../api/index.js';
+
+/** A fund thesis of an investor account. */
+export interface FundThesis {
+  fund_name: string;
+  sectors: string[];
+  stages: string[];
+  countries: string[];
+  check_min_usd: number;
+  check_max_usd: number;
+  /** Startup keys already in the portfolio (overlap and conflicts). */
+  portfolio: string[];
+}
+
+/** An organisation a service-provider or organisation account sells for. */
+export interface Organisation {
+  org_key: string;
+  name: string;
+  offering: string;
+  target_regions: string[];
+  target_stages: string[];
+  target_sectors: string[];
+  is_default: boolean;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  type: AccountType;
+  plan: Plan;
+  credits: number;
+  thesis?: FundThesis;
+  organisations?: Organisation[];
+}
+
+export interface ApiKeyRecord {
+  key: string;
+  account_id: string;
+  scopes: Scope[];
+  revoked: boolean;
+}
+
+/** What a handler returns; the pipeline wraps it in the Result envelope. */
+export interface HandlerResult {
+  data: Record<string, unknown>;
+  summary: string;
+  charts?: ChartSpec[];
+  /** Absolute URL of the HTML view; the pipeline prefixes relative paths with the base URL. */
+  url?: string | null;
+  /** Credits to charge instead of the operation's price (0 for a free repeat or an unmapped ask). */
+  charge?: number;
+}
+
+/** Everything a handler may use. */
+export interface HandlerContext<N extends OperationName = OperationName> {
+  db: DatabaseSync;
+  account: Account;
+  params: ParamsOut<N>;
+  /** Base URL of the sandbox, without a trailing slash. */
+  baseUrl: string;
+  now: Date;
+  state: SandboxState;
+  options: ResolvedSandboxOptions;
+}
+
+export type Handler<N extends OperationName = OperationName> = (
+  ctx: HandlerContext<N>,
+) => HandlerResult | Promise<HandlerResult>;
+
+/** Mutable state of a running sandbox beyond the database (accounts, match lists, rooms...). */
+export interface SandboxState {
+  accounts: Map<string, Account>;
+  keys: Map<string, ApiKeyRecord>;
+  /** Free-plan find_investors runs used, by account id. */
+  freeFinderRunsUsed: Map<string, number>;
+  /** Saved find_startups_for_fund batches, by account id. */
+  matchLists: Map<string, unknown[]>;
+  /** find_customers calls by account id + parameter hash -> time of the charged call (ms). */
+  customerCalls: Map<string, number>;
+  /** Data rooms by room_id. */
+  rooms: Map<string, unknown>;
+}
+
+/** Thrown by handlers and the pipeline; becomes an error envelope with this status and code. */
+export class SandboxError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | (string & {}),
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxError';
+  }
+}
+
+export interface FaultOptions {
+  /** Added latency: fixed ms plus uniform jitter ms. */
+  latencyMs?: number;
+  jitterMs?: number;
+  /** Share (0..1) of calls answered 500 or 503. */
+  errorRate?: number;
+  /** Share of calls whose connection is dropped without a response. */
+  dropRate?: number;
+  /** Share of calls whose response starts but never finishes. */
+  hangRate?: number;
+  /** Share of calls answered with a malformed (non-envelope) body. */
+  malformedRate?: number;
+  /** Answer the next N calls with 429 (a burst), then go back to normal. */
+  burst429?: number;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** Database seed; the same seed gives identical data. */
+  seed?: number;
+  /** Folder of the cached database files (default .data/sandbox). */
+  dataDir?: string;
+  rateLimitPerMinute?: number;
+  rateLimitPerDay?: number;
+  /** Extra accounts and keys, from code. */
+  accounts?: Account[];
+  keys?: ApiKeyRecord[];
+  /** A JSON file { accounts, keys } of extra accounts and keys. */
+  accountsFile?: string;
+  faults?: FaultOptions;
+  /** analyze_deck: how long the call waits before answering status running (default 90 s). */
+  deckWaitMs?: number;
+  /** CA certificates (PEM) the deck fetcher trusts besides the system's. */
+  trustedCa?: string[];
+  /** Fixed "now" for deterministic tests; default the real clock. */
+  now?: () => Date;
+  /** Log requests (default false). */
+  logger?: boolean;
+}
+
+export type ResolvedSandboxOptions = Required<
+  Omit<SandboxOptions, 'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now'>
+> & {
+  accounts: Account[];
+  keys: ApiKeyRecord[];
+  accountsFile?: string;
+  faults: FaultOptions;
+  trustedCa: string[];
+  now: () => Date;
+};
+
+export interface RunningSandbox {
+  /** Base URL, e.g. http://127.0.0.1:43123 (no trailing slash). */
+  url: string;
+  port: number;
+  state: SandboxState;
+  db: DatabaseSync;
+  /** Change fault injection at run time (tests). */
+  setFaults(faults: FaultOptions): void;
+  /** Add an account and its keys at run time (tests). */
+  addAccount(account: Account, keys: ApiKeyRecord[]): void;
+  /**
+   * Insert a startup (and optionally rounds) at run time, e.g. a formula-like name in tests.
+   * Missing fields get plausible defaults; returns the startup key.
+   */
+  insertStartup(startup: Partial<StartupRow> & { name: string; hq_country: string }, rounds?: Partial<RoundRow>[]): string;
+  close(): Promise<void>;
+}
+
+/** Row shapes of the database (see data/schema.ts). JSON columns are strings in SQLite. */
+export interface StartupRow {
+  key: string;
+  name: string;
+  description: string;
+  website: string;
+  domain: string;
+  hq_city: string;
+  hq_country: string;
+  region: string;
+  sector: string;
+  subsector: string;
+  tags: string; // JSON array
+  stage: string;
+  status: string;
+  founded_year: number;
+  founders: string; // JSON array of { name, role }
+  total_raised_usd: number;
+}
+
+export interface RoundRow {
+  id: number;
+  startup_key: string;
+  date: string; // YYYY-MM-DD
+  year: number;
+  stage: string;
+  amount_usd: number;
+  lead_investor_key: string | null;
+}
+
+/** Operation names handled by a given handler module. */
+export type HandlerMap = { [N in OperationName]?: Handler<N> };
+
+export type { OperationName, ParamsOut };

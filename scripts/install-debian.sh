@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the tests and report checks use: poppler-utils (pdftotext, pdftoppm,
+# pdfinfo, pdffonts), fonts-dejavu-core (report font), docker-compose (config validation).
+set -euo pipefail
+need=()
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+[[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || need+=(fonts-dejavu-core)
+command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+if ((${#need[@]} == 0)); then
+  echo "[debian] packages present"
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "[debian] apt-get not found; install ${need[*]} by hand" >&2
+  exit 1
+fi
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+echo "[debian] installing ${need[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs everything a fresh machine needs to build, test and run the project:
+#  - Node 24 LTS into .tools/node when the system Node is older than 22.12
+#  - Debian packages used by tests and report checks (poppler-utils, fonts-dejavu-core)
+#  - the Temporal CLI, built from its Go module into .tools/bin (skipped when present)
+#  - npm dependencies (npm ci)
+# Safe to run again: each step skips what is already there.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+bash scripts/install-node.sh
+bash scripts/install-debian.sh
+bash scripts/build-temporal.sh
+
+# shellcheck source=/dev/null
+source scripts/env.sh
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "[setup] npm ci"
+  npm ci --no-audit --no-fund
+else
+  echo "[setup] node_modules up to date"
+fi
+echo "[setup] done (node $(node --version))"
