@@ -61,6 +61,8 @@ export interface HandlerResult {
 export interface HandlerContext<N extends OperationName = OperationName> {
   db: DatabaseSync;
   account: Account;
+  /** The key the call was made with (its scopes decide which tools the account can use). */
+  key: ApiKeyRecord;
   params: ParamsOut<N>;
   /** Base URL of the sandbox, without a trailing slash. */
   baseUrl: string;
@@ -85,6 +87,8 @@ export interface SandboxState {
   customerCalls: Map<string, number>;
   /** Data rooms by room_id. */
   rooms: Map<string, unknown>;
+  /** Results of paid and list operations kept for their HTML view (/view/results/:id). */
+  results: Map<string, { operation: OperationName; account_id: string; summary: string; data: unknown; created_at: string }>;
 }
 
 /** Thrown by handlers and the pipeline; becomes an error envelope with this status and code. */
@@ -124,6 +128,10 @@ export interface SandboxOptions {
   dataDir?: string;
   rateLimitPerMinute?: number;
   rateLimitPerDay?: number;
+  /** Length of the "minute" window (default 60 000 ms); tests shorten it. */
+  minuteWindowMs?: number;
+  /** Length of the "day" window (default: until the next UTC midnight); tests shorten it. */
+  dayWindowMs?: number;
   /** Extra accounts and keys, from code. */
   accounts?: Account[];
   keys?: ApiKeyRecord[];
@@ -141,11 +149,13 @@ export interface SandboxOptions {
 }
 
 export type ResolvedSandboxOptions = Required<
-  Omit<SandboxOptions, 'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now'>
+  Omit<SandboxOptions, 'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now' | 'dayWindowMs'>
 > & {
   accounts: Account[];
   keys: ApiKeyRecord[];
   accountsFile?: string;
+  /** undefined: the day window ends at the next UTC midnight. */
+  dayWindowMs?: number;
   faults: FaultOptions;
   trustedCa: string[];
   now: () => Date;
