@@ -146,6 +146,10 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Log requests (default false). */
   logger?: boolean;
+  /** Reference date of the generated data (YYYY-MM-DD); default today (see openSandboxDatabase). */
+  asOf?: string;
+  /** close(): how long in-flight requests may take before their connections are cut (default 5 000 ms). */
+  closeTimeoutMs?: number;
 }
 
 export type ResolvedSandboxOptions = Required<
@@ -208,6 +212,37 @@ export interface RoundRow {
   amount_usd: number;
   lead_investor_key: string | null;
 }
+
+/** The Result envelope as the sandbox sends it: every field present, data null on errors. */
+export interface Envelope {
+  success: boolean;
+  operation: string;
+  data: Record<string, unknown> | null;
+  summary: string;
+  charts: ChartSpec[];
+  url: string | null;
+  credits: { charged: number; remaining: number | null } | null;
+  error?: { code: string; message: string };
+}
+
+/** One call through the sandbox pipeline (REST and MCP alike). */
+export interface ExecuteRequest {
+  operation: string;
+  params: unknown;
+  /** The raw Authorization header value ("Bearer <key>"), if any. */
+  authorization: string | undefined;
+  method: 'GET' | 'POST' | 'MCP';
+}
+
+/** The pipeline's answer: HTTP status, headers (rate limits) and the envelope. */
+export interface ExecuteResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Envelope;
+}
+
+/** Runs the whole pipeline: operation, auth, rate limit, method, params, scope, plan, credits, handler. */
+export type ExecuteFn = (request: ExecuteRequest) => Promise<ExecuteResponse>;
 
 /** Operation names handled by a given handler module. */
 export type HandlerMap = { [N in OperationName]?: Handler<N> };
