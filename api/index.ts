@@ -4,3 +4,7 @@ export * from './envelope.js';
 export * from './data.js';
 export * from './operations.js';
 export * from './validate.js';
+export * from './redact.js';
+export * from './rate-limit.js';
+export * from './errors.js';
+export * from './client.js';
