@@ -1,0 +1,243 @@
+/**
+ * Settings from the environment: one zod schema over the variables, one typed defaults
+ * constant, validation, resolved `Settings`. A bad value is a `SettingsError` naming the
+ * variable and what it expects; the API key's value never appears in a message.
+ *
+ * @example
+ * const settings = loadSettings();            // process.env
+ * const key = requireApiKey(settings);        // throws naming VIS_API_KEY when it is missing
+ * console.log(describeSettings(settings));    // key shown as vis_live_…(set)
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Log levels (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Every variable's default, as the string the environment would carry. */
+export const DEFAULTS = {
+  VIS_BASE_URL: 'http://127.0.0.1:8787',
+  TEMPORAL_ADDRESS: '127.0.0.1:7233',
+  TEMPORAL_NAMESPACE: 'default',
+  VIR_TASK_QUEUE: 'vir-jobs',
+  VIR_API_TASK_QUEUE: 'vir-api',
+  VIR_RATE_LIMIT_PER_MINUTE: '60',
+  VIR_RATE_LIMIT_PER_DAY: '5000',
+  VIR_STORE_DIR: '.vir/store',
+  VIR_REPORTS_DIR: 'reports',
+  VIR_DATA_DIR: '.vir',
+  VIR_HTTP_TIMEOUT_MS: '120000',
+  VIR_LOG_LEVEL: 'info',
+  VIR_TEMPORAL_UI_PORT: '8233',
+  VIR_SANDBOX_PORT: '8787',
+} as const satisfies Partial<Record<SettingName, string>>;
+
+/** Names of the variables the settings read. */
+export const SETTING_NAMES = [
+  'VIS_BASE_URL',
+  'VIS_API_KEY',
+  'VIS_MCP_URL',
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_NAMESPACE',
+  'VIR_TASK_QUEUE',
+  'VIR_API_TASK_QUEUE',
+  'VIR_RATE_LIMIT_PER_MINUTE',
+  'VIR_RATE_LIMIT_PER_DAY',
+  'VIR_STORE_DIR',
+  'VIR_REPORTS_DIR',
+  'VIR_DATA_DIR',
+  'VIR_HTTP_TIMEOUT_MS',
+  'VIR_LOG_LEVEL',
+  'VIR_TEMPORAL_UI_PORT',
+  'VIR_SANDBOX_PORT',
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+/** Variables whose value must never be shown. */
+const SECRET_NAMES: ReadonlySet<SettingName> = new Set(['VIS_API_KEY']);
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
+function httpUrl(what: string) {
+  return z
+    .string()
+    .refine(
+      (s) => {
+        try {
+          const u = new URL(s);
+          return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash;
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be an http(s) URL (${what})` },
+    )
+    .transform((s) => s.replace(/\/+$/, ''));
+}
+
+function intAtLeast(min: number, max: number, what: string) {
+  return z
+    .string()
+    .regex(/^\d+$/, { message: `must be ${what}` })
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { message: `must be ${what}` });
+}
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => intAtLeast(1, max, 'a positive integer');
+const port = () => intAtLeast(0, 65535, 'a port number (0 to 65535)');
+const name = (what: string) => z.string().regex(NAME_RE, { message: `must be ${what} (letters, digits, . _ -)` });
+const dir = () => z.string().min(1, { message: 'must be a directory path' });
+
+/** The schema over the environment: one entry per variable, strings in, typed values out. */
+export const SettingsEnvSchema = z.object({
+  VIS_BASE_URL: httpUrl('e.g. http://127.0.0.1:8787'),
+  VIS_API_KEY: z
+    .string()
+    .regex(/^\S+$/, { message: 'must be a single token without spaces' })
+    .optional(),
+  VIS_MCP_URL: httpUrl('the MCP endpoint').optional(),
+  TEMPORAL_ADDRESS: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, {
+    message: 'must be host:port (e.g. 127.0.0.1:7233)',
+  }),
+  TEMPORAL_NAMESPACE: name('a namespace name'),
+  VIR_TASK_QUEUE: name('a task queue name'),
+  VIR_API_TASK_QUEUE: name('a task queue name'),
+  VIR_RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000),
+  VIR_RATE_LIMIT_PER_DAY: positiveInt(100_000_000),
+  VIR_STORE_DIR: dir(),
+  VIR_REPORTS_DIR: dir(),
+  VIR_DATA_DIR: dir(),
+  VIR_HTTP_TIMEOUT_MS: positiveInt(86_400_000),
+  VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  VIR_TEMPORAL_UI_PORT: port(),
+  VIR_SANDBOX_PORT: port(),
+});
+
+/** Resolved settings: typed, defaults applied, directories absolute. */
+export interface Settings {
+  /** Base URL of the service, no trailing slash (VIS_BASE_URL). */
+  visBaseUrl: string;
+  /** The API key (VIS_API_KEY); read it with {@link requireApiKey}. Never log it. */
+  visApiKey: string | undefined;
+  /** The MCP endpoint (VIS_MCP_URL), when set. */
+  visMcpUrl: string | undefined;
+  temporalAddress: string;
+  temporalNamespace: string;
+  /** Workflow task queue (VIR_TASK_QUEUE). */
+  taskQueue: string;
+  /** Task queue of the rate-limited API activities (VIR_API_TASK_QUEUE). */
+  apiTaskQueue: string;
+  rateLimitPerMinute: number;
+  rateLimitPerDay: number;
+  storeDir: string;
+  reportsDir: string;
+  /** Local state: the embedded Temporal SQLite file etc. (VIR_DATA_DIR). */
+  dataDir: string;
+  httpTimeoutMs: number;
+  logLevel: LogLevel;
+  temporalUiPort: number;
+  sandboxPort: number;
+}
+
+/** A bad setting: names the variable and what it expects. Never carries a secret's value. */
+export class SettingsError extends Error {
+  readonly code = 'invalid_setting';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+function shown(value: string, max = 60): string {
+  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+}
+
+/**
+ * Reads, validates and resolves the settings. Empty variables count as unset.
+ *
+ * @throws SettingsError naming the first bad variable, e.g.
+ *   `VIR_RATE_LIMIT_PER_MINUTE must be a positive integer, got "abc"`.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const input: Record<string, string> = { ...DEFAULTS };
+  for (const key of SETTING_NAMES) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') input[key] = value.trim();
+  }
+  const parsed = SettingsEnvSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'settings');
+    const raw = input[variable];
+    const got = SECRET_NAMES.has(variable as SettingName) || raw === undefined ? '' : `, got ${shown(raw)}`;
+    throw new SettingsError(variable, `${variable} ${issue.message}${got}`);
+  }
+  const v = parsed.data;
+  return {
+    visBaseUrl: v.VIS_BASE_URL,
+    visApiKey: v.VIS_API_KEY,
+    visMcpUrl: v.VIS_MCP_URL,
+    temporalAddress: v.TEMPORAL_ADDRESS,
+    temporalNamespace: v.TEMPORAL_NAMESPACE,
+    taskQueue: v.VIR_TASK_QUEUE,
+    apiTaskQueue: v.VIR_API_TASK_QUEUE,
+    rateLimitPerMinute: v.VIR_RATE_LIMIT_PER_MINUTE,
+    rateLimitPerDay: v.VIR_RATE_LIMIT_PER_DAY,
+    storeDir: resolve(v.VIR_STORE_DIR),
+    reportsDir: resolve(v.VIR_REPORTS_DIR),
+    dataDir: resolve(v.VIR_DATA_DIR),
+    httpTimeoutMs: v.VIR_HTTP_TIMEOUT_MS,
+    logLevel: v.VIR_LOG_LEVEL,
+    temporalUiPort: v.VIR_TEMPORAL_UI_PORT,
+    sandboxPort: v.VIR_SANDBOX_PORT,
+  };
+}
+
+/**
+ * The API key, or a SettingsError naming VIS_API_KEY when it is not set.
+ *
+ * @example
+ * const client = new VisClient({ baseUrl: s.visBaseUrl, apiKey: requireApiKey(s) });
+ */
+export function requireApiKey(settings: Pick<Settings, 'visApiKey'>): string {
+  if (!settings.visApiKey) {
+    throw new SettingsError(
+      'VIS_API_KEY',
+      'VIS_API_KEY is not set: export the service key (it starts with vis_live_) before calling the service',
+    );
+  }
+  return settings.visApiKey;
+}
+
+/** How the key is shown: its prefix and "(set)", e.g. `vis_live_…(set)`; never the key. */
+export function maskApiKey(key: string | undefined): string {
+  if (!key) return '(not set)';
+  const prefix = /^([A-Za-z0-9]+_(?:live|test)_)/.exec(key)?.[1];
+  return prefix ? `${prefix}…(set)` : '(set)';
+}
+
+/** The settings as `VARIABLE = value` pairs for display; the key is masked. */
+export function describeSettings(settings: Settings): [SettingName, string][] {
+  return [
+    ['VIS_BASE_URL', settings.visBaseUrl],
+    ['VIS_API_KEY', maskApiKey(settings.visApiKey)],
+    ['VIS_MCP_URL', settings.visMcpUrl ?? '(not set)'],
+    ['TEMPORAL_ADDRESS', settings.temporalAddress],
+    ['TEMPORAL_NAMESPACE', settings.temporalNamespace],
+    ['VIR_TASK_QUEUE', settings.taskQueue],
+    ['VIR_API_TASK_QUEUE', settings.apiTaskQueue],
+    ['VIR_RATE_LIMIT_PER_MINUTE', String(settings.rateLimitPerMinute)],
+    ['VIR_RATE_LIMIT_PER_DAY', String(settings.rateLimitPerDay)],
+    ['VIR_STORE_DIR', settings.storeDir],
+    ['VIR_REPORTS_DIR', settings.reportsDir],
+    ['VIR_DATA_DIR', settings.dataDir],
+    ['VIR_HTTP_TIMEOUT_MS', String(settings.httpTimeoutMs)],
+    ['VIR_LOG_LEVEL', settings.logLevel],
+    ['VIR_TEMPORAL_UI_PORT', String(settings.temporalUiPort)],
+    ['VIR_SANDBOX_PORT', String(settings.sandboxPort)],
+  ];
+}

@@ -1,0 +1,159 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULTS,
+  describeSettings,
+  loadSettings,
+  maskApiKey,
+  requireApiKey,
+  SETTING_NAMES,
+  SettingsError,
+} from '../../config/settings.js';
+
+function errorOf(fn: () => unknown): SettingsError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(SettingsError);
+    return err as SettingsError;
+  }
+  throw new Error('expected a SettingsError');
+}
+
+describe('loadSettings', () => {
+  it('applies the defaults to an empty environment', () => {
+    const s = loadSettings({});
+    expect(s).toEqual({
+      visBaseUrl: 'http://127.0.0.1:8787',
+      visApiKey: undefined,
+      visMcpUrl: undefined,
+      temporalAddress: '127.0.0.1:7233',
+      temporalNamespace: 'default',
+      taskQueue: 'vir-jobs',
+      apiTaskQueue: 'vir-api',
+      rateLimitPerMinute: 60,
+      rateLimitPerDay: 5000,
+      storeDir: resolve('.vir/store'),
+      reportsDir: resolve('reports'),
+      dataDir: resolve('.vir'),
+      httpTimeoutMs: 120000,
+      logLevel: 'info',
+      temporalUiPort: 8233,
+      sandboxPort: 8787,
+    });
+  });
+
+  it('reads every variable', () => {
+    const s = loadSettings({
+      VIS_BASE_URL: 'https://api.example.test/',
+      VIS_API_KEY: 'vis_live_abc123',
+      VIS_MCP_URL: 'https://api.example.test/mcp',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_NAMESPACE: 'reports',
+      VIR_TASK_QUEUE: 'jobs-q',
+      VIR_API_TASK_QUEUE: 'api-q',
+      VIR_RATE_LIMIT_PER_MINUTE: '30',
+      VIR_RATE_LIMIT_PER_DAY: '1000',
+      VIR_STORE_DIR: '/data/store',
+      VIR_REPORTS_DIR: '/data/reports',
+      VIR_DATA_DIR: '/data/vir',
+      VIR_HTTP_TIMEOUT_MS: '5000',
+      VIR_LOG_LEVEL: 'debug',
+      VIR_TEMPORAL_UI_PORT: '9233',
+      VIR_SANDBOX_PORT: '0',
+    });
+    expect(s.visBaseUrl).toBe('https://api.example.test');
+    expect(s.visApiKey).toBe('vis_live_abc123');
+    expect(s.visMcpUrl).toBe('https://api.example.test/mcp');
+    expect(s.temporalAddress).toBe('temporal:7233');
+    expect(s.temporalNamespace).toBe('reports');
+    expect(s.taskQueue).toBe('jobs-q');
+    expect(s.apiTaskQueue).toBe('api-q');
+    expect(s.rateLimitPerMinute).toBe(30);
+    expect(s.rateLimitPerDay).toBe(1000);
+    expect(s.storeDir).toBe('/data/store');
+    expect(s.reportsDir).toBe('/data/reports');
+    expect(s.dataDir).toBe('/data/vir');
+    expect(s.httpTimeoutMs).toBe(5000);
+    expect(s.logLevel).toBe('debug');
+    expect(s.temporalUiPort).toBe(9233);
+    expect(s.sandboxPort).toBe(0);
+  });
+
+  it('treats empty variables as unset', () => {
+    const s = loadSettings({ VIR_RATE_LIMIT_PER_MINUTE: '', VIS_API_KEY: '  ' });
+    expect(s.rateLimitPerMinute).toBe(60);
+    expect(s.visApiKey).toBeUndefined();
+  });
+
+  it('has a default for every variable but the optional ones', () => {
+    const optional = ['VIS_API_KEY', 'VIS_MCP_URL'];
+    for (const name of SETTING_NAMES) {
+      expect(name in DEFAULTS || optional.includes(name)).toBe(true);
+    }
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['VIS_BASE_URL', 'not a url', /^VIS_BASE_URL must be an http\(s\) URL .*, got "not a url"$/],
+    ['VIS_BASE_URL', 'ftp://host/x', /^VIS_BASE_URL must be an http\(s\) URL/],
+    ['VIS_MCP_URL', 'mcp', /^VIS_MCP_URL must be an http\(s\) URL .*, got "mcp"$/],
+    ['TEMPORAL_ADDRESS', 'localhost', /^TEMPORAL_ADDRESS must be host:port .*, got "localhost"$/],
+    ['TEMPORAL_NAMESPACE', 'bad namespace', /^TEMPORAL_NAMESPACE must be a namespace name .*, got "bad namespace"$/],
+    ['VIR_TASK_QUEUE', 'a/b', /^VIR_TASK_QUEUE must be a task queue name .*, got "a\/b"$/],
+    ['VIR_API_TASK_QUEUE', '#q', /^VIR_API_TASK_QUEUE must be a task queue name .*, got "#q"$/],
+    ['VIR_RATE_LIMIT_PER_MINUTE', 'abc', /^VIR_RATE_LIMIT_PER_MINUTE must be a positive integer, got "abc"$/],
+    ['VIR_RATE_LIMIT_PER_MINUTE', '0', /^VIR_RATE_LIMIT_PER_MINUTE must be a positive integer, got "0"$/],
+    ['VIR_RATE_LIMIT_PER_DAY', '-5', /^VIR_RATE_LIMIT_PER_DAY must be a positive integer, got "-5"$/],
+    ['VIR_RATE_LIMIT_PER_DAY', '1.5', /^VIR_RATE_LIMIT_PER_DAY must be a positive integer, got "1.5"$/],
+    ['VIR_HTTP_TIMEOUT_MS', 'soon', /^VIR_HTTP_TIMEOUT_MS must be a positive integer, got "soon"$/],
+    ['VIR_LOG_LEVEL', 'loud', /^VIR_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
+    ['VIR_TEMPORAL_UI_PORT', '70000', /^VIR_TEMPORAL_UI_PORT must be a port number \(0 to 65535\), got "70000"$/],
+    ['VIR_SANDBOX_PORT', 'http', /^VIR_SANDBOX_PORT must be a port number \(0 to 65535\), got "http"$/],
+  ];
+  for (const [variable, value, message] of bad) {
+    it(`rejects ${variable}=${JSON.stringify(value)}`, () => {
+      const err = errorOf(() => loadSettings({ [variable]: value }));
+      expect(err.variable).toBe(variable);
+      expect(err.code).toBe('invalid_setting');
+      expect(err.message).toMatch(message);
+    });
+  }
+
+  it('rejects a bad VIS_API_KEY without showing it', () => {
+    const err = errorOf(() => loadSettings({ VIS_API_KEY: 'vis_live_secret with space' }));
+    expect(err.variable).toBe('VIS_API_KEY');
+    expect(err.message).toBe('VIS_API_KEY must be a single token without spaces');
+    expect(err.message).not.toContain('secret');
+  });
+
+  it('resolves directory settings; whitespace-only values fall back to the default', () => {
+    expect(loadSettings({ VIR_STORE_DIR: ' ' }).storeDir).toBe(resolve('.vir/store'));
+    expect(loadSettings({ VIR_REPORTS_DIR: 'out' }).reportsDir).toBe(resolve('out'));
+    expect(loadSettings({ VIR_DATA_DIR: 'state' }).dataDir).toBe(resolve('state'));
+  });
+});
+
+describe('requireApiKey', () => {
+  it('returns the key when set', () => {
+    expect(requireApiKey({ visApiKey: 'vis_live_k' })).toBe('vis_live_k');
+  });
+  it('names VIS_API_KEY when missing', () => {
+    const err = errorOf(() => requireApiKey({ visApiKey: undefined }));
+    expect(err.variable).toBe('VIS_API_KEY');
+    expect(err.message).toMatch(/^VIS_API_KEY is not set/);
+  });
+});
+
+describe('describeSettings', () => {
+  it('masks the key and lists every variable', () => {
+    const s = loadSettings({ VIS_API_KEY: 'vis_live_supersecret_123' });
+    const lines = describeSettings(s);
+    expect(lines.map(([n]) => n)).toEqual([...SETTING_NAMES]);
+    expect(Object.fromEntries(lines).VIS_API_KEY).toBe('vis_live_…(set)');
+    expect(JSON.stringify(lines)).not.toContain('supersecret');
+  });
+  it('masks keys of other shapes and says when none is set', () => {
+    expect(maskApiKey('plainkey')).toBe('(set)');
+    expect(maskApiKey(undefined)).toBe('(not set)');
+  });
+});
