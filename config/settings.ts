@@ -86,16 +86,14 @@ function intAtLeast(min: number, max: number, what: string) {
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => intAtLeast(1, max, 'a positive integer');
 const port = () => intAtLeast(0, 65535, 'a port number (0 to 65535)');
-const name = (what: string) => z.string().regex(NAME_RE, { message: `must be ${what} (letters, digits, . _ -)` });
+const name = (what: string) =>
+  z.string().regex(NAME_RE, { message: `must be ${what} (letters, digits, . _ -)` });
 const dir = () => z.string().min(1, { message: 'must be a directory path' });
 
 /** The schema over the environment: one entry per variable, strings in, typed values out. */
 export const SettingsEnvSchema = z.object({
   VIS_BASE_URL: httpUrl('e.g. http://127.0.0.1:8787'),
-  VIS_API_KEY: z
-    .string()
-    .regex(/^\S+$/, { message: 'must be a single token without spaces' })
-    .optional(),
+  VIS_API_KEY: z.string().regex(/^\S+$/, { message: 'must be a single token without spaces' }).optional(),
   VIS_MCP_URL: httpUrl('the MCP endpoint').optional(),
   TEMPORAL_ADDRESS: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, {
     message: 'must be host:port (e.g. 127.0.0.1:7233)',

@@ -98,7 +98,11 @@ describe('loadSettings', () => {
     ['VIS_BASE_URL', 'ftp://host/x', /^VIS_BASE_URL must be an http\(s\) URL/],
     ['VIS_MCP_URL', 'mcp', /^VIS_MCP_URL must be an http\(s\) URL .*, got "mcp"$/],
     ['TEMPORAL_ADDRESS', 'localhost', /^TEMPORAL_ADDRESS must be host:port .*, got "localhost"$/],
-    ['TEMPORAL_NAMESPACE', 'bad namespace', /^TEMPORAL_NAMESPACE must be a namespace name .*, got "bad namespace"$/],
+    [
+      'TEMPORAL_NAMESPACE',
+      'bad namespace',
+      /^TEMPORAL_NAMESPACE must be a namespace name .*, got "bad namespace"$/,
+    ],
     ['VIR_TASK_QUEUE', 'a/b', /^VIR_TASK_QUEUE must be a task queue name .*, got "a\/b"$/],
     ['VIR_API_TASK_QUEUE', '#q', /^VIR_API_TASK_QUEUE must be a task queue name .*, got "#q"$/],
     ['VIR_RATE_LIMIT_PER_MINUTE', 'abc', /^VIR_RATE_LIMIT_PER_MINUTE must be a positive integer, got "abc"$/],
@@ -106,8 +110,16 @@ describe('loadSettings', () => {
     ['VIR_RATE_LIMIT_PER_DAY', '-5', /^VIR_RATE_LIMIT_PER_DAY must be a positive integer, got "-5"$/],
     ['VIR_RATE_LIMIT_PER_DAY', '1.5', /^VIR_RATE_LIMIT_PER_DAY must be a positive integer, got "1.5"$/],
     ['VIR_HTTP_TIMEOUT_MS', 'soon', /^VIR_HTTP_TIMEOUT_MS must be a positive integer, got "soon"$/],
-    ['VIR_LOG_LEVEL', 'loud', /^VIR_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/],
-    ['VIR_TEMPORAL_UI_PORT', '70000', /^VIR_TEMPORAL_UI_PORT must be a port number \(0 to 65535\), got "70000"$/],
+    [
+      'VIR_LOG_LEVEL',
+      'loud',
+      /^VIR_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
+    ],
+    [
+      'VIR_TEMPORAL_UI_PORT',
+      '70000',
+      /^VIR_TEMPORAL_UI_PORT must be a port number \(0 to 65535\), got "70000"$/,
+    ],
     ['VIR_SANDBOX_PORT', 'http', /^VIR_SANDBOX_PORT must be a port number \(0 to 65535\), got "http"$/],
   ];
   for (const [variable, value, message] of bad) {
