@@ -1,0 +1,117 @@
+/**
+ * Headless chart rendering: Vega-Lite → Vega → SVG (no canvas), PNG with resvg, text measured
+ * by fontkit from the same DejaVu Sans files that pdfkit and resvg use.
+ */
+import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import type { ChartSpec } from '../../api/envelope.js';
+import { FONT_FAMILY, FONT_FILES, measureText } from '../fonts.js';
+import { toVegaLite } from './vegalite.js';
+import type { ChartLayout, ChartMeta } from './vegalite.js';
+
+/** A rendered chart: vector SVG, PNG at `pngScale` times its size, and its size in px. */
+export interface RenderedChart {
+  svg: string;
+  png: Buffer;
+  width: number;
+  height: number;
+  meta: ChartMeta | null;
+}
+
+export interface RenderOptions extends ChartLayout {
+  /** PNG pixels per SVG pixel. Default 2. */
+  pngScale?: number;
+  /** Seed of Vega's random generator (jitter, sampling). Default 42. */
+  seed?: number;
+}
+
+interface TextItem {
+  fontSize?: number | string;
+  fontWeight?: string | number;
+  limit?: number;
+}
+
+interface VegaExtras {
+  textMetrics: { width: (item: TextItem, text: unknown) => number };
+  setRandom: (rand: () => number) => void;
+  randomLCG: (seed: number) => () => number;
+}
+
+const extras = vega as unknown as VegaExtras;
+
+function isBold(weight: TextItem['fontWeight']): boolean {
+  if (weight === undefined) return false;
+  if (typeof weight === 'number') return weight >= 600;
+  return /bold|[6-9]00/i.test(weight);
+}
+
+/**
+ * Width of `text` in `item`'s font size and weight from DejaVu Sans metrics, clamped to
+ * `item.limit` when the item has one (Vega then truncates with an ellipsis).
+ */
+export function vegaTextWidth(item: TextItem, text: unknown): number {
+  const t = text === null || text === undefined ? '' : String(text).trim();
+  const size = item.fontSize === undefined || item.fontSize === null ? 11 : Number(item.fontSize) || 0;
+  const w = measureText(t, size, isBold(item.fontWeight));
+  const limit = Number(item.limit);
+  return limit > 0 ? Math.min(w, limit) : w;
+}
+
+let installed = false;
+
+/** Replaces Vega's 0.8-em estimate by real font metrics. Idempotent. */
+export function installTextMetrics(): void {
+  if (installed) return;
+  extras.textMetrics.width = vegaTextWidth;
+  installed = true;
+}
+
+function svgSize(svg: string): { width: number; height: number } {
+  const head = /<svg[^>]*>/.exec(svg)?.[0] ?? '';
+  const width = Number(/\swidth="([\d.]+)"/.exec(head)?.[1] ?? 0);
+  const height = Number(/\sheight="([\d.]+)"/.exec(head)?.[1] ?? 0);
+  return { width, height };
+}
+
+/** Rasterises an SVG with resvg, DejaVu Sans only (no system fonts), on white. */
+export function svgToPng(svg: string, scale = 2): Buffer {
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'zoom', value: scale },
+    background: 'white',
+    font: {
+      fontFiles: [FONT_FILES.regular, FONT_FILES.bold],
+      loadSystemFonts: false,
+      defaultFontFamily: FONT_FAMILY,
+      sansSerifFamily: FONT_FAMILY,
+    },
+  });
+  return resvg.render().asPng();
+}
+
+/** Renders a Vega-Lite spec to SVG (and PNG). Deterministic for a given seed. */
+export async function renderVegaLite(spec: TopLevelSpec, options: RenderOptions = {}): Promise<RenderedChart> {
+  installTextMetrics();
+  extras.setRandom(extras.randomLCG(options.seed ?? 42));
+  const vgSpec = compile(spec).spec;
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
+  try {
+    const svg = await view.toSVG();
+    const { width, height } = svgSize(svg);
+    const png = svgToPng(svg, options.pngScale ?? 2);
+    const meta = ((spec as { usermeta?: unknown }).usermeta as ChartMeta | undefined) ?? null;
+    return { svg, png, width, height, meta };
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Renders a service chart spec: `toVegaLite` then `renderVegaLite`.
+ *
+ * @example const { svg, png } = await renderChart({ type: 'bar', xKey: 'year', series: ['deals'], data });
+ */
+export async function renderChart(chart: ChartSpec, options: RenderOptions = {}): Promise<RenderedChart> {
+  return renderVegaLite(toVegaLite(chart, options), options);
+}
