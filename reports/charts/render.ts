@@ -52,7 +52,7 @@ function isBold(weight: TextItem['fontWeight']): boolean {
  * `item.limit` when the item has one (Vega then truncates with an ellipsis).
  */
 export function vegaTextWidth(item: TextItem, text: unknown): number {
-  const t = text === null || text === undefined ? '' : String(text).trim();
+  const t = typeof text === 'string' ? text.trim() : typeof text === 'number' ? String(text) : '';
   const size = item.fontSize === undefined || item.fontSize === null ? 11 : Number(item.fontSize) || 0;
   const w = measureText(t, size, isBold(item.fontWeight));
   const limit = Number(item.limit);
