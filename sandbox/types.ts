@@ -117,6 +117,8 @@ export interface FaultOptions {
   malformedRate?: number;
   /** Answer the next N calls with 429 (a burst), then go back to normal. */
   burst429?: number;
+  /** Seed of the fault PRNG (default: the database seed); setting faults restarts the sequence. */
+  seed?: number;
 }
 
 export interface SandboxOptions {

@@ -1,0 +1,24 @@
+/**
+ * The sandbox: a local, spec-faithful implementation of the Venture Intelligence Service.
+ */
+export { startSandbox, readJsonBody, readQueryParams } from './server.js';
+export { createPipeline, InvalidBody, unknownOperationMessage, type Pipeline, type PipelineDeps } from './pipeline.js';
+export { decideAccess, allowedOperations, type AccessDecision } from './access.js';
+export {
+  SEEDED_KEYS,
+  GENEROUS_CREDITS,
+  seedAccounts,
+  loadAccountsFile,
+  parseAccounts,
+  addAccounts,
+  createSandboxState,
+  AccountSchema,
+  ApiKeyRecordSchema,
+  AccountsFileSchema,
+} from './accounts.js';
+export { RateLimiter, rateLimitHeaders, epochSeconds, nextUtcMidnight, type RateLimitConfig, type RateLimitSnapshot } from './rate-limit.js';
+export { FaultInjector, validateFaults, seededRandom, BURST_RESET_MS, type FaultAction, type FaultKind } from './faults.js';
+export { successEnvelope, errorEnvelope } from './envelope.js';
+export { insertStartup, slugify } from './insert-startup.js';
+export { SANDBOX_DEFAULTS, validateSandboxOptions, resolveSandboxOptions } from './options.js';
+export * from './types.js';

@@ -1,0 +1,77 @@
+/**
+ * Sandbox options pipeline: public options -> one defaults constant -> validation (errors name
+ * the field) -> resolved options.
+ */
+import { z } from 'zod';
+import type { ResolvedSandboxOptions, SandboxOptions } from './types.js';
+
+/** Defaults of every sandbox option that has one. */
+export const SANDBOX_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  dataDir: '.data/sandbox',
+  rateLimitPerMinute: 60,
+  rateLimitPerDay: 5000,
+  minuteWindowMs: 60_000,
+  deckWaitMs: 90_000,
+  logger: false,
+  closeTimeoutMs: 5000,
+} as const;
+
+const positiveInt = z.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' });
+const nonNegativeInt = z.number().int({ message: 'must be an integer' }).min(0, { message: 'must be at least 0' });
+
+const OptionsSchema = z.looseObject({
+  port: nonNegativeInt.max(65535, { message: 'must be at most 65535' }).optional(),
+  host: z.string().min(1, { message: 'must not be empty' }).optional(),
+  seed: z.number().int({ message: 'must be an integer' }).optional(),
+  dataDir: z.string().min(1, { message: 'must not be empty' }).optional(),
+  rateLimitPerMinute: positiveInt.optional(),
+  rateLimitPerDay: positiveInt.optional(),
+  minuteWindowMs: positiveInt.optional(),
+  dayWindowMs: positiveInt.optional(),
+  deckWaitMs: nonNegativeInt.optional(),
+  closeTimeoutMs: nonNegativeInt.optional(),
+  asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' }).optional(),
+  accountsFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+  logger: z.boolean({ message: 'must be true or false' }).optional(),
+  trustedCa: z.array(z.string()).optional(),
+});
+
+/**
+ * Validates the public options; throws an Error naming the first bad field.
+ *
+ * @example
+ * validateSandboxOptions({ rateLimitPerMinute: 0 }); // throws 'sandbox option rateLimitPerMinute: must be at least 1'
+ */
+export function validateSandboxOptions(options: SandboxOptions): void {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`sandbox option ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+}
+
+/** Resolves options once the database (which decides the seed and the as-of date) is open. */
+export function resolveSandboxOptions(options: SandboxOptions, db: { seed: number; asOf: string }): ResolvedSandboxOptions {
+  return {
+    port: options.port ?? SANDBOX_DEFAULTS.port,
+    host: options.host ?? SANDBOX_DEFAULTS.host,
+    seed: db.seed,
+    asOf: db.asOf,
+    dataDir: options.dataDir ?? SANDBOX_DEFAULTS.dataDir,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? SANDBOX_DEFAULTS.rateLimitPerMinute,
+    rateLimitPerDay: options.rateLimitPerDay ?? SANDBOX_DEFAULTS.rateLimitPerDay,
+    minuteWindowMs: options.minuteWindowMs ?? SANDBOX_DEFAULTS.minuteWindowMs,
+    dayWindowMs: options.dayWindowMs,
+    deckWaitMs: options.deckWaitMs ?? SANDBOX_DEFAULTS.deckWaitMs,
+    closeTimeoutMs: options.closeTimeoutMs ?? SANDBOX_DEFAULTS.closeTimeoutMs,
+    logger: options.logger ?? SANDBOX_DEFAULTS.logger,
+    accounts: options.accounts ?? [],
+    keys: options.keys ?? [],
+    accountsFile: options.accountsFile,
+    faults: options.faults ?? {},
+    trustedCa: options.trustedCa ?? [],
+    now: options.now ?? (() => new Date()),
+  };
+}
