@@ -85,7 +85,7 @@ export const VisClientOptionsSchema = z
     apiKey: z
       .string({ message: 'apiKey is required' })
       .min(1, { message: 'apiKey is required' })
-      .regex(/^[\x21-\x7e]+$/, { message: 'apiKey must be printable ASCII without spaces' }),
+      .regex(/^[\x21-\x7e]*$/, { message: 'apiKey must be printable ASCII without spaces' }),
     connectTimeoutMs: positiveMs('connectTimeoutMs', CLIENT_DEFAULTS.connectTimeoutMs),
     headersTimeoutMs: positiveMs('headersTimeoutMs', CLIENT_DEFAULTS.headersTimeoutMs),
     bodyTimeoutMs: positiveMs('bodyTimeoutMs', CLIENT_DEFAULTS.bodyTimeoutMs),
