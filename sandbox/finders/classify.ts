@@ -1,0 +1,161 @@
+/**
+ * Reads a startup's market from text: the 8 sectors, their subsectors and tags of the sandbox
+ * taxonomy, by keyword and tag phrases found in a description or in a website's host words.
+ */
+import { SECTORS, type Sector } from '../../api/index.js';
+import { SECTOR_WORDS } from '../data/names.js';
+import { SUBSECTORS, TAXONOMY } from '../data/taxonomy.js';
+import { words } from './text.js';
+
+/** What the text says about the market. */
+export interface Classification {
+  sector: Sector | null;
+  subsectors: string[];
+  tags: string[];
+  /** Phrases that decided it (for data.startup and the summary). */
+  matched: string[];
+  /** Score of the chosen sector (0 when nothing matched). */
+  strength: number;
+}
+
+/** Lower-case, space-separated form of a text for phrase matching (hyphens become spaces). */
+function flat(text: string): string {
+  return ` ${words(text)
+    .filter((w) => !w.includes('-'))
+    .join(' ')} `;
+}
+
+function has(haystack: string, phrase: string): boolean {
+  const p = flat(phrase).trim();
+  return p.length > 0 && haystack.includes(` ${p} `);
+}
+
+/** Name words of each sector ("pay", "ledger", "health"), used only for host words of a website. */
+const NAME_WORDS: Map<string, Sector> = new Map(
+  SECTORS.flatMap((sector) => (SECTOR_WORDS[sector] ?? []).map((w): [string, Sector] => [w.toLowerCase(), sector])).filter(
+    ([w]) => w.length >= 3 && w !== 'labs' && w !== 'works' && w !== 'systems' && w !== 'life',
+  ),
+);
+
+/** Every word the taxonomy knows, for splitting run-together host names ("onyxpay" → "pay"). */
+export const VOCABULARY: readonly string[] = [
+  ...new Set([
+    ...NAME_WORDS.keys(),
+    ...SUBSECTORS.flatMap((s) => [...s.keywords, ...s.tags.flatMap((t) => t.split('-'))]),
+    ...SECTORS.flatMap((s) => TAXONOMY[s].keywords),
+  ]),
+].filter((w) => w.length >= 3 && !w.includes(' '));
+
+/**
+ * Classifies a text onto the taxonomy: each subsector scores 2 per keyword and 2 per tag phrase
+ * found, each sector 1 per sector keyword; the best sector wins, its matched subsectors follow
+ * by score, tags are those found plus the top subsector's tags (at most 6).
+ *
+ * @example
+ * classifyText('We build payment APIs and card issuing for marketplaces').sector // 'Finance & Blockchain'
+ */
+export function classifyText(text: string, opts: { hostWords?: readonly string[] } = {}): Classification {
+  const hay = flat(text);
+  const sectorScore = new Map<Sector, number>();
+  const subScore = new Map<string, number>();
+  const foundTags = new Set<string>();
+  const matched = new Set<string>();
+  const add = (s: Sector, n: number) => sectorScore.set(s, (sectorScore.get(s) ?? 0) + n);
+
+  for (const sector of SECTORS) {
+    for (const kw of TAXONOMY[sector].keywords) {
+      if (has(hay, kw)) {
+        add(sector, 1);
+        matched.add(kw);
+      }
+    }
+  }
+  for (const sub of SUBSECTORS) {
+    let score = 0;
+    for (const kw of sub.keywords) {
+      if (has(hay, kw)) {
+        score += 2;
+        matched.add(kw);
+      }
+    }
+    for (const tag of sub.tags) {
+      if (has(hay, tag.replace(/-/g, ' ')) || has(hay, tag)) {
+        score += 2;
+        foundTags.add(tag);
+        matched.add(tag);
+      }
+    }
+    if (has(hay, sub.name)) score += 3;
+    if (score > 0) {
+      subScore.set(`${sub.sector}|${sub.name}`, score);
+      add(sub.sector, score);
+    }
+  }
+  for (const w of opts.hostWords ?? []) {
+    const sector = NAME_WORDS.get(w);
+    if (sector) {
+      add(sector, 1);
+      matched.add(w);
+    }
+  }
+
+  let best: Sector | null = null;
+  let bestScore = 0;
+  for (const sector of SECTORS) {
+    const s = sectorScore.get(sector) ?? 0;
+    if (s > bestScore) {
+      best = sector;
+      bestScore = s;
+    }
+  }
+  if (!best) return { sector: null, subsectors: [], tags: [], matched: [], strength: 0 };
+
+  const subs = TAXONOMY[best].subsectors
+    .map((s) => ({ s, score: subScore.get(`${best}|${s.name}`) ?? 0 }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3);
+  const sectorTags = new Set(TAXONOMY[best].subsectors.flatMap((s) => s.tags));
+  const tags = [...foundTags].filter((t) => sectorTags.has(t));
+  for (const t of subs[0]?.s.tags ?? []) if (!tags.includes(t)) tags.push(t);
+  return {
+    sector: best,
+    subsectors: subs.map((x) => x.s.name),
+    tags: tags.slice(0, 6),
+    matched: [...matched],
+    strength: bestScore,
+  };
+}
+
+/** The sector of a subsector name (case-insensitive), or null. */
+export function sectorOfSubsector(name: string): Sector | null {
+  const n = name.trim().toLowerCase();
+  return SUBSECTORS.find((s) => s.name.toLowerCase() === n)?.sector ?? null;
+}
+
+/** The canonical spelling of a subsector name (case-insensitive), or the input trimmed. */
+export function canonicalSubsector(name: string): string {
+  const n = name.trim().toLowerCase();
+  return SUBSECTORS.find((s) => s.name.toLowerCase() === n)?.name ?? name.trim();
+}
+
+/** A tag as the data writes it: lower case, words joined by hyphens ("Open Banking" → "open-banking"). */
+export function canonicalTag(tag: string): string {
+  return tag
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/-+/g, '-');
+}
+
+/** The sector whose subsectors carry a tag, or null. */
+export function sectorOfTag(tag: string): Sector | null {
+  const t = canonicalTag(tag);
+  return SUBSECTORS.find((s) => s.tags.includes(t))?.sector ?? null;
+}
+
+/** Subsector names carrying a tag. */
+export function subsectorsOfTag(tag: string): string[] {
+  const t = canonicalTag(tag);
+  return SUBSECTORS.filter((s) => s.tags.includes(t)).map((s) => s.name);
+}
