@@ -1,6 +1,53 @@
-import { SandboxError, type Handler } from '../types.js';
+import { allowedOperations } from '../access.js';
+import { count, plural } from '../queries/format.js';
+import { accountUrl } from '../queries/urls.js';
+import type { Handler } from '../types.js';
 
-/** SCAFFOLD: replaced by the real handler (owner: see helper assignment). */
-export const my_account: Handler<'my_account'> = () => {
-  throw new SandboxError(501, 'not_implemented', 'my_account is not implemented yet');
+/** Summary of a saved find_startups_for_fund batch, whatever its stored shape. */
+function batchSummary(batch: unknown): Record<string, unknown> {
+  if (batch === null || typeof batch !== 'object') return { value: batch };
+  const b = batch as Record<string, unknown>;
+  const startups = Array.isArray(b.startups) ? b.startups : [];
+  return {
+    ...(b.batch_id !== undefined ? { batch_id: b.batch_id } : {}),
+    ...(b.created_at !== undefined ? { created_at: b.created_at } : {}),
+    startups: startups.length,
+  };
+}
+
+/**
+ * my_account: the plan, credit balance, account type and name, the key's scopes, the tools
+ * this key of this account may call (decided like the pipeline decides), the rate limits; for
+ * investor accounts the fund thesis and the saved match list; for service providers and
+ * organisations their organisations.
+ */
+export const my_account: Handler<'my_account'> = ({ account, key, state, options, baseUrl }) => {
+  const tools = allowedOperations(account, key);
+  const data: Record<string, unknown> = {
+    account_id: account.id,
+    account_name: account.name,
+    account_type: account.type,
+    plan: account.plan,
+    credits_balance: account.credits,
+    scopes: [...key.scopes],
+    tools,
+    rate_limits: { per_minute: options.rateLimitPerMinute, per_day: options.rateLimitPerDay },
+  };
+  if (account.plan === 'free') {
+    data.free_find_investors_runs_used = state.freeFinderRunsUsed.get(account.id) ?? 0;
+  }
+  if (account.type === 'investor') {
+    data.thesis = account.thesis ?? null;
+    const batches = state.matchLists.get(account.id) ?? [];
+    data.match_list = { batches: batches.length, latest: batches.length ? batchSummary(batches[batches.length - 1]) : null };
+  }
+  if (account.type === 'service_provider' || account.type === 'organisation') {
+    data.organisations = account.organisations ?? [];
+  }
+  const plan = account.plan === 'paid' ? 'Paid' : 'Free';
+  return {
+    data,
+    summary: `${plan} plan, ${count(account.credits)} credits, ${plural(tools.length, 'tool')}`,
+    url: accountUrl(baseUrl, account.id),
+  };
 };
