@@ -88,3 +88,72 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize: number
   }
   return lo === 0 ? ellipsis : chars.slice(0, lo).join('').trimEnd() + ellipsis;
 }
+
+/**
+ * Greedy word wrap of `text` into lines no wider than `maxWidth`; words wider than a line are
+ * broken between characters. With `maxLines`, the last line ends with an ellipsis when text
+ * remains, so wrapped text never runs past its box.
+ */
+export function wrapText(text: string, maxWidth: number, fontSize: number, options: { bold?: boolean; maxLines?: number } = {}): string[] {
+  const bold = options.bold ?? false;
+  const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
+  const lines: string[] = [];
+  const paragraphs = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').split('\n');
+  const words: string[] = [];
+  paragraphs.forEach((p, i) => {
+    if (i > 0) words.push('\n');
+    for (const w of p.split(/ +/)) if (w !== '') words.push(w);
+  });
+  let current = '';
+  let index = 0;
+  const push = (line: string): boolean => {
+    lines.push(line);
+    return lines.length < maxLines;
+  };
+  for (; index < words.length; index++) {
+    const word = words[index] ?? '';
+    if (word === '\n') {
+      if (!push(current)) break;
+      current = '';
+      continue;
+    }
+    const candidate = current ? `${current} ${word}` : word;
+    if (measureText(candidate, fontSize, bold) <= maxWidth) {
+      current = candidate;
+      continue;
+    }
+    if (current) {
+      if (!push(current)) break;
+      current = '';
+    }
+    // The word alone: break it between characters while it is too wide.
+    let rest = word;
+    let full = false;
+    while (measureText(rest, fontSize, bold) > maxWidth) {
+      const chars = Array.from(rest);
+      let n = 1;
+      while (n < chars.length && measureText(chars.slice(0, n + 1).join(''), fontSize, bold) <= maxWidth) n++;
+      if (!push(chars.slice(0, n).join(''))) {
+        full = true;
+        rest = chars.slice(n).join('');
+        break;
+      }
+      rest = chars.slice(n).join('');
+    }
+    if (full) {
+      current = rest;
+      index++;
+      break;
+    }
+    current = rest;
+  }
+  const remaining = words.slice(index).filter((w) => w !== '\n');
+  if (lines.length >= maxLines && (remaining.length > 0 || current)) {
+    const last = lines.pop() ?? '';
+    const tail = [last, current, ...remaining].filter(Boolean).join(' ');
+    lines.push(truncateToWidth(tail, maxWidth, fontSize, bold));
+  } else if (current || lines.length === 0) {
+    lines.push(current);
+  }
+  return lines;
+}

@@ -1,0 +1,540 @@
+/**
+ * A report PDF on pdfkit: DejaVu Sans embedded, a cover, a contents page with links and PDF
+ * bookmarks, headings that never sit orphaned at a page bottom, paragraphs, key-figure tiles,
+ * tables that break across pages with their header repeated, vector charts, and
+ * "Page i of n" footers.
+ */
+import { writeFile } from 'node:fs/promises';
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import { FONT_FAMILY, FONT_FAMILY_BOLD, fontBuffers, measureText, truncateToWidth, wrapText } from '../fonts.js';
+
+export interface PdfOptions {
+  title: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  /** Fixed creation date (tests, reproducible output). Default: now. */
+  creationDate?: Date;
+  /** Text at the left of every footer; default the title. */
+  footerText?: string;
+  lang?: string;
+}
+
+export interface TocEntry {
+  title: string;
+  level: 1 | 2;
+  /** 0-based page index. */
+  page: number;
+  dest: string;
+}
+
+export interface KeyFigure {
+  label: string;
+  value: string;
+  /** A short line under the value, e.g. "+12.5% YoY". */
+  note?: string;
+  /** Colours the note: up green, down red. */
+  trend?: 'up' | 'down' | 'flat';
+}
+
+export interface TableColumn {
+  header: string;
+  /** Relative width (weights are normalised to the content width). Default 1. */
+  width?: number;
+  align?: 'left' | 'right' | 'center';
+}
+
+export interface TableOptions {
+  /** Lines a cell may wrap to before it is cut with an ellipsis. Default 2. */
+  maxLines?: number;
+  fontSize?: number;
+  /** Shown in place of rows when there are none. */
+  emptyText?: string;
+  /** Zebra striping. Default true. */
+  zebra?: boolean;
+}
+
+export interface ChartImage {
+  svg: string;
+  width: number;
+  height: number;
+}
+
+export const COLORS = {
+  ink: '#1f2328',
+  muted: '#5b6470',
+  accent: '#1f4e79',
+  rule: '#c9d1d9',
+  tile: '#f2f5f9',
+  zebra: '#f6f8fa',
+  header: '#1f4e79',
+  up: '#1a7f37',
+  down: '#c0392b',
+} as const;
+
+const PAGE_MARGINS = { top: 56, bottom: 60, left: 50, right: 50 };
+
+/** Builds one report PDF. Call `finish()` once at the end to get the bytes. */
+export class ReportPdf {
+  readonly doc: PDFKit.PDFDocument;
+  readonly toc: TocEntry[] = [];
+  private readonly options: PdfOptions;
+  private contentsPages: number[] = [];
+  private outlineParent: PDFKit.PDFOutline | undefined;
+  private destCount = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly done: Promise<Buffer>;
+
+  constructor(options: PdfOptions) {
+    this.options = options;
+    const date = options.creationDate ?? new Date();
+    this.doc = new PDFDocument({
+      size: 'A4',
+      margins: PAGE_MARGINS,
+      bufferPages: true,
+      autoFirstPage: false,
+      displayTitle: true,
+      lang: options.lang ?? 'en',
+      pdfVersion: '1.7',
+      info: {
+        Title: options.title,
+        Author: options.author ?? 'Venture Intelligence report runner',
+        Subject: options.subject ?? options.title,
+        Keywords: options.keywords ?? '',
+        Creator: 'venture-intelligence-runner',
+        Producer: 'pdfkit',
+        CreationDate: date,
+        ModDate: date,
+      },
+    });
+    const fonts = fontBuffers();
+    this.doc.registerFont(FONT_FAMILY, fonts.regular);
+    this.doc.registerFont(FONT_FAMILY_BOLD, fonts.bold);
+    this.done = new Promise<Buffer>((resolve, reject) => {
+      this.doc.on('data', (c: Buffer) => this.chunks.push(c));
+      this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
+      this.doc.on('error', reject);
+    });
+    this.doc.addPage();
+    this.doc.font(FONT_FAMILY);
+  }
+
+  /** Width between the side margins. */
+  get contentWidth(): number {
+    return this.doc.page.width - PAGE_MARGINS.left - PAGE_MARGINS.right;
+  }
+
+  get left(): number {
+    return PAGE_MARGINS.left;
+  }
+
+  /** Lowest y content may reach on this page. */
+  get bottom(): number {
+    return this.doc.page.height - PAGE_MARGINS.bottom;
+  }
+
+  /** Space left on the current page. */
+  get remaining(): number {
+    return this.bottom - this.doc.y;
+  }
+
+  /** Number of pages so far. */
+  get pageCount(): number {
+    return this.doc.bufferedPageRange().count;
+  }
+
+  newPage(): void {
+    this.doc.addPage();
+    this.doc.x = this.left;
+    this.doc.y = PAGE_MARGINS.top;
+  }
+
+  /** Starts a new page unless `height` points fit on this one. */
+  ensureSpace(height: number): void {
+    if (this.remaining < height) this.newPage();
+  }
+
+  /** A full-page cover: title, subtitle and lines of facts. */
+  cover(input: { kicker?: string; title: string; subtitle?: string; lines?: string[]; note?: string }): void {
+    const { doc } = this;
+    const w = this.contentWidth;
+    doc.save();
+    doc.rect(0, 0, doc.page.width, 250).fill(COLORS.accent);
+    doc.restore();
+    let y = 110;
+    if (input.kicker) {
+      doc.font(FONT_FAMILY).fontSize(11).fillColor('#cfe0f1').text(input.kicker.toUpperCase(), this.left, y, { width: w, characterSpacing: 1.5 });
+      y = doc.y + 8;
+    }
+    doc.font(FONT_FAMILY_BOLD).fontSize(28).fillColor('white');
+    for (const line of wrapText(input.title, w, 28, { bold: true, maxLines: 3 })) {
+      doc.text(line, this.left, y, { lineBreak: false });
+      y += 34;
+    }
+    y = Math.max(y + 40, 290);
+    if (input.subtitle) {
+      doc.font(FONT_FAMILY).fontSize(15).fillColor(COLORS.ink);
+      for (const line of wrapText(input.subtitle, w, 15, { maxLines: 3 })) {
+        doc.text(line, this.left, y, { lineBreak: false });
+        y += 20;
+      }
+      y += 14;
+    }
+    doc.font(FONT_FAMILY).fontSize(11).fillColor(COLORS.muted);
+    for (const line of input.lines ?? []) {
+      for (const l of wrapText(line, w, 11, { maxLines: 3 })) {
+        doc.text(l, this.left, y, { lineBreak: false });
+        y += 16;
+      }
+      y += 4;
+    }
+    if (input.note) {
+      doc.fontSize(8.5).fillColor(COLORS.muted);
+      const lines = wrapText(input.note, w, 8.5, { maxLines: 6 });
+      let ny = this.bottom - lines.length * 12;
+      doc.moveTo(this.left, ny - 10).lineTo(this.left + w, ny - 10).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+      for (const l of lines) {
+        doc.text(l, this.left, ny, { lineBreak: false });
+        ny += 12;
+      }
+    }
+    doc.fillColor(COLORS.ink);
+  }
+
+  /**
+   * Reserves page(s) for the contents, filled in by `finish()` once page numbers are known.
+   * `entries` is how many headings the contents will list (levels 1 and 2).
+   */
+  reserveContents(entries: number): void {
+    const perPage = 38;
+    const pages = Math.max(1, Math.ceil((entries + 2) / perPage));
+    for (let i = 0; i < pages; i++) {
+      this.newPage();
+      this.contentsPages.push(this.pageCount - 1);
+    }
+  }
+
+  /**
+   * A heading. Level 1 starts a new page; every heading keeps `keepWith` points of the content
+   * below it on the same page (so it is never orphaned), adds a bookmark and a contents entry.
+   */
+  heading(text: string, level: 1 | 2 | 3 = 2, options: { keepWith?: number; newPage?: boolean; toc?: boolean } = {}): void {
+    const { doc } = this;
+    const size = level === 1 ? 18 : level === 2 ? 13 : 10.5;
+    const keepWith = options.keepWith ?? (level === 3 ? 60 : 120);
+    const w = this.contentWidth;
+    const lines = wrapText(text, w, size, { bold: true, maxLines: 2 });
+    const blockHeight = lines.length * size * 1.25 + (level === 1 ? 16 : 8);
+    const startPage = options.newPage ?? level === 1;
+    if (startPage && (doc.y > PAGE_MARGINS.top + 1 || this.contentsPages.includes(this.pageCount - 1))) this.newPage();
+    else if (level !== 1 && doc.y > PAGE_MARGINS.top + 1) doc.y += level === 2 ? 10 : 4;
+    this.ensureSpace(blockHeight + keepWith);
+    const dest = `h${++this.destCount}`;
+    doc.addNamedDestination(dest, 'XYZ', null as unknown as number, this.doc.page.height - doc.y + 4, null as unknown as number);
+    if (level !== 3 && options.toc !== false) {
+      this.toc.push({ title: text, level, page: this.pageCount - 1, dest });
+      if (level === 1) this.outlineParent = doc.outline.addItem(text, { expanded: true });
+      else (this.outlineParent ?? doc.outline).addItem(text);
+    }
+    doc.font(FONT_FAMILY_BOLD).fontSize(size).fillColor(level === 3 ? COLORS.ink : COLORS.accent);
+    let y = doc.y;
+    for (const line of lines) {
+      doc.text(line, this.left, y, { lineBreak: false });
+      y += size * 1.25;
+    }
+    if (level === 1) {
+      doc.moveTo(this.left, y + 2).lineTo(this.left + w, y + 2).lineWidth(1).strokeColor(COLORS.accent).stroke();
+      y += 12;
+    } else {
+      y += 4;
+    }
+    doc.x = this.left;
+    doc.y = y;
+    doc.font(FONT_FAMILY).fillColor(COLORS.ink);
+  }
+
+  /** A paragraph of body text; flows onto the next page when long. */
+  paragraph(text: string, options: { size?: number; color?: string; gap?: number } = {}): void {
+    const { doc } = this;
+    const size = options.size ?? 9.5;
+    const lines = wrapText(text, this.contentWidth, size);
+    const lh = size * 1.35;
+    doc.font(FONT_FAMILY).fontSize(size).fillColor(options.color ?? COLORS.ink);
+    // Keep at least two lines together at a page bottom.
+    this.ensureSpace(Math.min(lines.length, 2) * lh);
+    for (const line of lines) {
+      this.ensureSpace(lh);
+      doc.text(line, this.left, doc.y, { lineBreak: false });
+      doc.y += lh - doc.currentLineHeight();
+    }
+    doc.y += options.gap ?? 6;
+    doc.x = this.left;
+  }
+
+  /** A bulleted list; each item wraps under its own indent. */
+  bullets(items: string[], options: { size?: number } = {}): void {
+    const { doc } = this;
+    const size = options.size ?? 9.5;
+    const lh = size * 1.35;
+    const indent = 12;
+    doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.ink);
+    for (const item of items) {
+      const lines = wrapText(item, this.contentWidth - indent, size);
+      this.ensureSpace(Math.min(lines.length, 2) * lh);
+      lines.forEach((line, i) => {
+        this.ensureSpace(lh);
+        const y = doc.y;
+        if (i === 0) doc.text('•', this.left + 2, y, { lineBreak: false });
+        doc.text(line, this.left + indent, y, { lineBreak: false });
+        doc.y = y + lh;
+      });
+      doc.y += 2;
+    }
+    doc.y += 4;
+    doc.x = this.left;
+  }
+
+  /** Key figures as tiles, `perRow` to a row. */
+  keyFigures(tiles: KeyFigure[], perRow = 4): void {
+    const { doc } = this;
+    const gap = 8;
+    const w = (this.contentWidth - gap * (perRow - 1)) / perRow;
+    const h = 66;
+    for (let i = 0; i < tiles.length; i += perRow) {
+      this.ensureSpace(h + gap);
+      const y = doc.y;
+      tiles.slice(i, i + perRow).forEach((t, j) => {
+        const x = this.left + j * (w + gap);
+        doc.save();
+        doc.roundedRect(x, y, w, h, 4).fill(COLORS.tile);
+        doc.rect(x, y, 3, h).fill(COLORS.accent);
+        doc.restore();
+        doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted).text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 8, { lineBreak: false });
+        const valueSize = fitSize(t.value, w - 18, 17, 10, true);
+        doc.font(FONT_FAMILY_BOLD).fontSize(valueSize).fillColor(COLORS.ink).text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 22, { lineBreak: false });
+        if (t.note) {
+          const color = t.trend === 'up' ? COLORS.up : t.trend === 'down' ? COLORS.down : COLORS.muted;
+          doc.font(FONT_FAMILY).fontSize(7.5).fillColor(color).text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 47, { lineBreak: false });
+        }
+      });
+      doc.y = y + h + gap;
+    }
+    doc.x = this.left;
+    doc.y += 4;
+    doc.fillColor(COLORS.ink);
+  }
+
+  /**
+   * A table. Rows that do not fit move to the next page under a repeated header; cell text
+   * wraps to `maxLines` and is cut with an ellipsis beyond, so nothing overflows its cell.
+   */
+  table(columns: TableColumn[], rows: string[][], options: TableOptions = {}): void {
+    const { doc } = this;
+    const size = options.fontSize ?? 8.5;
+    const maxLines = options.maxLines ?? 2;
+    const pad = 4;
+    const lh = size * 1.3;
+    const total = columns.reduce((s, c) => s + (c.width ?? 1), 0) || 1;
+    const widths = columns.map((c) => ((c.width ?? 1) / total) * this.contentWidth);
+    const headerLines = columns.map((c, i) => wrapText(c.header, (widths[i] ?? 20) - 2 * pad, size, { bold: true, maxLines: 2 }));
+    const headerHeight = Math.max(...headerLines.map((l) => l.length)) * lh + 2 * pad;
+
+    const drawHeader = (): void => {
+      const y = doc.y;
+      doc.save();
+      doc.rect(this.left, y, this.contentWidth, headerHeight).fill(COLORS.header);
+      doc.restore();
+      doc.font(FONT_FAMILY_BOLD).fontSize(size).fillColor('white');
+      let x = this.left;
+      columns.forEach((c, i) => {
+        const cw = widths[i] ?? 0;
+        (headerLines[i] ?? []).forEach((line, k) => {
+          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+        });
+        x += cw;
+      });
+      doc.y = y + headerHeight;
+    };
+
+    const cellLines = (row: string[]): string[][] => columns.map((_, i) => wrapText(row[i] ?? '', (widths[i] ?? 20) - 2 * pad, size, { maxLines }));
+    const firstHeight = rows[0] ? Math.max(...cellLines(rows[0]).map((l) => l.length)) * lh + 2 * pad : lh + 2 * pad;
+    this.ensureSpace(headerHeight + firstHeight);
+    drawHeader();
+    if (rows.length === 0) {
+      doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.muted).text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false });
+      doc.y += lh + 2 * pad;
+    }
+    rows.forEach((row, r) => {
+      const lines = cellLines(row);
+      const h = Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * pad;
+      if (doc.y + h > this.bottom) {
+        this.newPage();
+        drawHeader();
+      }
+      const y = doc.y;
+      if ((options.zebra ?? true) && r % 2 === 1) {
+        doc.save();
+        doc.rect(this.left, y, this.contentWidth, h).fill(COLORS.zebra);
+        doc.restore();
+      }
+      doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.ink);
+      let x = this.left;
+      columns.forEach((c, i) => {
+        const cw = widths[i] ?? 0;
+        (lines[i] ?? []).forEach((line, k) => {
+          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+        });
+        x += cw;
+      });
+      doc.moveTo(this.left, y + h).lineTo(this.left + this.contentWidth, y + h).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+      doc.y = y + h;
+    });
+    doc.x = this.left;
+    doc.y += 10;
+  }
+
+  /**
+   * A vector chart from SVG, scaled to at most the content width (never up), aspect kept,
+   * centred; moves to the next page when it does not fit, and shrinks to one page at most.
+   */
+  chart(chart: ChartImage, options: { caption?: string; maxWidth?: number; alt?: string } = {}): void {
+    const { doc } = this;
+    const maxWidth = Math.min(options.maxWidth ?? this.contentWidth, this.contentWidth);
+    const captionHeight = options.caption ? 16 : 0;
+    const pageHeight = this.bottom - PAGE_MARGINS.top - captionHeight - 10;
+    let scale = Math.min(1, maxWidth / Math.max(1, chart.width));
+    if (chart.height * scale > pageHeight) scale = pageHeight / chart.height;
+    const w = chart.width * scale;
+    const h = chart.height * scale;
+    this.ensureSpace(h + captionHeight + 8);
+    const x = this.left + (this.contentWidth - w) / 2;
+    const y = doc.y;
+    SVGtoPDF(doc, chart.svg, x, y, {
+      width: w,
+      height: h,
+      preserveAspectRatio: 'xMidYMid meet',
+      fontCallback: (_family, bold) => (bold ? FONT_FAMILY_BOLD : FONT_FAMILY),
+    });
+    doc.y = y + h + 4;
+    if (options.caption) {
+      doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
+      this.put(truncateToWidth(options.caption, this.contentWidth, 7.5), this.left, doc.y, { width: this.contentWidth, align: 'center' });
+      doc.y += captionHeight - 4;
+    }
+    doc.x = this.left;
+    doc.y += 8;
+    doc.fillColor(COLORS.ink);
+  }
+
+  /**
+   * One line of text at (x, y) in the current font, aligned in `width` without pdfkit's line
+   * wrapper (which could add a page); callers have wrapped or truncated the text to fit.
+   */
+  private put(text: string, x: number, y: number, options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string } = {}): void {
+    const { doc } = this;
+    let tx = x;
+    if (options.width !== undefined && options.align && options.align !== 'left') {
+      const state = doc as unknown as { _font?: { name?: string }; _fontSize: number };
+      const bold = state._font?.name?.includes('Bold') ?? false;
+      const tw = measureText(text, state._fontSize, bold);
+      tx = options.align === 'right' ? x + options.width - tw : x + (options.width - tw) / 2;
+    }
+    doc.text(text, tx, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}) });
+  }
+
+  /** Vertical space. */
+  space(points: number): void {
+    this.doc.y += points;
+  }
+
+  private writeContents(): void {
+    const { doc } = this;
+    const w = this.contentWidth;
+    let pageIdx = 0;
+    const open = (first: boolean): void => {
+      const page = this.contentsPages[pageIdx];
+      if (page === undefined) return;
+      doc.switchToPage(page);
+      doc.y = PAGE_MARGINS.top;
+      doc.font(FONT_FAMILY_BOLD).fontSize(18).fillColor(COLORS.accent).text(first ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
+      doc.y += 30;
+      doc.moveTo(this.left, doc.y - 6).lineTo(this.left + w, doc.y - 6).lineWidth(1).strokeColor(COLORS.accent).stroke();
+      doc.y += 6;
+    };
+    open(true);
+    for (const e of this.toc) {
+      const size = e.level === 1 ? 11 : 9.5;
+      const step = e.level === 1 ? 20 : 15;
+      if (doc.y + step > this.bottom) {
+        pageIdx++;
+        if (pageIdx >= this.contentsPages.length) break;
+        open(false);
+      }
+      const indent = e.level === 1 ? 0 : 16;
+      const num = String(e.page + 1);
+      const font = e.level === 1 ? FONT_FAMILY_BOLD : FONT_FAMILY;
+      const numWidth = measureText(num, size, e.level === 1);
+      const titleMax = w - indent - numWidth - 30;
+      const title = truncateToWidth(e.title, titleMax, size, e.level === 1);
+      const y = doc.y + (e.level === 1 ? 4 : 0);
+      doc.font(font).fontSize(size).fillColor(COLORS.ink);
+      doc.text(title, this.left + indent, y, { lineBreak: false, goTo: e.dest });
+      const titleWidth = measureText(title, size, e.level === 1);
+      const dotsFrom = this.left + indent + titleWidth + 6;
+      const dotsTo = this.left + w - numWidth - 6;
+      if (dotsTo > dotsFrom) {
+        doc.save();
+        doc.moveTo(dotsFrom, y + size * 0.85).lineTo(dotsTo, y + size * 0.85).lineWidth(0.6).dash(1, { space: 2.5 }).strokeColor('#9aa4ae').stroke();
+        doc.undash();
+        doc.restore();
+      }
+      doc.text(num, this.left + w - numWidth, y, { lineBreak: false, goTo: e.dest });
+      doc.y = y + step;
+    }
+  }
+
+  private writeFooters(): void {
+    const { doc } = this;
+    const range = doc.bufferedPageRange();
+    const footer = this.options.footerText ?? this.options.title;
+    for (let i = range.start; i < range.start + range.count; i++) {
+      if (i === 0) continue; // the cover carries no footer
+      doc.switchToPage(i);
+      const bottomMargin = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0; // writing below the margin must not add a page
+      const y = doc.page.height - 36;
+      const w = this.contentWidth;
+      doc.moveTo(this.left, y - 6).lineTo(this.left + w, y - 6).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+      const pageText = `Page ${i + 1} of ${range.count}`;
+      doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
+      const pw = measureText(pageText, 7.5);
+      doc.text(truncateToWidth(footer, w - pw - 20, 7.5), this.left, y, { lineBreak: false });
+      doc.text(pageText, this.left + w - pw, y, { lineBreak: false });
+      doc.page.margins.bottom = bottomMargin;
+    }
+  }
+
+  /** Writes the contents and footers, ends the document and returns its bytes. */
+  async finish(): Promise<Buffer> {
+    this.writeContents();
+    this.writeFooters();
+    this.doc.end();
+    return this.done;
+  }
+
+  /** `finish()` and write the bytes to `path`. Returns the page count. */
+  async writeTo(path: string): Promise<number> {
+    const pages = this.pageCount;
+    const bytes = await this.finish();
+    await writeFile(path, bytes);
+    return pages;
+  }
+}
+
+/** The largest font size in [min, max] at which `text` fits `width`. */
+function fitSize(text: string, width: number, max: number, min: number, bold: boolean): number {
+  let size = max;
+  while (size > min && measureText(text, size, bold) > width) size -= 0.5;
+  return size;
+}
