@@ -25,6 +25,10 @@ function label(type: string): string {
   return TYPE_LABEL[type] ?? type;
 }
 
+function withArticle(text: string): string {
+  return `${/^[aeiou]/i.test(text) ? 'an' : 'a'} ${text}`;
+}
+
 /**
  * Decides whether `key` of `account` may call `operation`. Checked in this order: the key's
  * scope (403 insufficient_scope), the account type (403 account_type_required; upgrading
@@ -51,7 +55,7 @@ export function decideAccess(account: Account, key: ApiKeyRecord, operation: Ope
       allowed: false,
       status: 403,
       code: 'account_type_required',
-      message: `${operation} is for ${types.map(label).join(' and ')} accounts; this is a ${label(account.type)} account`,
+      message: `${operation} is for ${types.map(label).join(' and ')} accounts; this is ${withArticle(label(account.type))} account`,
     };
   }
   if (def.rule.plan === 'paid' && account.plan !== 'paid') {

@@ -19,6 +19,6 @@ export {
 export { RateLimiter, rateLimitHeaders, epochSeconds, nextUtcMidnight, type RateLimitConfig, type RateLimitSnapshot } from './rate-limit.js';
 export { FaultInjector, validateFaults, seededRandom, BURST_RESET_MS, type FaultAction, type FaultKind } from './faults.js';
 export { successEnvelope, errorEnvelope } from './envelope.js';
-export { insertStartup, slugify } from './insert-startup.js';
+export { insertStartup } from './insert-startup.js';
 export { SANDBOX_DEFAULTS, validateSandboxOptions, resolveSandboxOptions } from './options.js';
 export * from './types.js';

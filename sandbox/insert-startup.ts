@@ -4,18 +4,9 @@
  * this week in a given country...).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { resolveCountry } from './data/countries.js';
+import { slugify } from './data/names.js';
 import type { RoundRow, StartupRow } from './types.js';
-
-/** A URL- and key-safe slug of a name: lower case ASCII letters, digits and dashes. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug || 'startup';
-}
 
 function uniqueKey(db: DatabaseSync, base: string): string {
   const exists = db.prepare('SELECT 1 FROM startups WHERE key = ?');
@@ -24,20 +15,10 @@ function uniqueKey(db: DatabaseSync, base: string): string {
   return key;
 }
 
-/** The canonical country row for a name or alias (case-insensitive). */
+/** The canonical country row for a name, ISO code or alias. */
 function findCountry(db: DatabaseSync, name: string): { name: string; region: string } | undefined {
-  const wanted = name.trim().toLowerCase();
-  const rows = db.prepare('SELECT name, region, aliases FROM countries').all() as { name: string; region: string; aliases: string }[];
-  for (const row of rows) {
-    if (row.name.toLowerCase() === wanted) return row;
-    try {
-      const aliases = JSON.parse(row.aliases) as unknown;
-      if (Array.isArray(aliases) && aliases.some((a) => typeof a === 'string' && a.toLowerCase() === wanted)) return row;
-    } catch {
-      // A malformed alias list only means no alias match.
-    }
-  }
-  return undefined;
+  const canonical = resolveCountry(name) ?? name.trim();
+  return db.prepare('SELECT name, region FROM countries WHERE name = ?').get(canonical) as { name: string; region: string } | undefined;
 }
 
 function isoDate(date: Date): string {
@@ -62,7 +43,7 @@ export function insertStartup(
 ): string {
   const country = findCountry(db, startup.hq_country);
   if (!country) throw new Error(`insertStartup: unknown country '${startup.hq_country}'`);
-  const key = startup.key ?? uniqueKey(db, slugify(startup.name));
+  const key = startup.key ?? uniqueKey(db, slugify(startup.name) || 'startup');
   const today = isoDate(now);
   const fullRounds = rounds.map((r) => {
     const date = r.date ?? today;

@@ -73,5 +73,6 @@ export function resolveSandboxOptions(options: SandboxOptions, db: { seed: numbe
     faults: options.faults ?? {},
     trustedCa: options.trustedCa ?? [],
     now: options.now ?? (() => new Date()),
+    handlers: options.handlers ?? {},
   };
 }

@@ -19,6 +19,7 @@ import {
   type ExecuteResponse,
   type Handler,
   type HandlerContext,
+  type HandlerMap,
   type HandlerResult,
   type ResolvedSandboxOptions,
   type SandboxState,
@@ -36,8 +37,8 @@ export interface PipelineDeps {
   limiter: RateLimiter;
   /** Base URL of the running sandbox, without a trailing slash. */
   baseUrl: () => string;
-  /** Handler table (default: every operation's handler). */
-  handlers?: { [N in OperationName]: Handler<N> };
+  /** Handlers replacing the operations' own (default: none). */
+  handlers?: HandlerMap;
   /** Called with unexpected handler errors (already redacted). */
   onError?: (operation: string, error: unknown) => void;
 }
@@ -107,7 +108,7 @@ function resolveUrl(url: string | null | undefined, baseUrl: string): { url: str
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const { state, limiter } = deps;
   // Each handler gets the context of its own operation; the table is looked up by a checked name.
-  const handlers = (deps.handlers ?? HANDLERS) as Record<OperationName, Handler>;
+  const handlers = { ...HANDLERS, ...deps.handlers } as Record<OperationName, Handler>;
 
   function creditsOf(account: Account | undefined): { charged: number; remaining: number | null } | null {
     return account ? { charged: 0, remaining: account.credits } : null;

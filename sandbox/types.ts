@@ -152,6 +152,8 @@ export interface SandboxOptions {
   asOf?: string;
   /** close(): how long in-flight requests may take before their connections are cut (default 5 000 ms). */
   closeTimeoutMs?: number;
+  /** Handlers that replace the operations' own (tests script pipeline behaviour with them). */
+  handlers?: HandlerMap;
 }
 
 export type ResolvedSandboxOptions = Required<

@@ -1,0 +1,250 @@
+/**
+ * The sandbox HTTP server (Fastify): REST routes over the pipeline, /openapi.json, /health,
+ * fault injection on /v1, graceful shutdown.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { OPERATIONS, isOperationName } from '../api/index.js';
+import { buildOpenApiDocument } from '../api/openapi.js';
+import { addAccounts, createSandboxState, loadAccountsFile, seedAccounts } from './accounts.js';
+import { FaultInjector } from './faults.js';
+import { insertStartup } from './insert-startup.js';
+import { openSandboxDatabase } from './data/index.js';
+import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
+import { InvalidBody, createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
+import { RateLimiter } from './rate-limit.js';
+import type { ExecuteResponse, ResolvedSandboxOptions, RunningSandbox, SandboxOptions, SandboxState } from './types.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const OTHER_METHODS = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+
+/** Reads a POST body (a string from the /v1 content parser) into parameters or an InvalidBody. */
+export function readJsonBody(body: unknown): unknown {
+  if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
+    return new InvalidBody('the request body is required: send a JSON object ({} for an operation without parameters)');
+  }
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (error) {
+    return new InvalidBody(`the request body is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Reads GET query parameters: array parameters accept repeated parameters and comma-separated
+ * values (both at once too); integer parameters are decoded from decimal text; any other
+ * parameter given twice stays an array (and fails validation naming it).
+ */
+export function readQueryParams(operation: keyof typeof OPERATIONS, search: string): Record<string, unknown> {
+  const def = OPERATIONS[operation];
+  const query = new URLSearchParams(search);
+  const out: Record<string, unknown> = {};
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    if (def.arrayParams.includes(name)) {
+      out[name] = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    } else if (def.integerParams.includes(name)) {
+      const decoded = values.map((v) => (/^\s*-?\d+\s*$/.test(v) ? Number(v) : v));
+      out[name] = decoded.length === 1 ? decoded[0] : decoded;
+    } else {
+      out[name] = values.length === 1 ? values[0] : values;
+    }
+  }
+  return out;
+}
+
+function send(reply: FastifyReply, response: ExecuteResponse): FastifyReply {
+  return reply.code(response.status).headers(response.headers).type(JSON_TYPE).send(response.body);
+}
+
+function operationOf(request: FastifyRequest): string {
+  return (request.params as { operation?: string }).operation ?? '';
+}
+
+function authorizationOf(request: FastifyRequest): string | undefined {
+  const value = request.headers.authorization;
+  return Array.isArray(value) ? value[0] : value;
+}
+
+interface AppDeps {
+  db: DatabaseSync;
+  dbInfo: { hash: string; seed: number; asOf: string };
+  state: SandboxState;
+  options: ResolvedSandboxOptions;
+  pipeline: Pipeline;
+  faults: FaultInjector;
+  baseUrl: () => string;
+  isClosing: () => boolean;
+}
+
+/** Builds the Fastify app (routes only; listening is up to the caller). */
+async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { pipeline, faults } = deps;
+  const app = Fastify({
+    logger: deps.options.logger ? { level: 'info' } : false,
+    forceCloseConnections: 'idle',
+    exposeHeadRoutes: false,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const code = status === 413 ? 'invalid_input' : status < 500 ? 'invalid_input' : 'internal_error';
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    const message = status === 413 ? 'the request body is too large (limit 1 MiB)' : error.message;
+    const response = pipeline.refuse(operationOf(request), status, code, message, authorizationOf(request));
+    return send(reply, response);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const operation = path.startsWith('/v1/') ? path.slice(4) : '';
+    if (operation) return send(reply, pipeline.refuse(operation, 404, 'not_found', unknownOperationMessage(operation), authorizationOf(request)));
+    const message = `no route ${request.method} ${path}; operations are served at POST /v1/<operation>`;
+    return send(reply, pipeline.refuse('', 404, 'not_found', message, authorizationOf(request)));
+  });
+
+  app.get('/health', async () => ({
+    status: 'ok',
+    operations: Object.keys(OPERATIONS).length,
+    database: deps.dbInfo,
+  }));
+
+  app.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send(buildOpenApiDocument({ serverUrl: deps.baseUrl() })));
+
+  await app.register(async (v1) => {
+    // Bodies are read by the route, so a missing or broken body is an envelope answer, not Fastify's.
+    v1.removeAllContentTypeParsers();
+    v1.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+    v1.route({
+      method: ['GET', 'POST'],
+      url: '/v1/:operation',
+      handler: async (request, reply) => {
+        const operation = operationOf(request);
+        const action = faults.next();
+        if (action.kind === 'hang' && deps.isClosing()) action.kind = 'drop';
+        if (await faults.apply(action, operation, request, reply)) return reply;
+        const method = request.method === 'GET' ? 'GET' : 'POST';
+        let params: unknown;
+        if (method === 'POST') params = readJsonBody(request.body);
+        else if (isOperationName(operation)) params = readQueryParams(operation, request.url.slice(request.url.indexOf('?') + 1 || request.url.length));
+        else params = {};
+        const response = await pipeline.execute({ operation, params, authorization: authorizationOf(request), method });
+        if (response.status === 405) void reply.header('allow', 'POST');
+        return send(reply, response);
+      },
+    });
+
+    v1.route({
+      method: [...OTHER_METHODS],
+      url: '/v1/:operation',
+      handler: async (request, reply) => {
+        const operation = operationOf(request);
+        if (!isOperationName(operation)) return send(reply, pipeline.refuse(operation, 404, 'not_found', unknownOperationMessage(operation), authorizationOf(request)));
+        const allow = OPERATIONS[operation].credits === 0 ? 'GET, POST' : 'POST';
+        const message = `${request.method} is not supported for /v1/${operation}; use ${allow.replace(', ', ' or ')}`;
+        void reply.header('allow', allow);
+        return send(reply, pipeline.refuse(operation, 405, 'method_not_allowed', message, authorizationOf(request)));
+      },
+    });
+  });
+
+  return app;
+}
+
+/**
+ * Starts a sandbox: opens (or builds) the database, seeds accounts and keys, listens on
+ * host:port (port 0 picks a free one).
+ *
+ * @example
+ * const sandbox = await startSandbox({ port: 0 });
+ * await fetch(`${sandbox.url}/v1/my_account`, { method: 'POST', headers: { authorization: 'Bearer vis_live_sandbox_vc' }, body: '{}' });
+ * await sandbox.close();
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  validateSandboxOptions(options);
+  const opened = openSandboxDatabase({
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
+  });
+  const db = opened.db;
+  try {
+    const resolved = resolveSandboxOptions(options, opened);
+    const state = createSandboxState();
+    const seeded = seedAccounts(db);
+    addAccounts(state, seeded.accounts, seeded.keys, 'seeded accounts');
+    if (resolved.accounts.length > 0 || resolved.keys.length > 0) addAccounts(state, resolved.accounts, resolved.keys, 'sandbox option accounts/keys');
+    if (resolved.accountsFile) {
+      const fromFile = loadAccountsFile(resolved.accountsFile);
+      addAccounts(state, fromFile.accounts, fromFile.keys, `accounts file ${resolved.accountsFile}`);
+    }
+
+    let url = '';
+    let closing: Promise<void> | undefined;
+    const baseUrl = () => url;
+    const limiter = new RateLimiter({
+      perMinute: resolved.rateLimitPerMinute,
+      perDay: resolved.rateLimitPerDay,
+      minuteWindowMs: resolved.minuteWindowMs,
+      dayWindowMs: resolved.dayWindowMs,
+    });
+    const faults = new FaultInjector(resolved.faults, resolved.seed, resolved.rateLimitPerMinute);
+    const holder: { app?: FastifyInstance } = {};
+    const pipeline = createPipeline({
+      db,
+      state,
+      options: resolved,
+      limiter,
+      baseUrl,
+      handlers: resolved.handlers,
+      onError: (operation, error) => holder.app?.log.error({ err: error, operation }, 'handler failed'),
+    });
+    const server = await buildApp({
+      db,
+      dbInfo: { hash: opened.hash, seed: opened.seed, asOf: opened.asOf },
+      state,
+      options: resolved,
+      pipeline,
+      faults,
+      baseUrl,
+      isClosing: () => closing !== undefined,
+    });
+    holder.app = server;
+    await server.listen({ host: resolved.host, port: resolved.port });
+    const address = server.server.address();
+    const port = typeof address === 'object' && address ? address.port : resolved.port;
+    url = `http://${resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host}:${port}`;
+
+    return {
+      url,
+      port,
+      state,
+      db,
+      setFaults: (next) => faults.set(next),
+      addAccount: (account, keys) => addAccounts(state, [account], keys),
+      insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
+      close: () => {
+        closing ??= (async () => {
+          faults.destroyHanging();
+          const force = setTimeout(() => {
+            faults.destroyHanging();
+            server.server.closeAllConnections();
+          }, resolved.closeTimeoutMs);
+          try {
+            await server.close();
+          } finally {
+            clearTimeout(force);
+            db.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
