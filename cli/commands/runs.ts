@@ -1,0 +1,269 @@
+/**
+ * `vir runs …`: list job runs (workflow executions of the job workflow types), show one with
+ * its live progress or its result, cancel one.
+ */
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { positiveIntOption } from '../options.js';
+import { marketReportWorkflowId, RUN_WORKFLOW_TYPES } from '../schedules/desired.js';
+
+/** A row of `runs list`. */
+export interface RunRow {
+  workflowId: string;
+  runId: string;
+  type: string;
+  status: string;
+  jobId: string | null;
+  trigger: string | null;
+  startTime: Date;
+  closeTime: Date | null;
+  scheduledBy: string | null;
+}
+
+/** The progress the job workflow answers to the `progress` query. */
+export interface RunProgressView {
+  phase: string;
+  callsMade: number;
+  callsPlanned: number;
+  pages: number;
+  creditsSpent: number;
+  creditsBudget: number;
+  records: number;
+  etaSeconds: number | null;
+  partial: boolean;
+  reasons: string[];
+  [key: string]: unknown;
+}
+
+/** What `runs show` reports. */
+export interface RunDetails extends RunRow {
+  historyLength: number;
+  progress: RunProgressView | null;
+  /** Why progress is missing while the run is running (no worker answered the query). */
+  progressError: string | null;
+  result: { files: unknown; manifestPath: unknown; partial: unknown; [key: string]: unknown } | null;
+  failure: string | null;
+}
+
+export interface ListRunsOptions {
+  job?: string;
+  limit?: number;
+}
+
+/** Upper bound of executions read to sort newest first. */
+const LIST_SCAN_CAP = 2000;
+
+function quote(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** Visibility query of `runs list`. */
+export function runsQuery(job?: string): string {
+  const types = RUN_WORKFLOW_TYPES.map(quote).join(', ');
+  let q = `WorkflowType IN (${types})`;
+  if (job) q += ` AND WorkflowId STARTS_WITH ${quote(marketReportWorkflowId(job))}`;
+  return q;
+}
+
+/** Fields of a listed or described execution that the rows use. */
+type ExecutionFields = Omit<WorkflowExecutionInfo, 'raw'>;
+
+function jobIdOf(info: ExecutionFields): string | null {
+  const memo = info.memo;
+  return typeof memo?.jobId === 'string' ? memo.jobId : null;
+}
+
+/** Whether a run belongs to a job: its memo says so, or its id is the job's id plus a time suffix. */
+function belongsTo(info: ExecutionFields, job: string): boolean {
+  const fromMemo = jobIdOf(info);
+  if (fromMemo !== null) return fromMemo === job;
+  const base = marketReportWorkflowId(job);
+  return info.workflowId === base || /^-\d{4}-?\d{2}-?\d{2}/.test(info.workflowId.slice(base.length));
+}
+
+function rowOf(info: ExecutionFields): RunRow {
+  const memo = info.memo;
+  const scheduledBy = info.searchAttributes?.TemporalScheduledById;
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    type: info.type,
+    status: info.status.name,
+    jobId: jobIdOf(info),
+    trigger: typeof memo?.trigger === 'string' ? memo.trigger : null,
+    startTime: info.startTime,
+    closeTime: info.closeTime ?? null,
+    scheduledBy: Array.isArray(scheduledBy) && typeof scheduledBy[0] === 'string' ? scheduledBy[0] : null,
+  };
+}
+
+/** Job runs, newest first. */
+export async function listRuns(ctx: CliContext, options: ListRunsOptions = {}): Promise<RunRow[]> {
+  const client = await ctx.temporal();
+  const limit = options.limit ?? 20;
+  const rows: RunRow[] = [];
+  let scanned = 0;
+  for await (const info of client.workflow.list({ query: runsQuery(options.job) })) {
+    if (++scanned > LIST_SCAN_CAP) break;
+    if (options.job && !belongsTo(info, options.job)) continue;
+    rows.push(rowOf(info));
+  }
+  rows.sort((a, b) => b.startTime.getTime() - a.startTime.getTime());
+  return rows.slice(0, limit);
+}
+
+async function queryProgress(
+  client: Client,
+  workflowId: string,
+  timeoutMs: number,
+): Promise<RunProgressView> {
+  const handle = client.workflow.getHandle(workflowId);
+  return client.withDeadline(Date.now() + timeoutMs, () => handle.query<RunProgressView>('progress'));
+}
+
+/**
+ * A run's status, times, and its progress (running) or result (completed) or failure.
+ *
+ * @example
+ * const run = await showRun(ctx, 'market-report-weekly-big-three-2025-01-06T07:00:00Z');
+ */
+export async function showRun(
+  ctx: CliContext,
+  workflowId: string,
+  opts: { queryTimeoutMs?: number } = {},
+): Promise<RunDetails> {
+  const client = await ctx.temporal();
+  const handle = client.workflow.getHandle(workflowId);
+  let desc;
+  try {
+    desc = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliError(`no run "${workflowId}" in namespace ${ctx.settings().temporalNamespace}`);
+    throw err;
+  }
+  const details: RunDetails = {
+    ...rowOf(desc),
+    historyLength: desc.historyLength,
+    progress: null,
+    progressError: null,
+    result: null,
+    failure: null,
+  };
+  if (desc.status.name === 'RUNNING') {
+    try {
+      details.progress = await queryProgress(client, workflowId, opts.queryTimeoutMs ?? 5000);
+    } catch (err) {
+      details.progressError = `no progress: ${(err as Error).message.split('\n')[0]} (is a worker running?)`;
+    }
+  } else if (desc.status.name === 'COMPLETED') {
+    details.result = (await handle.result()) as RunDetails['result'];
+  } else if (desc.status.name === 'FAILED') {
+    try {
+      await handle.result();
+    } catch (err) {
+      details.failure =
+        err instanceof WorkflowFailedError && err.cause ? err.cause.message : (err as Error).message;
+    }
+  }
+  return details;
+}
+
+/** Requests cancellation of a run. */
+export async function cancelRun(ctx: CliContext, workflowId: string): Promise<void> {
+  const client = await ctx.temporal();
+  try {
+    await client.workflow.getHandle(workflowId).cancel();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new CliError(`no running run "${workflowId}"`);
+    throw err;
+  }
+}
+
+function iso(d: Date | null): string {
+  return d ? d.toISOString() : '-';
+}
+
+/** The text `runs show` prints. */
+export function formatRun(r: RunDetails): string[] {
+  const lines = [
+    `run        ${r.workflowId}`,
+    `status     ${r.status}`,
+    `type       ${r.type}`,
+    `job        ${r.jobId ?? '-'}${r.trigger ? ` (${r.trigger})` : ''}${r.scheduledBy ? ` schedule ${r.scheduledBy}` : ''}`,
+    `started    ${iso(r.startTime)}`,
+    `closed     ${iso(r.closeTime)}`,
+  ];
+  if (r.progress) {
+    const p = r.progress;
+    lines.push(
+      `phase      ${p.phase}`,
+      `calls      ${p.callsMade}/${p.callsPlanned}`,
+      `pages      ${p.pages}`,
+      `records    ${p.records}`,
+      `credits    ${p.creditsSpent}/${p.creditsBudget}`,
+      `eta        ${p.etaSeconds === null ? '-' : `${p.etaSeconds}s`}`,
+      `partial    ${p.partial ? `yes (${p.reasons.join('; ')})` : 'no'}`,
+    );
+  }
+  if (r.progressError) lines.push(`progress   ${r.progressError}`);
+  if (r.result) {
+    lines.push(`files      ${JSON.stringify(r.result.files)}`, `manifest   ${String(r.result.manifestPath)}`);
+    lines.push(`partial    ${r.result.partial ? 'yes' : 'no'}`);
+  }
+  if (r.failure) lines.push(`failure    ${r.failure}`);
+  return lines;
+}
+
+/** Adds `runs` and its subcommands to the program. */
+export function registerRuns(program: Command, ctx: CliContext): void {
+  const cmd = program.command('runs').description('job runs (workflow executions)');
+
+  cmd
+    .command('list')
+    .description('list runs, newest first')
+    .option('--job <id>', 'only runs of this job')
+    .option('--limit <n>', 'at most this many', positiveIntOption, 20)
+    .option('--json', 'print JSON')
+    .action(async (opts: { job?: string; limit: number; json?: boolean }) => {
+      const rows = await listRuns(ctx, { job: opts.job, limit: opts.limit });
+      if (opts.json) {
+        ctx.io.out(JSON.stringify(rows, null, 2));
+        return;
+      }
+      if (rows.length === 0) {
+        ctx.io.out('no runs');
+        return;
+      }
+      for (const r of rows) {
+        ctx.io.out(`${r.workflowId}  ${r.status}  started ${iso(r.startTime)}  closed ${iso(r.closeTime)}`);
+      }
+    });
+
+  cmd
+    .command('show')
+    .description('status, times, and progress (running) or result (completed) of a run')
+    .argument('<workflowId>', 'the run')
+    .option('--json', 'print JSON')
+    .action(async (workflowId: string, opts: { json?: boolean }) => {
+      const details = await showRun(ctx, workflowId);
+      if (opts.json) ctx.io.out(JSON.stringify(details, null, 2));
+      else for (const line of formatRun(details)) ctx.io.out(line);
+    });
+
+  cmd
+    .command('cancel')
+    .description('request cancellation of a run')
+    .argument('<workflowId>', 'the run')
+    .action(async (workflowId: string) => {
+      await cancelRun(ctx, workflowId);
+      ctx.io.out(`cancel requested for ${workflowId}`);
+    });
+}
