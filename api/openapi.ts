@@ -4,7 +4,13 @@
  * and bounds are documented), response schemas from the envelope and the tolerant data schemas.
  */
 import { z } from 'zod';
-import { ChartSpecSchema, CreditsSchema, ErrorBodySchema, ErrorResponseSchema, ResultSchema } from './envelope.js';
+import {
+  ChartSpecSchema,
+  CreditsSchema,
+  ErrorBodySchema,
+  ErrorResponseSchema,
+  ResultSchema,
+} from './envelope.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationDef, type OperationName } from './operations.js';
 
 /** A JSON Schema object (draft 2020-12, the dialect of OpenAPI 3.1). */
@@ -44,9 +50,15 @@ const RATE_LIMIT_HEADERS = {
 
 /** Error responses every operation can return, by status. */
 const ERROR_RESPONSES = {
-  '400': ['BadRequest', 'Invalid input: a parameter outside its bounds, an unknown or a missing required parameter.'],
+  '400': [
+    'BadRequest',
+    'Invalid input: a parameter outside its bounds, an unknown or a missing required parameter.',
+  ],
   '401': ['Unauthorized', 'The key is missing, wrong or revoked.'],
-  '402': ['PaymentRequired', 'The operation needs a paid plan (upgrade_required) or the balance is too low (insufficient_credits).'],
+  '402': [
+    'PaymentRequired',
+    'The operation needs a paid plan (upgrade_required) or the balance is too low (insufficient_credits).',
+  ],
   '403': ['Forbidden', "The key lacks the operation's scope, or a plan or account type is required."],
   '404': ['NotFound', 'The investor, startup, country or data room does not exist.'],
   '429': ['TooManyRequests', 'Rate limit exceeded; wait until the time in the X-RateLimit-Reset header.'],
@@ -64,7 +76,11 @@ function pascal(name: string): string {
 
 /** JSON Schema of a zod schema, without the `$schema` dialect marker (OpenAPI 3.1 sets it). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  });
   return rest;
 }
 
@@ -79,7 +95,13 @@ function queryParameters(def: OperationDef, params: JsonSchema): Record<string, 
       in: 'query',
       required: required.has(name),
       schema,
-      ...(isArray ? { style: 'form', explode: true, description: `Repeat the parameter for each value: ${name}=a&${name}=b.` } : {}),
+      ...(isArray
+        ? {
+            style: 'form',
+            explode: true,
+            description: `Repeat the parameter for each value: ${name}=a&${name}=b.`,
+          }
+        : {}),
     };
   });
 }
@@ -100,13 +122,18 @@ function responsesOf(name: OperationName): Record<string, unknown> {
     content: { 'application/json': { schema: ref(`${pascal(name)}Result`) } },
   };
   const errors = Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, [component]]) => [status, { $ref: `#/components/responses/${component}` }]),
+    Object.entries(ERROR_RESPONSES).map(([status, [component]]) => [
+      status,
+      { $ref: `#/components/responses/${component}` },
+    ]),
   );
   return { '200': ok, ...errors };
 }
 
 function refHeaders(): Record<string, { $ref: string }> {
-  return Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+  return Object.fromEntries(
+    Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]),
+  );
 }
 
 /**
@@ -174,14 +201,23 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       operationId: 'openapi',
       summary: 'This machine-readable description (OpenAPI 3.1).',
       security: [],
-      responses: { '200': { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'The OpenAPI document.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   };
 
   const responses = Object.fromEntries(
     Object.values(ERROR_RESPONSES).map(([component, description]) => [
       component,
-      { description, headers: refHeaders(), content: { 'application/json': { schema: ref('ErrorResponse') } } },
+      {
+        description,
+        headers: refHeaders(),
+        content: { 'application/json': { schema: ref('ErrorResponse') } },
+      },
     ]),
   );
 
@@ -206,7 +242,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key: Authorization: Bearer <API_KEY>.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The API key: Authorization: Bearer <API_KEY>.',
+        },
       },
       headers: RATE_LIMIT_HEADERS,
       responses,

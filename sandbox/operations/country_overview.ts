@@ -59,17 +59,28 @@ export function countrySummary(o: CountryOverview): string {
   return `${head}; ${last.year} capital ${signedPct(last.yoy_capital_pct)} YoY${basis}`;
 }
 
+/** The canonical name of a country name or alias; 404 not_found naming it and close names otherwise. */
+export function knownCountry(value: string): string {
+  const country = resolveCountry(value);
+  if (country) return country;
+  const close = suggestCountries(value);
+  const hint = close.length
+    ? `; did you mean ${close.join(', ')}?`
+    : "; use a country name such as 'Germany' or an alias such as 'USA'";
+  throw new SandboxError(404, 'not_found', `Unknown country '${value}'${hint}`);
+}
+
 /**
  * country_overview: the country's venture market since 2020 with country-report charts.
  * 404 not_found for an unknown country, suggesting close names.
  */
 export const country_overview: Handler<'country_overview'> = ({ db, params, baseUrl, now }) => {
-  const country = resolveCountry(params.country);
-  if (!country) {
-    const close = suggestCountries(params.country);
-    const hint = close.length ? `; did you mean ${close.join(', ')}?` : "; use a country name such as 'Germany' or an alias such as 'USA'";
-    throw new SandboxError(404, 'not_found', `Unknown country '${params.country}'${hint}`);
-  }
+  const country = knownCountry(params.country);
   const overview = countryOverview(db, country, dataAsOf(db, now), baseUrl);
-  return { data: { ...overview }, summary: countrySummary(overview), charts: countryCharts(overview), url: countryUrl(baseUrl, country) };
+  return {
+    data: { ...overview },
+    summary: countrySummary(overview),
+    charts: countryCharts(overview),
+    url: countryUrl(baseUrl, country),
+  };
 };

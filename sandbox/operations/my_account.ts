@@ -39,7 +39,10 @@ export const my_account: Handler<'my_account'> = ({ account, key, state, options
   if (account.type === 'investor') {
     data.thesis = account.thesis ?? null;
     const batches = state.matchLists.get(account.id) ?? [];
-    data.match_list = { batches: batches.length, latest: batches.length ? batchSummary(batches[batches.length - 1]) : null };
+    data.match_list = {
+      batches: batches.length,
+      latest: batches.length ? batchSummary(batches[batches.length - 1]) : null,
+    };
   }
   if (account.type === 'service_provider' || account.type === 'organisation') {
     data.organisations = account.organisations ?? [];

@@ -1,7 +1,16 @@
 import { describeFilters, describePage } from '../queries/format.js';
-import { searchInvestors } from '../queries/investors.js';
+import { searchInvestors, type InvestorSearchResult } from '../queries/investors.js';
 import { searchUrl } from '../queries/urls.js';
 import type { Handler } from '../types.js';
+
+/** "Investors 1-25 of 312 (in Germany), by score: A, B, C, …". */
+export function investorsSearchSummary(result: InvestorSearchResult, sort: string): string {
+  const top = result.investors.slice(0, 3).map((i) => i.name);
+  return (
+    `Investors ${describePage(result.offset, result.investors.length, result.total)}${describeFilters(result.filters)}, ` +
+    `by ${sort}${top.length ? `: ${top.join(', ')}${result.investors.length > 3 ? ', …' : ''}` : ''}`
+  );
+}
 
 /**
  * search_investors: investors by query, country, region, type and sector, sorted by score or
@@ -9,12 +18,9 @@ import type { Handler } from '../types.js';
  */
 export const search_investors: Handler<'search_investors'> = ({ db, params, baseUrl }) => {
   const result = searchInvestors(db, params, baseUrl);
-  const top = result.investors.slice(0, 3).map((i) => i.name);
   return {
     data: { ...result },
-    summary:
-      `Investors ${describePage(result.offset, result.investors.length, result.total)}${describeFilters(result.filters)}, ` +
-      `by ${params.sort}${top.length ? `: ${top.join(', ')}${result.investors.length > 3 ? ', …' : ''}` : ''}`,
+    summary: investorsSearchSummary(result, params.sort),
     url: searchUrl(baseUrl, 'search_investors', params),
   };
 };

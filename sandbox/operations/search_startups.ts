@@ -1,7 +1,16 @@
 import { describeFilters, describePage } from '../queries/format.js';
-import { searchStartups } from '../queries/startups.js';
+import { searchStartups, type StartupSearchResult } from '../queries/startups.js';
 import { searchUrl } from '../queries/urls.js';
 import type { Handler } from '../types.js';
+
+/** "Startups 1-25 of 4,210 (in Germany), by total raised: A, B, C, …". */
+export function startupsSearchSummary(result: StartupSearchResult): string {
+  const top = result.startups.slice(0, 3).map((s) => s.name);
+  return (
+    `Startups ${describePage(result.offset, result.startups.length, result.total)}${describeFilters(result.filters)}, ` +
+    `by total raised${top.length ? `: ${top.join(', ')}${result.startups.length > 3 ? ', …' : ''}` : ''}`
+  );
+}
 
 /**
  * search_startups: startups by keyword, sector, countries and stages, ordered by total raised
@@ -9,12 +18,9 @@ import type { Handler } from '../types.js';
  */
 export const search_startups: Handler<'search_startups'> = ({ db, params, baseUrl }) => {
   const result = searchStartups(db, params, baseUrl);
-  const top = result.startups.slice(0, 3).map((s) => s.name);
   return {
     data: { ...result },
-    summary:
-      `Startups ${describePage(result.offset, result.startups.length, result.total)}${describeFilters(result.filters)}, ` +
-      `by total raised${top.length ? `: ${top.join(', ')}${result.startups.length > 3 ? ', …' : ''}` : ''}`,
+    summary: startupsSearchSummary(result),
     url: searchUrl(baseUrl, 'search_startups', params),
   };
 };

@@ -9,9 +9,11 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The data's as-of date (YYYY-MM-DD). */
 export function dataAsOf(db: DatabaseSync, fallback: Date = new Date()): string {
-  const meta = prepared(db, "SELECT value FROM meta WHERE key = 'as_of'").get() as { value: string } | undefined;
+  const meta = prepared(db, "SELECT value FROM meta WHERE key = 'as_of'").get() as
+    { value: string } | undefined;
   if (meta && DATE.test(meta.value)) return meta.value;
-  const latest = prepared(db, 'SELECT MAX(date) AS date FROM rounds').get() as { date: string | null } | undefined;
+  const latest = prepared(db, 'SELECT MAX(date) AS date FROM rounds').get() as
+    { date: string | null } | undefined;
   if (latest?.date && DATE.test(latest.date)) return latest.date;
   return fallback.toISOString().slice(0, 10);
 }

@@ -77,24 +77,31 @@ const IN_COUNTRY = `FROM startups s JOIN rounds r ON r.startup_key = s.key
   WHERE s.hq_country = ? AND r.date >= ? AND r.date <= ?`;
 
 function amountsStats(amounts: number[]): { median: number | null; mega: number } {
-  return { median: amounts.length ? median(amounts) : null, mega: amounts.filter((a) => a >= MEGA_ROUND_USD).length };
+  return {
+    median: amounts.length ? median(amounts) : null,
+    mega: amounts.filter((a) => a >= MEGA_ROUND_USD).length,
+  };
 }
 
 /**
  * The market overview of a country (a canonical name, see resolveCountry) up to the as-of date.
  * The YoY change of a partial as-of year compares with the same period of the previous year.
  */
-export function countryOverview(db: DatabaseSync, country: string, asOf: string, baseUrl: string): CountryOverview {
+export function countryOverview(
+  db: DatabaseSync,
+  country: string,
+  asOf: string,
+  baseUrl: string,
+): CountryOverview {
   const from = `${FIRST_YEAR}-01-01`;
   const recentFrom = trailingStart(asOf, RECENT_YEARS);
   const lastYear = Number(asOf.slice(0, 4));
   const info = getCountry(country);
 
-  const rounds = prepared(db, `SELECT r.year AS year, r.date AS date, r.amount_usd AS amount ${IN_COUNTRY}`).all(
-    country,
-    from,
-    asOf,
-  ) as { year: number; date: string; amount: number }[];
+  const rounds = prepared(
+    db,
+    `SELECT r.year AS year, r.date AS date, r.amount_usd AS amount ${IN_COUNTRY}`,
+  ).all(country, from, asOf) as { year: number; date: string; amount: number }[];
   const amountsByYear = new Map<number, number[]>();
   for (const r of rounds) {
     const list = amountsByYear.get(r.year) ?? [];
@@ -177,7 +184,9 @@ export function countryOverview(db: DatabaseSync, country: string, asOf: string,
       deals: rounds.length,
       capital_usd: rounds.reduce((a, r) => a + r.amount, 0),
       startups_funded: (
-        prepared(db, `SELECT COUNT(DISTINCT s.key) AS n ${IN_COUNTRY}`).get(country, from, asOf) as { n: number }
+        prepared(db, `SELECT COUNT(DISTINCT s.key) AS n ${IN_COUNTRY}`).get(country, from, asOf) as {
+          n: number;
+        }
       ).n,
       median_round_usd: all.median,
       mega_rounds: all.mega,

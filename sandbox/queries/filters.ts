@@ -94,7 +94,9 @@ export function sectorFilter(value: string): string[] {
 export function stagesFilter(values: readonly string[]): string[] {
   const out = new Set<string>();
   for (const value of values) {
-    const slug = fold(value).replace(/[\s_]+/g, '-').replace(/^preseed$/, 'pre-seed');
+    const slug = fold(value)
+      .replace(/[\s_]+/g, '-')
+      .replace(/^preseed$/, 'pre-seed');
     if ((STAGES as readonly string[]).includes(slug)) out.add(slug);
     else if (slug === 'series-c-plus' || slug === 'series-c+' || slug === 'late' || slug === 'late-stage') {
       for (const s of ['series-c', 'series-d-plus', 'growth']) out.add(s);
@@ -125,7 +127,9 @@ export function suggestCountries(value: string): string[] {
   const scored = COUNTRIES.map((c) => {
     const names = [c.name.toLowerCase(), ...c.aliases];
     const best = Math.min(
-      ...names.map((n) => (n.startsWith(key) || (key.length >= 3 && n.includes(key)) ? 0 : editDistance(key, n))),
+      ...names.map((n) =>
+        n.startsWith(key) || (key.length >= 3 && n.includes(key)) ? 0 : editDistance(key, n),
+      ),
     );
     return { name: c.name, best };
   });

@@ -36,12 +36,20 @@ export function describeFilters(filters: Record<string, unknown>): string {
   const words: string[] = [];
   for (const [name, value] of Object.entries(filters)) {
     const text = Array.isArray(value) ? value.join(' or ') : String(value);
-    words.push(name === 'query' ? `matching '${text}'` : name === 'country' || name === 'countries' ? `in ${text}` : `${name.replace(/_/g, ' ')} ${text}`);
+    words.push(
+      name === 'query'
+        ? `matching '${text}'`
+        : name === 'country' || name === 'countries'
+          ? `in ${text}`
+          : `${name.replace(/_/g, ' ')} ${text}`,
+    );
   }
   return words.length ? ` (${words.join(', ')})` : '';
 }
 
 /** Words for the page of a list: "1-25 of 312" or "none of 0". */
 export function describePage(offset: number, shown: number, total: number): string {
-  return shown ? `${count(offset + 1)}-${count(offset + shown)} of ${count(total)}` : `none of ${count(total)} at offset ${count(offset)}`;
+  return shown
+    ? `${count(offset + 1)}-${count(offset + shown)} of ${count(total)}`
+    : `none of ${count(total)} at offset ${count(offset)}`;
 }

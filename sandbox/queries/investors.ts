@@ -59,7 +59,10 @@ interface InvestorDbRow {
 
 const ORDERS = {
   score: { sql: 'i.score DESC, i.key ASC', text: 'score descending, then key ascending' },
-  investments: { sql: 's.investments DESC, i.key ASC', text: 'number of investments descending, then key ascending' },
+  investments: {
+    sql: 's.investments DESC, i.key ASC',
+    text: 'number of investments descending, then key ascending',
+  },
 } as const;
 
 function summaryRow(row: InvestorDbRow, baseUrl: string): InvestorSummaryRow {
@@ -99,7 +102,9 @@ export function searchInvestors(
   if (params.query !== undefined) {
     const q = params.query.toLowerCase();
     const asCountry = resolveCountry(params.query) ?? '';
-    where.push('(instr(lower(i.name), ?) > 0 OR instr(lower(i.hq_city), ?) > 0 OR instr(lower(i.hq_country), ?) > 0 OR i.hq_country = ?)');
+    where.push(
+      '(instr(lower(i.name), ?) > 0 OR instr(lower(i.hq_city), ?) > 0 OR instr(lower(i.hq_country), ?) > 0 OR i.hq_country = ?)',
+    );
     args.push(q, q, q, asCountry);
     filters.query = params.query;
   }
@@ -136,7 +141,9 @@ export function searchInvestors(
      FROM investors i JOIN temp.vis_investor_stats s ON s.investor_key = i.key
      ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
   ).all(...args, params.limit, params.offset) as unknown as InvestorDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${whereSql}`).get(...args) as { total: number };
+  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${whereSql}`).get(...args) as {
+    total: number;
+  };
   const end = params.offset + rows.length;
   return {
     investors: rows.map((r) => summaryRow(r, baseUrl)),
@@ -205,7 +212,12 @@ function byLadder<T extends { stage: string }>(rows: T[]): T[] {
  * year from 2020 to the as-of year, the last 10 portfolio companies, scores and check size.
  * Null when no investor has that key.
  */
-export function investorProfile(db: DatabaseSync, key: string, asOf: string, baseUrl: string): InvestorProfile | null {
+export function investorProfile(
+  db: DatabaseSync,
+  key: string,
+  asOf: string,
+  baseUrl: string,
+): InvestorProfile | null {
   ensureStats(db);
   const row = prepared(
     db,
@@ -225,7 +237,12 @@ export function investorProfile(db: DatabaseSync, key: string, asOf: string, bas
   const investmentsByYear = [];
   for (let year = FIRST_YEAR; year <= lastYear; year++) {
     const y = byYear.get(year);
-    investmentsByYear.push({ year, deals: y?.deals ?? 0, lead_deals: y?.lead_deals ?? 0, capital_usd: y?.capital_usd ?? 0 });
+    investmentsByYear.push({
+      year,
+      deals: y?.deals ?? 0,
+      lead_deals: y?.lead_deals ?? 0,
+      capital_usd: y?.capital_usd ?? 0,
+    });
   }
 
   const sectors = prepared(
@@ -245,7 +262,16 @@ export function investorProfile(db: DatabaseSync, key: string, asOf: string, bas
             r.stage AS stage, r.amount_usd AS amount_usd, MAX(r.date) AS date, ri.is_lead AS is_lead
      FROM round_investors ri JOIN rounds r ON r.id = ri.round_id JOIN startups st ON st.key = r.startup_key
      WHERE ri.investor_key = ? GROUP BY st.key ORDER BY date DESC, st.key LIMIT 10`,
-  ).all(row.key) as { key: string; name: string; sector: string; hq_country: string; stage: string; amount_usd: number; date: string; is_lead: number }[];
+  ).all(row.key) as {
+    key: string;
+    name: string;
+    sector: string;
+    hq_country: string;
+    stage: string;
+    amount_usd: number;
+    date: string;
+    is_lead: number;
+  }[];
   const followOn = prepared(
     db,
     `SELECT COUNT(*) AS companies, COALESCE(SUM(n > 1), 0) AS repeat FROM (
@@ -271,7 +297,10 @@ export function investorProfile(db: DatabaseSync, key: string, asOf: string, bas
   );
   const start12 = trailingStart(asOf, 1);
   const start24 = trailingStart(asOf, 2);
-  const windows = windowDeals.get(start12, start12, row.key, start24, asOf) as { last12: number; prev12: number };
+  const windows = windowDeals.get(start12, start12, row.key, start24, asOf) as {
+    last12: number;
+    prev12: number;
+  };
   const coInvestors = prepared(
     db,
     `SELECT o.investor_key AS key, i.name AS name, COUNT(*) AS shared_deals
@@ -298,12 +327,20 @@ export function investorProfile(db: DatabaseSync, key: string, asOf: string, bas
     },
     portfolio_companies: followOn.companies,
     sector_mix: sectors.map((s) => ({ sector: s.sector, deals: s.deals, share_pct: share(s.deals, total) })),
-    stage_mix: byLadder(stages).map((s) => ({ stage: s.stage, deals: s.deals, share_pct: share(s.deals, total) })),
+    stage_mix: byLadder(stages).map((s) => ({
+      stage: s.stage,
+      deals: s.deals,
+      share_pct: share(s.deals, total),
+    })),
     stated_stage_focus: byLadder(
       Object.entries(stated).map(([stage, value]) => ({ stage, share_pct: Math.round(value * 1000) / 10 })),
     ),
     investments_by_year: investmentsByYear,
-    recent_portfolio: recent.map((r) => ({ ...r, is_lead: r.is_lead === 1, url: startupUrl(baseUrl, r.key) })),
+    recent_portfolio: recent.map((r) => ({
+      ...r,
+      is_lead: r.is_lead === 1,
+      url: startupUrl(baseUrl, r.key),
+    })),
     check_size: {
       min_usd: row.check_min_usd,
       max_usd: row.check_max_usd,

@@ -82,7 +82,11 @@ function summaryRow(row: StartupDbRow, baseUrl: string): StartupSummaryRow {
  * sector: one of the 8 sectors or part of a name, else a subsector or tag; countries: names or
  * aliases; stages: stage slugs or words ('Series A'), 'series-c-plus' for every later stage.
  */
-export function searchStartups(db: DatabaseSync, params: ParamsOut<'search_startups'>, baseUrl: string): StartupSearchResult {
+export function searchStartups(
+  db: DatabaseSync,
+  params: ParamsOut<'search_startups'>,
+  baseUrl: string,
+): StartupSearchResult {
   ensureStats(db);
   const where: string[] = [];
   const args: string[] = [];
@@ -103,7 +107,9 @@ export function searchStartups(db: DatabaseSync, params: ParamsOut<'search_start
       filters.sector = sectors;
     } else {
       const term = params.sector.trim().toLowerCase();
-      where.push('(instr(lower(s.subsector), ?) > 0 OR EXISTS (SELECT 1 FROM json_each(s.tags) t WHERE lower(t.value) = ?))');
+      where.push(
+        '(instr(lower(s.subsector), ?) > 0 OR EXISTS (SELECT 1 FROM json_each(s.tags) t WHERE lower(t.value) = ?))',
+      );
       args.push(term, term);
       filters.subsector_or_tag = params.sector;
     }
@@ -127,7 +133,9 @@ export function searchStartups(db: DatabaseSync, params: ParamsOut<'search_start
      FROM startups s LEFT JOIN temp.vis_startup_last_round l ON l.startup_key = s.key
      ${whereSql} ORDER BY s.total_raised_usd DESC, s.key ASC LIMIT ? OFFSET ?`,
   ).all(...args, params.limit, params.offset) as unknown as StartupDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM startups s ${whereSql}`).get(...args) as { total: number };
+  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM startups s ${whereSql}`).get(...args) as {
+    total: number;
+  };
   const end = params.offset + rows.length;
   return {
     startups: rows.map((r) => summaryRow(r, baseUrl)),
@@ -179,15 +187,22 @@ export function startupProfile(db: DatabaseSync, keyOrName: string, baseUrl: str
   type Row = StartupDbRow & { domain: string; tags: string; founders: string };
   const row =
     (prepared(db, `${select} WHERE s.key = ?`).get(wanted) as Row | undefined) ??
-    (prepared(db, `${select} WHERE s.name = ? COLLATE NOCASE ORDER BY s.total_raised_usd DESC, s.key LIMIT 1`).get(wanted) as
-      | Row
-      | undefined);
+    (prepared(
+      db,
+      `${select} WHERE s.name = ? COLLATE NOCASE ORDER BY s.total_raised_usd DESC, s.key LIMIT 1`,
+    ).get(wanted) as Row | undefined);
   if (!row) return null;
 
   const rounds = prepared(
     db,
     'SELECT id, date, stage, amount_usd, lead_investor_key FROM rounds WHERE startup_key = ? ORDER BY date, id',
-  ).all(row.key) as { id: number; date: string; stage: string; amount_usd: number; lead_investor_key: string | null }[];
+  ).all(row.key) as {
+    id: number;
+    date: string;
+    stage: string;
+    amount_usd: number;
+    lead_investor_key: string | null;
+  }[];
   const participants = prepared(
     db,
     `SELECT ri.round_id AS round_id, i.key AS key, i.name AS name, (ri.is_lead = 1 OR r.lead_investor_key = i.key) AS lead
@@ -205,7 +220,11 @@ export function startupProfile(db: DatabaseSync, keyOrName: string, baseUrl: str
     list.push(p);
     byRound.set(p.round_id, list);
   }
-  const ref = (p: { key: string; name: string }): InvestorRef => ({ key: p.key, name: p.name, url: investorUrl(baseUrl, p.key) });
+  const ref = (p: { key: string; name: string }): InvestorRef => ({
+    key: p.key,
+    name: p.name,
+    url: investorUrl(baseUrl, p.key),
+  });
   const { domain, tags, founders, ...summary } = row;
   return {
     ...summaryRow(summary, baseUrl),

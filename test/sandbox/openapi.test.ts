@@ -27,7 +27,10 @@ describe('buildOpenApiDocument', () => {
       expect(post.operationId).toBe(name);
       expect(post.requestBody.required).toBe(true);
       expect(post.requestBody.content['application/json'].schema.$ref).toBe(
-        `#/components/schemas/${name.split('_').map((s) => s[0]!.toUpperCase() + s.slice(1)).join('')}Params`,
+        `#/components/schemas/${name
+          .split('_')
+          .map((s) => s[0]!.toUpperCase() + s.slice(1))
+          .join('')}Params`,
       );
       expect(post['x-credits']).toBe(OPERATIONS[name].credits);
       expect(post['x-scope']).toBe(OPERATIONS[name].scope);
@@ -76,11 +79,17 @@ describe('buildOpenApiDocument', () => {
   it('describes the responses: the envelope with the data schema, errors with rate-limit headers, bearer auth', () => {
     const s = doc.components.schemas;
     expect(s.SearchInvestorsResult.allOf[0].$ref).toBe('#/components/schemas/Result');
-    expect(s.SearchInvestorsResult.allOf[1].properties.data.$ref).toBe('#/components/schemas/SearchInvestorsData');
+    expect(s.SearchInvestorsResult.allOf[1].properties.data.$ref).toBe(
+      '#/components/schemas/SearchInvestorsData',
+    );
     expect(s.SearchInvestorsData.required).toContain('investors');
     expect(s.ErrorResponse.required).toEqual(expect.arrayContaining(['success', 'error']));
     const tooMany = doc.components.responses.TooManyRequests;
-    expect(Object.keys(tooMany.headers)).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(Object.keys(tooMany.headers)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
     expect(tooMany.content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);

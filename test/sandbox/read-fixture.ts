@@ -8,7 +8,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { SECTORS } from '../../api/enums.js';
 import { COUNTRIES } from '../../sandbox/data/countries.js';
 import { INVESTOR_TYPES, SCHEMA_SQL, STAGES } from '../../sandbox/data/schema.js';
-import type { Account, ApiKeyRecord, HandlerContext, OperationName, ParamsOut, SandboxState } from '../../sandbox/types.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  HandlerContext,
+  OperationName,
+  ParamsOut,
+  SandboxState,
+} from '../../sandbox/types.js';
 
 export interface FixtureInvestor {
   key: string;
@@ -66,7 +73,8 @@ export function buildFixture(): Fixture {
   db.exec(SCHEMA_SQL);
   db.prepare("INSERT INTO meta (key, value) VALUES ('as_of', ?)").run(FIXTURE_AS_OF);
   const country = db.prepare('INSERT INTO countries VALUES (?, ?, ?, ?, ?, ?)');
-  for (const c of COUNTRIES) country.run(c.name, c.iso2, c.region, c.subregion, c.in_eu ? 1 : 0, JSON.stringify(c.aliases));
+  for (const c of COUNTRIES)
+    country.run(c.name, c.iso2, c.region, c.subregion, c.in_eu ? 1 : 0, JSON.stringify(c.aliases));
   const regionOf = (name: string) => COUNTRIES.find((c) => c.name === name)?.region ?? 'Europe';
 
   const investors: FixtureInvestor[] = [];
@@ -75,7 +83,9 @@ export function buildFixture(): Fixture {
     const special = i === 7;
     investors.push({
       key: special ? 'alpha-script-capital' : `inv-${String(i).padStart(2, '0')}`,
-      name: special ? 'Alpha <Script> "Quote" = Capital' : `Investor ${String.fromCharCode(65 + (i % 26))}${i}`,
+      name: special
+        ? 'Alpha <Script> "Quote" = Capital'
+        : `Investor ${String.fromCharCode(65 + (i % 26))}${i}`,
       investor_type: INVESTOR_TYPES[i % INVESTOR_TYPES.length]!,
       hq_city,
       hq_country,
@@ -89,9 +99,23 @@ export function buildFixture(): Fixture {
       stage_mix, check_min_usd, check_max_usd, score, thesis, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const v of investors) {
-    ins.run(v.key, v.name, v.investor_type, v.hq_city, v.hq_country, v.region, `https://${v.key}.example`, 2010,
-      JSON.stringify(v.sectors), JSON.stringify({ seed: 0.6, 'series-a': 0.4 }), 250_000, 4_000_000, v.score,
-      `${v.name} backs ${v.sectors[0]} founders.`, JSON.stringify([{ name: 'Ada Partner', role: 'General Partner' }]));
+    ins.run(
+      v.key,
+      v.name,
+      v.investor_type,
+      v.hq_city,
+      v.hq_country,
+      v.region,
+      `https://${v.key}.example`,
+      2010,
+      JSON.stringify(v.sectors),
+      JSON.stringify({ seed: 0.6, 'series-a': 0.4 }),
+      250_000,
+      4_000_000,
+      v.score,
+      `${v.name} backs ${v.sectors[0]} founders.`,
+      JSON.stringify([{ name: 'Ada Partner', role: 'General Partner' }]),
+    );
   }
 
   const startups: FixtureStartup[] = [];
@@ -100,7 +124,9 @@ export function buildFixture(): Fixture {
     const special = s === 5;
     startups.push({
       key: special ? 'formula-co' : `st-${String(s).padStart(2, '0')}`,
-      name: special ? '=HYPERLINK("x") <b>Formula</b> & Co' : `Startup ${s} ${WORDS[s % WORDS.length]!.toUpperCase()}`,
+      name: special
+        ? '=HYPERLINK("x") <b>Formula</b> & Co'
+        : `Startup ${s} ${WORDS[s % WORDS.length]!.toUpperCase()}`,
       description: `Builds ${WORDS[(s + 1) % WORDS.length]} software for ${WORDS[(s + 2) % WORDS.length]} teams.`,
       hq_country,
       sector: SECTORS[s % SECTORS.length]!,
@@ -115,9 +141,24 @@ export function buildFixture(): Fixture {
       stage, status, founded_year, founders, total_raised_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const s of startups) {
-    st.run(s.key, s.name, s.description, `https://${s.key}.example`, `${s.key}.example`, 'City', s.hq_country,
-      regionOf(s.hq_country), s.sector, s.subsector, JSON.stringify(s.tags), s.stage, 'active', 2019,
-      JSON.stringify([{ name: 'Founder One', role: 'CEO' }]), s.total_raised_usd);
+    st.run(
+      s.key,
+      s.name,
+      s.description,
+      `https://${s.key}.example`,
+      `${s.key}.example`,
+      'City',
+      s.hq_country,
+      regionOf(s.hq_country),
+      s.sector,
+      s.subsector,
+      JSON.stringify(s.tags),
+      s.stage,
+      'active',
+      2019,
+      JSON.stringify([{ name: 'Founder One', role: 'CEO' }]),
+      s.total_raised_usd,
+    );
   }
 
   const rounds: FixtureRound[] = [];
@@ -130,10 +171,21 @@ export function buildFixture(): Fixture {
       const lead = investors[(si * 3 + k) % investors.length]!.key;
       const other = investors[(si * 5 + k + 1) % investors.length]!.key;
       const amount = si === 10 && k === 0 ? 150_000_000 : 500_000 * (1 + ((si + k) % 9));
-      rounds.push({ id: id++, startup_key: s.key, date, year, stage: STAGES[(si + k) % STAGES.length]!, amount_usd: amount, lead, investors: lead === other ? [lead] : [lead, other] });
+      rounds.push({
+        id: id++,
+        startup_key: s.key,
+        date,
+        year,
+        stage: STAGES[(si + k) % STAGES.length]!,
+        amount_usd: amount,
+        lead,
+        investors: lead === other ? [lead] : [lead, other],
+      });
     }
   });
-  const rd = db.prepare('INSERT INTO rounds (id, startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const rd = db.prepare(
+    'INSERT INTO rounds (id, startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const ri = db.prepare('INSERT INTO round_investors (round_id, investor_key, is_lead) VALUES (?, ?, ?)');
   for (const r of rounds) {
     rd.run(r.id, r.startup_key, r.date, r.year, r.stage, r.amount_usd, r.lead);
@@ -152,8 +204,19 @@ const emptyState = (): SandboxState => ({
   results: new Map(),
 });
 
-export const FIXTURE_ACCOUNT: Account = { id: 'acct_test', name: 'Test Co', type: 'startup', plan: 'paid', credits: 1234 };
-export const FIXTURE_KEY: ApiKeyRecord = { key: 'vis_live_fixture', account_id: 'acct_test', scopes: ['read'], revoked: false };
+export const FIXTURE_ACCOUNT: Account = {
+  id: 'acct_test',
+  name: 'Test Co',
+  type: 'startup',
+  plan: 'paid',
+  credits: 1234,
+};
+export const FIXTURE_KEY: ApiKeyRecord = {
+  key: 'vis_live_fixture',
+  account_id: 'acct_test',
+  scopes: ['read'],
+  revoked: false,
+};
 
 /** A handler context over the fixture database (params already validated by the caller). */
 export function fixtureContext<N extends OperationName>(

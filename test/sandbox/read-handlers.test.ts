@@ -48,8 +48,20 @@ describe('search_investors', () => {
     expect(d.next_offset).toBeNull();
     const first = d.investors[0];
     expect(Object.keys(first)).toEqual(
-      expect.arrayContaining(['key', 'name', 'investor_type', 'hq_city', 'hq_country', 'region', 'sectors', 'score',
-        'investments_count', 'check_min_usd', 'check_max_usd', 'url']),
+      expect.arrayContaining([
+        'key',
+        'name',
+        'investor_type',
+        'hq_city',
+        'hq_country',
+        'region',
+        'sectors',
+        'score',
+        'investments_count',
+        'check_min_usd',
+        'check_max_usd',
+        'url',
+      ]),
     );
     expect(first.investments_count).toBe(investmentsOf(first.key));
     expect(first.url).toBe(`http://sandbox.test/view/investors/${first.key}`);
@@ -79,19 +91,27 @@ describe('search_investors', () => {
 
   it('filters by region, subregion and investor_region values', async () => {
     const europe = (await call('search_investors', { region: 'Europe', limit: 100 })).data as Row;
-    expect(new Set(europe.investors.map((i: Row) => i.hq_country))).toEqual(new Set(['Germany', 'United Kingdom', 'France', 'Sweden']));
+    expect(new Set(europe.investors.map((i: Row) => i.hq_country))).toEqual(
+      new Set(['Germany', 'United Kingdom', 'France', 'Sweden']),
+    );
     const nordics = (await call('search_investors', { region: 'nordics', limit: 100 })).data as Row;
     expect(new Set(nordics.investors.map((i: Row) => i.hq_country))).toEqual(new Set(['Sweden']));
     const dach = (await call('search_investors', { region: 'DACH', limit: 100 })).data as Row;
     expect(dach.total).toBe(fx.investors.filter((i) => i.hq_country === 'Germany').length);
     const latam = (await call('search_investors', { region: 'latam', limit: 100 })).data as Row;
     expect(new Set(latam.investors.map((i: Row) => i.hq_country))).toEqual(new Set(['Brazil']));
-    expect((await callError('search_investors', { region: 'Atlantis' })).message).toMatch(/region: unknown region 'Atlantis'/);
+    expect((await callError('search_investors', { region: 'Atlantis' })).message).toMatch(
+      /region: unknown region 'Atlantis'/,
+    );
   });
 
   it('reads investor_type as free text', async () => {
     const types = async (t: string) =>
-      new Set(((await call('search_investors', { investor_type: t, limit: 100 })).data as Row).investors.map((i: Row) => i.investor_type));
+      new Set(
+        ((await call('search_investors', { investor_type: t, limit: 100 })).data as Row).investors.map(
+          (i: Row) => i.investor_type,
+        ),
+      );
     expect(await types('vc')).toEqual(new Set(['VC']));
     expect(await types('Corporate VC')).toEqual(new Set(['Corporate VC']));
     expect(await types('corporate')).toEqual(new Set(['Corporate VC']));
@@ -103,12 +123,15 @@ describe('search_investors', () => {
   });
 
   it('filters by primary sector, exact or by part of its name', async () => {
-    const exact = (await call('search_investors', { sector: 'finance & blockchain', limit: 100 })).data as Row;
+    const exact = (await call('search_investors', { sector: 'finance & blockchain', limit: 100 }))
+      .data as Row;
     const expected = fx.investors.filter((i) => i.sectors[0] === 'Finance & Blockchain').map((i) => i.key);
     expect(keys(exact.investors).sort()).toEqual(expected.sort());
     const part = (await call('search_investors', { sector: 'finance', limit: 100 })).data as Row;
     expect(part.total).toBe(expected.length);
-    expect((await callError('search_investors', { sector: 'knitting' })).message).toMatch(/sector: unknown sector 'knitting'/);
+    expect((await callError('search_investors', { sector: 'knitting' })).message).toMatch(
+      /sector: unknown sector 'knitting'/,
+    );
   });
 
   it('matches query over name, city and country, case-insensitively', async () => {
@@ -125,30 +148,37 @@ describe('search_investors', () => {
   });
 
   it('combines filters with AND', async () => {
-    const d = (await call('search_investors', { region: 'Europe', investor_type: 'VC', limit: 100 })).data as Row;
-    const expected = fx.investors.filter((i) => ['Germany', 'United Kingdom', 'France', 'Sweden'].includes(i.hq_country) && i.investor_type === 'VC');
+    const d = (await call('search_investors', { region: 'Europe', investor_type: 'VC', limit: 100 }))
+      .data as Row;
+    const expected = fx.investors.filter(
+      (i) =>
+        ['Germany', 'United Kingdom', 'France', 'Sweden'].includes(i.hq_country) && i.investor_type === 'VC',
+    );
     expect(keys(d.investors)).toEqual([...expected].sort(byScore).map((i) => i.key));
   });
 
-  it.each([7, 100, 1])('pages with limit %i over the whole set without skipping or repeating', async (limit) => {
-    for (const sort of ['score', 'investments'] as const) {
-      const seen: string[] = [];
-      let offset: number | null = 0;
-      let pages = 0;
-      while (offset !== null) {
-        const d = (await call('search_investors', { sort, limit, offset })).data as Row;
-        expect(d.total).toBe(60);
-        expect(d.offset).toBe(offset);
-        seen.push(...keys(d.investors));
-        offset = d.next_offset;
-        pages++;
+  it.each([7, 100, 1])(
+    'pages with limit %i over the whole set without skipping or repeating',
+    async (limit) => {
+      for (const sort of ['score', 'investments'] as const) {
+        const seen: string[] = [];
+        let offset: number | null = 0;
+        let pages = 0;
+        while (offset !== null) {
+          const d = (await call('search_investors', { sort, limit, offset })).data as Row;
+          expect(d.total).toBe(60);
+          expect(d.offset).toBe(offset);
+          seen.push(...keys(d.investors));
+          offset = d.next_offset;
+          pages++;
+        }
+        expect(pages).toBe(Math.ceil(60 / limit));
+        expect(new Set(seen).size).toBe(60);
+        const all = (await call('search_investors', { sort, limit: 100 })).data as Row;
+        expect(seen).toEqual(keys(all.investors));
       }
-      expect(pages).toBe(Math.ceil(60 / limit));
-      expect(new Set(seen).size).toBe(60);
-      const all = (await call('search_investors', { sort, limit: 100 })).data as Row;
-      expect(seen).toEqual(keys(all.investors));
-    }
-  });
+    },
+  );
 
   it('answers an offset past the end with an empty page', async () => {
     const d = (await call('search_investors', { offset: 500 })).data as Row;
@@ -167,7 +197,9 @@ describe('search_startups', () => {
     expect(keys(d.startups)).toEqual([...fx.startups].sort(byRaised).map((s) => s.key));
     expect(d.order).toBe('total raised descending, then key ascending');
     for (const s of d.startups as Row[]) {
-      const last = fx.rounds.filter((r) => r.startup_key === s.key).sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
+      const last = fx.rounds
+        .filter((r) => r.startup_key === s.key)
+        .sort((a, b) => (a.date < b.date ? 1 : -1))[0]!;
       expect(s.last_round_date).toBe(last.date);
       expect(s.last_round_amount_usd).toBe(last.amount_usd);
     }
@@ -175,7 +207,9 @@ describe('search_startups', () => {
 
   it('matches every query word in the name or description', async () => {
     const d = (await call('search_startups', { query: 'Robotics', limit: 100 })).data as Row;
-    const expected = fx.startups.filter((s) => `${s.name} ${s.description}`.toLowerCase().includes('robotics'));
+    const expected = fx.startups.filter((s) =>
+      `${s.name} ${s.description}`.toLowerCase().includes('robotics'),
+    );
     expect(keys(d.startups).sort()).toEqual(expected.map((s) => s.key).sort());
     const two = (await call('search_startups', { query: 'robotics climate', limit: 100 })).data as Row;
     const both = expected.filter((s) => `${s.name} ${s.description}`.toLowerCase().includes('climate'));
@@ -184,26 +218,40 @@ describe('search_startups', () => {
   });
 
   it('filters by sector, countries (aliases) and stages', async () => {
-    const d = (await call('search_startups', { sector: 'Healthcare', countries: ['USA', 'uk'], limit: 100 })).data as Row;
+    const d = (await call('search_startups', { sector: 'Healthcare', countries: ['USA', 'uk'], limit: 100 }))
+      .data as Row;
     const expected = fx.startups.filter(
-      (s) => s.sector === 'Healthcare & Life Sciences' && ['United States', 'United Kingdom'].includes(s.hq_country),
+      (s) =>
+        s.sector === 'Healthcare & Life Sciences' &&
+        ['United States', 'United Kingdom'].includes(s.hq_country),
     );
     expect(keys(d.startups).sort()).toEqual(expected.map((s) => s.key).sort());
     const stages = (await call('search_startups', { stages: ['Series A', 'seed'], limit: 100 })).data as Row;
     expect(stages.total).toBe(fx.startups.filter((s) => ['series-a', 'seed'].includes(s.stage)).length);
     const late = (await call('search_startups', { stages: ['series-c-plus'], limit: 100 })).data as Row;
-    expect(new Set(late.startups.map((s: Row) => s.stage))).toEqual(new Set(['series-c', 'series-d-plus', 'growth']));
+    expect(new Set(late.startups.map((s: Row) => s.stage))).toEqual(
+      new Set(['series-c', 'series-d-plus', 'growth']),
+    );
     const sub = (await call('search_startups', { sector: 'genomics', limit: 100 })).data as Row;
-    expect(sub.total).toBe(fx.startups.filter((s) => s.subsector === 'Sub genomics' || s.tags.includes('genomics')).length);
-    expect((await callError('search_startups', { countries: ['Germany', 'Narnia'] })).message).toMatch(/countries: unknown country 'Narnia'/);
-    expect((await callError('search_startups', { stages: ['series-z'] })).message).toMatch(/stages: unknown stage 'series-z'/);
+    expect(sub.total).toBe(
+      fx.startups.filter((s) => s.subsector === 'Sub genomics' || s.tags.includes('genomics')).length,
+    );
+    expect((await callError('search_startups', { countries: ['Germany', 'Narnia'] })).message).toMatch(
+      /countries: unknown country 'Narnia'/,
+    );
+    expect((await callError('search_startups', { stages: ['series-z'] })).message).toMatch(
+      /stages: unknown stage 'series-z'/,
+    );
   });
 
   it('pages with limit 7 over a filtered set without skipping or repeating', async () => {
-    const all = fx.startups.filter((s) => s.hq_country === 'Germany' || s.hq_country === 'France').sort(byRaised);
+    const all = fx.startups
+      .filter((s) => s.hq_country === 'Germany' || s.hq_country === 'France')
+      .sort(byRaised);
     const seen: string[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
-      const d = (await call('search_startups', { countries: ['Germany', 'France'], limit: 7, offset })).data as Row;
+    for (let offset: number | null = 0; offset !== null;) {
+      const d = (await call('search_startups', { countries: ['Germany', 'France'], limit: 7, offset }))
+        .data as Row;
       expect(d.total).toBe(all.length);
       seen.push(...keys(d.startups));
       offset = d.next_offset;
@@ -223,17 +271,27 @@ describe('get_investor', () => {
     expect(inv.team).toEqual([{ name: 'Ada Partner', role: 'General Partner' }]);
     expect(inv.investments_count).toBe(mine.length);
     expect(inv.investments_by_year.map((y: Row) => y.year)).toEqual([2020, 2021, 2022, 2023, 2024, 2025]);
-    expect(inv.investments_by_year.reduce((a: number, y: Row) => a + y.deals, 0)).toBe(mine.filter((x) => x.date <= FIXTURE_AS_OF).length);
+    expect(inv.investments_by_year.reduce((a: number, y: Row) => a + y.deals, 0)).toBe(
+      mine.filter((x) => x.date <= FIXTURE_AS_OF).length,
+    );
     expect(inv.sector_mix.reduce((a: number, s: Row) => a + s.deals, 0)).toBe(mine.length);
     expect(inv.stage_mix.reduce((a: number, s: Row) => a + s.deals, 0)).toBe(mine.length);
     expect(inv.scores.overall).toBe(65);
-    expect(inv.scores.lead_rate_pct).toBe(Math.round((mine.filter((x) => x.lead === key).length / mine.length) * 1000) / 10);
+    expect(inv.scores.lead_rate_pct).toBe(
+      Math.round((mine.filter((x) => x.lead === key).length / mine.length) * 1000) / 10,
+    );
     const dates = inv.recent_portfolio.map((p: Row) => p.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(inv.recent_portfolio.length).toBe(Math.min(10, new Set(mine.map((x) => x.startup_key)).size));
-    expect(r.summary).toMatch(/^Investor D3 \(Accelerator, Paris, France\): score 65, \d+ investments since 2020, mostly /);
+    expect(r.summary).toMatch(
+      /^Investor D3 \(Accelerator, Paris, France\): score 65, \d+ investments since 2020, mostly /,
+    );
     expect(r.url).toBe('http://sandbox.test/view/investors/inv-03');
-    expect(r.charts?.[0]).toMatchObject({ type: 'bar', xKey: 'year', series: [{ key: 'deals' }, { key: 'lead_deals' }] });
+    expect(r.charts?.[0]).toMatchObject({
+      type: 'bar',
+      xKey: 'year',
+      series: [{ key: 'deals' }, { key: 'lead_deals' }],
+    });
   });
 
   it('answers 404 not_found naming an unknown key', async () => {
@@ -287,7 +345,9 @@ describe('country_overview', () => {
     const [y2020, y2021] = d.by_year as Row[];
     expect(y2020!.yoy_deals_pct).toBeNull();
     expect(y2021!.yoy_capital_pct).toBe(
-      y2020!.capital_usd ? Math.round(((y2021!.capital_usd - y2020!.capital_usd) / y2020!.capital_usd) * 1000) / 10 : null,
+      y2020!.capital_usd
+        ? Math.round(((y2021!.capital_usd - y2020!.capital_usd) / y2020!.capital_usd) * 1000) / 10
+        : null,
     );
     expect(d.by_year[5].partial).toBe(true);
     expect(d.totals.deals).toBe(rounds.length);
@@ -299,7 +359,9 @@ describe('country_overview', () => {
     expect(d.most_active_investors.length).toBeGreaterThan(0);
     const top = d.most_active_investors[0];
     expect(top.deals).toBe(recent.filter((x) => x.investors.includes(top.key)).length);
-    expect(r.summary).toMatch(/^Sweden: \d+ deals and \$[\d.]+[KMB] since 2020; 2025 capital [+-][\d.]+% YoY \(year to date/);
+    expect(r.summary).toMatch(
+      /^Sweden: \d+ deals and \$[\d.]+[KMB] since 2020; 2025 capital [+-][\d.]+% YoY \(year to date/,
+    );
     expect(r.url).toBe('http://sandbox.test/view/countries/Sweden');
     const types = r.charts!.map((c) => c.type);
     expect(types).toEqual(['bar', 'combo', 'bar', 'bar']);
@@ -315,27 +377,59 @@ describe('country_overview', () => {
     const e = await callError('country_overview', { country: 'Germanyy' });
     expect([e.status, e.code]).toEqual([404, 'not_found']);
     expect(e.message).toBe("Unknown country 'Germanyy'; did you mean Germany?");
-    expect((await callError('country_overview', { country: 'Qwxzv' })).message).toMatch(/^Unknown country 'Qwxzv'; use a country name/);
+    expect((await callError('country_overview', { country: 'Qwxzv' })).message).toMatch(
+      /^Unknown country 'Qwxzv'; use a country name/,
+    );
   });
 });
 
 describe('my_account', () => {
   const vc: Account = {
-    id: 'acct_vc', name: 'Fund', type: 'investor', plan: 'paid', credits: 99_970,
-    thesis: { fund_name: 'Fund I', sectors: [], stages: ['seed'], countries: [], check_min_usd: 1, check_max_usd: 2, portfolio: [] },
+    id: 'acct_vc',
+    name: 'Fund',
+    type: 'investor',
+    plan: 'paid',
+    credits: 99_970,
+    thesis: {
+      fund_name: 'Fund I',
+      sectors: [],
+      stages: ['seed'],
+      countries: [],
+      check_min_usd: 1,
+      check_max_usd: 2,
+      portfolio: [],
+    },
   };
   it('lists the tools the key and account may use', async () => {
-    const all = { key: 'k', account_id: 'acct_vc', scopes: ['read', 'ask', 'finder'] as const, revoked: false };
+    const all = {
+      key: 'k',
+      account_id: 'acct_vc',
+      scopes: ['read', 'ask', 'finder'] as const,
+      revoked: false,
+    };
     const r = await call('my_account', {}, { account: vc, key: { ...all, scopes: [...all.scopes] } });
     const d = r.data as Row;
     expect(d.tools).toHaveLength(11);
     expect(d.tools).not.toContain('find_customers');
-    expect(d).toMatchObject({ plan: 'paid', credits_balance: 99_970, account_type: 'investor', rate_limits: { per_minute: 60, per_day: 5000 } });
+    expect(d).toMatchObject({
+      plan: 'paid',
+      credits_balance: 99_970,
+      account_type: 'investor',
+      rate_limits: { per_minute: 60, per_day: 5000 },
+    });
     expect(d.thesis.fund_name).toBe('Fund I');
     expect(d.match_list).toEqual({ batches: 0, latest: null });
     expect(r.summary).toBe('Paid plan, 99,970 credits, 11 tools');
     const ro = await call('my_account', {}, { account: vc, key: { ...all, scopes: ['read'] } });
-    expect((ro.data as Row).tools).toEqual(['my_account', 'get_deck_analysis', 'search_investors', 'get_investor', 'search_startups', 'get_startup', 'country_overview']);
+    expect((ro.data as Row).tools).toEqual([
+      'my_account',
+      'get_deck_analysis',
+      'search_investors',
+      'get_investor',
+      'search_startups',
+      'get_startup',
+      'country_overview',
+    ]);
     expect(JSON.stringify(ro.data)).not.toContain('"k"');
   });
 });
