@@ -39,7 +39,14 @@ export const ResultSchema = z.looseObject({
   credits: CreditsSchema.nullable().optional(),
   error: ErrorBodySchema.optional(),
 });
-export type Result<D = Record<string, unknown>> = Omit<z.infer<typeof ResultSchema>, 'data'> & { data: D };
+type ResultFields = z.infer<typeof ResultSchema>;
+/**
+ * A parsed Result with typed data. (A key-remapping mapped type, not `Omit`: `Omit` over the
+ * loose object's index signature would drop every named field.)
+ */
+export type Result<D = Record<string, unknown>> = {
+  [K in keyof ResultFields as K extends 'data' ? never : K]: ResultFields[K];
+} & { data: D };
 
 /** An error response: success false with an error object. */
 export const ErrorResponseSchema = ResultSchema.extend({

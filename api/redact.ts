@@ -10,7 +10,8 @@ export const REDACTED = '[redacted]';
 /** Secrets shorter than this are not matched literally (a one-letter "key" would shred text). */
 const MIN_SECRET_LENGTH = 4;
 
-const BEARER = /\b(Bearer)\s+[^\s"',;}\]]+/gi;
+/** `Bearer <token>`, unless already redacted (redaction is idempotent). */
+const BEARER = /\b(Bearer)\s+(?!\[redacted\])[^\s"',;}\]]+/gi;
 const SERVICE_KEY = /\b[A-Za-z0-9]+_(?:live|test)_[A-Za-z0-9_-]+/g;
 
 function escapeRegExp(text: string): string {

@@ -536,7 +536,7 @@ describe('validation before sending', () => {
     ['offset below 0', () => client.call('search_startups', { offset: -1 }), 'offset', 'offset must be at least 0'],
     ['ask query too short', () => client.call('ask', { query: 'hi' }), 'query', 'query must be at least 3 characters (3 to 500)'],
     ['missing required key', () => client.call('get_investor', {} as { key: string }), 'key', 'key is required'],
-    ['unknown parameter', () => client.call('my_account', { verbose: true } as object), 'verbose', 'unknown parameter verbose'],
+    ['unknown parameter', () => client.call('my_account', { verbose: true } as never), 'verbose', 'unknown parameter verbose'],
     ['non-integer limit', () => client.call('find_customers', { limit: 2.5 }), 'limit', 'limit must be an integer from 1 to 50'],
     ['wrong stage', () => client.call('find_investors', { raising_stage: 'series-z' as 'seed' }), 'raising_stage', 'raising_stage must be one of'],
     ['unknown operation', () => client.call('no_such_op' as 'my_account', {}), 'operation', 'unknown operation no_such_op'],
@@ -582,7 +582,7 @@ describe('options', () => {
     it(`refuses ${title}`, () => {
       let caught: unknown;
       try {
-        createClient({ baseUrl: server.url, apiKey: KEY, ...patch } as VisClientOptions);
+        createClient({ baseUrl: server.url, apiKey: KEY, ...patch });
       } catch (err) {
         caught = err;
       }
