@@ -16,6 +16,8 @@ export interface Classification {
   matched: string[];
   /** Score of the chosen sector (0 when nothing matched). */
   strength: number;
+  /** Every sector with a positive score, best first. */
+  sectorScores: [Sector, number][];
 }
 
 /** Lower-case, space-separated form of a text for phrase matching (hyphens become spaces). */
@@ -36,6 +38,38 @@ const NAME_WORDS: Map<string, Sector> = new Map(
     ([w]) => w.length >= 3 && w !== 'labs' && w !== 'works' && w !== 'systems' && w !== 'life',
   ),
 );
+
+/** Everyday names of the sectors ("fintech", "climate tech") that briefs and descriptions use. */
+const SECTOR_ALIASES: [string, Sector][] = [
+  ['fintech', 'Finance & Blockchain'],
+  ['insurtech', 'Finance & Blockchain'],
+  ['crypto', 'Finance & Blockchain'],
+  ['web3', 'Finance & Blockchain'],
+  ['healthtech', 'Healthcare & Life Sciences'],
+  ['medtech', 'Healthcare & Life Sciences'],
+  ['biotech', 'Healthcare & Life Sciences'],
+  ['digital health', 'Healthcare & Life Sciences'],
+  ['climate tech', 'Energy, Environment & Mobility'],
+  ['climatetech', 'Energy, Environment & Mobility'],
+  ['cleantech', 'Energy, Environment & Mobility'],
+  ['mobility', 'Energy, Environment & Mobility'],
+  ['devtools', 'Software & Developer Tools'],
+  ['developer tools', 'Software & Developer Tools'],
+  ['saas', 'Software & Developer Tools'],
+  ['b2b software', 'Software & Developer Tools'],
+  ['martech', 'Commerce & Marketing'],
+  ['ecommerce', 'Commerce & Marketing'],
+  ['e commerce', 'Commerce & Marketing'],
+  ['retail tech', 'Commerce & Marketing'],
+  ['consumer', 'Consumer, Lifestyle & Services'],
+  ['hardware', 'Industry & Hardware'],
+  ['robotics', 'Industry & Hardware'],
+  ['deep tech', 'Industry & Hardware'],
+  ['deeptech', 'Industry & Hardware'],
+  ['industrial', 'Industry & Hardware'],
+  ['genai', 'Artificial Intelligence & Data'],
+  ['ai startups', 'Artificial Intelligence & Data'],
+];
 
 /** Every word the taxonomy knows, for splitting run-together host names ("onyxpay" → "pay"). */
 export const VOCABULARY: readonly string[] = [
@@ -62,6 +96,12 @@ export function classifyText(text: string, opts: { hostWords?: readonly string[]
   const matched = new Set<string>();
   const add = (s: Sector, n: number) => sectorScore.set(s, (sectorScore.get(s) ?? 0) + n);
 
+  for (const [alias, sector] of SECTOR_ALIASES) {
+    if (has(hay, alias)) {
+      add(sector, 2);
+      matched.add(alias);
+    }
+  }
   for (const sector of SECTORS) {
     for (const kw of TAXONOMY[sector].keywords) {
       if (has(hay, kw)) {
@@ -108,7 +148,10 @@ export function classifyText(text: string, opts: { hostWords?: readonly string[]
       bestScore = s;
     }
   }
-  if (!best) return { sector: null, subsectors: [], tags: [], matched: [], strength: 0 };
+  const sectorScores = SECTORS.map((sec): [Sector, number] => [sec, sectorScore.get(sec) ?? 0])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  if (!best) return { sector: null, subsectors: [], tags: [], matched: [], strength: 0, sectorScores };
 
   const subs = TAXONOMY[best].subsectors
     .map((s) => ({ s, score: subScore.get(`${best}|${s.name}`) ?? 0 }))
@@ -124,6 +167,7 @@ export function classifyText(text: string, opts: { hostWords?: readonly string[]
     tags: tags.slice(0, 6),
     matched: [...matched],
     strength: bestScore,
+    sectorScores,
   };
 }
 

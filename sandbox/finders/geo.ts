@@ -89,25 +89,37 @@ const CITY_COUNTRY = new Map<string, string>();
 for (const c of COUNTRIES) for (const city of c.cities) if (!CITY_COUNTRY.has(city.toLowerCase())) CITY_COUNTRY.set(city.toLowerCase(), c.name);
 
 /**
- * Finds a country named in a text: a capitalised country name, alias or main startup city
- * ("based in Berlin" → Germany). Short all-caps codes (UK, USA) count; ordinary words never do.
+ * Countries named in a text, in order of appearance: capitalised country names, aliases or main
+ * startup cities ("based in Berlin" → Germany). Short all-caps codes (UK, USA) count; ordinary
+ * words never do.
  */
-export function countryInText(text: string): string | null {
+export function countriesInText(text: string): string[] {
   const tokens = text.match(/[\p{L}][\p{L}.'-]*/gu) ?? [];
+  const found: { at: number; country: string }[] = [];
+  const used = new Set<number>();
   for (let n = 3; n >= 1; n--) {
     for (let i = 0; i + n <= tokens.length; i++) {
+      if (used.has(i)) continue;
       const slice = tokens.slice(i, i + n);
       const first = slice[0] ?? '';
-      if (first.charAt(0) !== first.charAt(0).toUpperCase() || first.charAt(0) === first.charAt(0).toLowerCase()) continue;
+      const initial = first.charAt(0);
+      if (initial === initial.toLowerCase()) continue;
       const phrase = slice.join(' ').replace(/[.'-]+$/, '');
-      if (phrase.replace(/\./g, '').length <= 3 && phrase !== phrase.toUpperCase()) continue;
-      if (phrase.length < 2) continue;
-      const city = CITY_COUNTRY.get(phrase.toLowerCase());
-      if (city) return city;
-      if (phrase.replace(/\./g, '').length <= 3 && !/^(UK|USA|US|UAE|U\.S\.A?|U\.K)$/.test(phrase)) continue;
-      const country = resolveCountry(phrase);
-      if (country) return country;
+      const bare = phrase.replace(/\./g, '');
+      if (bare.length < 2) continue;
+      const short = bare.length <= 3;
+      if (short && phrase !== phrase.toUpperCase()) continue;
+      const city = short ? undefined : CITY_COUNTRY.get(phrase.toLowerCase());
+      const country = city ?? (short && !/^(UK|USA|US|UAE)$/.test(bare) ? null : resolveCountry(phrase));
+      if (!country) continue;
+      for (let k = i; k < i + n; k++) used.add(k);
+      found.push({ at: i, country });
     }
   }
-  return null;
+  return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.country))];
+}
+
+/** The first country named in a text (see {@link countriesInText}), or null. */
+export function countryInText(text: string): string | null {
+  return countriesInText(text)[0] ?? null;
 }
