@@ -88,6 +88,12 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
 
+  // While closing, every answer ends its connection, so keep-alive clients do not hold close() up.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (deps.isClosing()) void reply.header('connection', 'close');
+    return payload;
+  });
+
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const code = status === 413 ? 'invalid_input' : status < 500 ? 'invalid_input' : 'internal_error';
