@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startTemporalDevServer } from '../scripts/temporal-server.js';
+import { SANDBOX_TEST_AS_OF, ensureSandboxDatabase, todayUtc } from '../sandbox/data/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,17 @@ export default async function setup(project: TestProject) {
     },
   });
   console.log(`[global-setup] Temporal dev server on ${server.address} in ${Date.now() - started} ms`);
+  // Pre-build the sandbox database (seed 42; the tests' fixed as-of date and today) so test
+  // files never race to build it; a cached file takes a few milliseconds.
+  try {
+    for (const asOf of new Set([SANDBOX_TEST_AS_OF, todayUtc()])) {
+      const data = ensureSandboxDatabase({ asOf });
+      console.log(`[global-setup] sandbox database as of ${asOf}: ${data.built ? 'built' : 'cached'} in ${data.buildMs} ms`);
+    }
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
   project.provide('temporalAddress', server.address);
   return async () => {
     await server.close();
