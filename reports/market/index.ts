@@ -1,0 +1,8 @@
+/** The weekly market report: model, charts, PDF and workbook. */
+export { renderMarketReport } from './render.js';
+export type * from './model.js';
+export { planCharts, renderCharts } from './charts.js';
+export type { PlannedChart, RenderedCharts } from './charts.js';
+export { buildMarketPdf, reportTitle } from './pdf.js';
+export { buildMarketWorkbook } from './workbook.js';
+export { countryFigures, totals, yearRows, summaryParagraphs } from './figures.js';
