@@ -13,6 +13,7 @@ import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { InvalidBody, createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
+import { registerViews } from './views.js';
 import type { ExecuteResponse, ResolvedSandboxOptions, RunningSandbox, SandboxOptions, SandboxState } from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -118,6 +119,8 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }));
 
   app.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send(buildOpenApiDocument({ serverUrl: deps.baseUrl() })));
+
+  registerViews(app, { db: deps.db, state: deps.state, now: deps.options.now });
 
   await app.register(async (v1) => {
     // Bodies are read by the route, so a missing or broken body is an envelope answer, not Fastify's.

@@ -190,3 +190,17 @@ describe('service routes', () => {
     expect(body.database.hash).toMatch(/\w+/);
   });
 });
+
+describe('HTML views', () => {
+  it('serves the view a result url points at, without a key', async () => {
+    const r = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
+    expect(r.status).toBe(200);
+    expect(r.body.url?.startsWith(`${sandbox.url}/view/`)).toBe(true);
+    const page = await fetch(r.body.url ?? '');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain('Northwind Ventures');
+    expect(html).not.toContain(KEYS.vc);
+  });
+});
