@@ -109,7 +109,10 @@ export type ResolvedClientOptions = Omit<z.output<typeof VisClientOptionsSchema>
  * Options pipeline: public options -> defaults -> validate -> resolved. Throws
  * InvalidClientOptionsError naming each bad field (the key's value is never echoed).
  */
-export function resolveClientOptions(options: VisClientOptions): { resolved: ResolvedClientOptions; apiKey: string } {
+export function resolveClientOptions(options: VisClientOptions): {
+  resolved: ResolvedClientOptions;
+  apiKey: string;
+} {
   const parsed = VisClientOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) {
     const issues: ParamIssue[] = parsed.error.issues.map((issue) => {
@@ -176,7 +179,9 @@ function zodIssues(error: z.ZodError): string {
 export function encodeQuery(params: Record<string, unknown>): string {
   const query = new URLSearchParams();
   const scalar = (value: unknown): string =>
-    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value);
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) for (const item of value) query.append(name, scalar(item));
@@ -222,7 +227,11 @@ export class VisClient {
   }
 
   /** Calls an operation and returns its Result; throws a VisError on any failure. */
-  async call<N extends OperationName>(operation: N, params: ParamsIn<N>, opts: CallOptions = {}): Promise<Result<DataOf<N>>> {
+  async call<N extends OperationName>(
+    operation: N,
+    params: ParamsIn<N>,
+    opts: CallOptions = {},
+  ): Promise<Result<DataOf<N>>> {
     return (await this.callDetailed(operation, params, opts)).result;
   }
 
@@ -237,7 +246,10 @@ export class VisClient {
   ): Promise<CallDetails<DataOf<N>>> {
     const secrets = [this.#apiKey];
     const name: string = operation;
-    if (this.#closed) throw new ClientClosedError('client closed: the client was closed before the call', { operation: name });
+    if (this.#closed)
+      throw new ClientClosedError('client closed: the client was closed before the call', {
+        operation: name,
+      });
     if (!isOperationName(name)) {
       throw new ParamValidationError([{ field: 'operation', message: `unknown operation ${name}` }], {
         operation: name,
@@ -246,7 +258,9 @@ export class VisClient {
     }
     const method = opts.method ?? 'POST';
     if (method !== 'POST' && method !== 'GET') {
-      throw new MethodNotAllowedError(`method ${String(method)} is not supported: use POST or GET`, { operation: name });
+      throw new MethodNotAllowedError(`method ${String(method)} is not supported: use POST or GET`, {
+        operation: name,
+      });
     }
     if (method === 'GET' && !FREE.has(name)) {
       throw new MethodNotAllowedError(
@@ -307,7 +321,10 @@ export class VisClient {
     if (!envelope.data.success) {
       const errorBody = errorBodyOf(json.value);
       const code = errorBody?.code;
-      const classStatus = code !== undefined && Object.hasOwn(ERROR_CODES, code) ? ERROR_CODES[code as keyof typeof ERROR_CODES] : 0;
+      const classStatus =
+        code !== undefined && Object.hasOwn(ERROR_CODES, code)
+          ? ERROR_CODES[code as keyof typeof ERROR_CODES]
+          : 0;
       throw errorFromResponse({ ...ctx, body: errorBody, text }, classStatus);
     }
     const dataSchema = OPERATIONS[operation].data as z.ZodType;

@@ -95,7 +95,8 @@ export class VisError extends Error {
     const status = ctx.status ?? null;
     const body = ctx.body ? redactDeep(ctx.body, secrets) : null;
     const shownCode = body?.code ?? code;
-    const head = ctx.head ?? `${operation ?? 'request'} failed: ${status === null ? '' : `${status} `}${shownCode}`;
+    const head =
+      ctx.head ?? `${operation ?? 'request'} failed: ${status === null ? '' : `${status} `}${shownCode}`;
     const cause = sanitizeCause(ctx.cause, secrets);
     super(redactText(`${head}: ${detail}`, secrets), cause === undefined ? undefined : { cause });
     this.name = new.target.name;
@@ -141,7 +142,10 @@ export class ParamValidationError extends VisError {
   readonly issues: ParamIssue[];
   constructor(issues: ParamIssue[], ctx: VisErrorContext = {}) {
     const secrets = ctx.secrets ?? [];
-    const clean = issues.map((i) => ({ field: redactText(i.field, secrets), message: redactText(i.message, secrets) }));
+    const clean = issues.map((i) => ({
+      field: redactText(i.field, secrets),
+      message: redactText(i.message, secrets),
+    }));
     super('invalid_params', clean.map((i) => i.message).join('; '), false, ctx);
     this.issues = clean;
   }
@@ -162,7 +166,9 @@ export class InvalidClientOptionsError extends VisError {
   /** Each failing option with a message naming it. */
   readonly issues: ParamIssue[];
   constructor(issues: ParamIssue[]) {
-    super('invalid_options', issues.map((i) => i.message).join('; '), false, { head: 'invalid VisClient options' });
+    super('invalid_options', issues.map((i) => i.message).join('; '), false, {
+      head: 'invalid VisClient options',
+    });
     this.issues = issues;
   }
   override toJSON(): Record<string, unknown> {
@@ -305,7 +311,10 @@ export interface ResponseErrorInput {
  * Maps a non-success response to its error class: by status, and for 402 by the service's code.
  * A 2xx with `success: false` is classified by the code's usual status (ERROR_CODES).
  */
-export function errorFromResponse(input: ResponseErrorInput, statusForClass: number = input.status): VisError {
+export function errorFromResponse(
+  input: ResponseErrorInput,
+  statusForClass: number = input.status,
+): VisError {
   const { operation, status, body, rateLimit, secrets } = input;
   const ctx: VisErrorContext = { operation, status, body, rateLimit, secrets: secrets ?? [] };
   const detail = body?.message ?? (body === null ? describeBody(input.text) : 'no message');
@@ -340,7 +349,12 @@ function describeBody(text: string): string {
   return 'body is not a JSON error envelope';
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -407,16 +421,25 @@ function timeoutDetail(code: string, timeouts: ClassifyOptions['timeouts']): str
  */
 export function classifyError(err: unknown, options: ClassifyOptions = {}): VisError {
   if (err instanceof VisError) return err;
-  const ctx: VisErrorContext = { operation: options.operation ?? null, cause: err, secrets: options.secrets ?? [] };
+  const ctx: VisErrorContext = {
+    operation: options.operation ?? null,
+    cause: err,
+    secrets: options.secrets ?? [],
+  };
   const message = err instanceof Error ? err.message : String(err);
   const codes = codesOf(err);
   const timeout = codes.find((c) => TIMEOUT_CODES.has(c));
   if (timeout !== undefined) {
-    return new ServiceUnavailableError('timeout', `${timeoutDetail(timeout, options.timeouts)} (${timeout})`, ctx);
+    return new ServiceUnavailableError(
+      'timeout',
+      `${timeoutDetail(timeout, options.timeouts)} (${timeout})`,
+      ctx,
+    );
   }
   if (codes.some((c) => ABORT_CODES.has(c))) return new RequestAbortedError(`aborted: ${message}`, ctx);
   if (codes.some((c) => CLOSED_CODES.has(c))) return new ClientClosedError(`client closed: ${message}`, ctx);
   const network = codes.find((c) => NETWORK_CODES.has(c));
-  if (network !== undefined) return new ServiceUnavailableError('network', `network error (${network}): ${message}`, ctx);
+  if (network !== undefined)
+    return new ServiceUnavailableError('network', `network error (${network}): ${message}`, ctx);
   return new VisError('unexpected_error', message, false, ctx);
 }

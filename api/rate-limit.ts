@@ -23,11 +23,13 @@ export const EPOCH_SECONDS_BELOW = 1e12;
 
 const NUMBER = /^\d+(?:\.\d+)?$/;
 /** IMF-fixdate and RFC 850 dates: `Sat, 22 Nov 2026 00:00:00 GMT`, `Saturday, 22-Nov-26 00:00:00 GMT`. */
-const HTTP_DATE = /^(?:[A-Za-z]+,?\s+)?\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:GMT|UTC|UT|Z|[+-]\d{4})$/i;
+const HTTP_DATE =
+  /^(?:[A-Za-z]+,?\s+)?\d{1,2}[\s-][A-Za-z]{3}[\s-]\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:GMT|UTC|UT|Z|[+-]\d{4})$/i;
 /** ANSI C asctime(): `Sat Nov 22 00:00:00 2026`, always GMT. */
 const ASCTIME = /^[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4}$/;
 /** ISO 8601 date or date-time, with or without a zone. */
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 function validDate(ms: number): Date | null {
   return Number.isFinite(ms) ? new Date(ms) : null;
@@ -93,7 +95,8 @@ function parseCount(value: string | undefined): number | null {
  * and Retry-After stands in for a missing reset.
  */
 export function readRateLimit(headers: HeaderBag, now: Date): RateLimitInfo {
-  const pick = (suffix: string) => headerValue(headers, `x-ratelimit-${suffix}`) ?? headerValue(headers, `ratelimit-${suffix}`);
+  const pick = (suffix: string) =>
+    headerValue(headers, `x-ratelimit-${suffix}`) ?? headerValue(headers, `ratelimit-${suffix}`);
   const resetAt =
     parseRateLimitReset(pick('reset'), now) ?? parseRateLimitReset(headerValue(headers, 'retry-after'), now);
   return { limit: parseCount(pick('limit')), remaining: parseCount(pick('remaining')), resetAt };

@@ -25,7 +25,12 @@ import {
 import { errorEnvelope, okEnvelope, startScriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const KEY = 'vis_live_clienttest0123456789';
-const investors = { investors: [{ key: 'acme-ventures', name: 'Acme Ventures' }], total: 1, limit: 25, offset: 0 };
+const investors = {
+  investors: [{ key: 'acme-ventures', name: 'Acme Ventures' }],
+  total: 1,
+  limit: 25,
+  offset: 0,
+};
 
 let server: ScriptedServer;
 let client: VisClient;
@@ -80,7 +85,12 @@ describe('success', () => {
     server.script({ body: okEnvelope('search_investors', investors) });
     const result = await client.call('search_investors', { country: 'France' });
     expect(result.data.investors[0]?.name).toBe('Acme Ventures');
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ country: 'France', sort: 'score', limit: 25, offset: 0 });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      country: 'France',
+      sort: 'score',
+      limit: 25,
+      offset: 0,
+    });
   });
 
   it('keeps a path prefix of the base URL', async () => {
@@ -111,11 +121,15 @@ describe('success', () => {
   });
 
   it('refuses GET for a paid operation before sending', async () => {
-    const err = await failure(() => client.call('ask', { query: 'how many seed rounds?' }, { method: 'GET' }));
+    const err = await failure(() =>
+      client.call('ask', { query: 'how many seed rounds?' }, { method: 'GET' }),
+    );
     expect(err).toBeInstanceOf(MethodNotAllowedError);
     expect(err.code).toBe('method_not_allowed');
     expect(err.retryable).toBe(false);
-    expect(err.message).toBe('ask failed: method_not_allowed: GET is only for 0-credit operations; ask costs 1 credits: use POST');
+    expect(err.message).toBe(
+      'ask failed: method_not_allowed: GET is only for 0-credit operations; ask costs 1 credits: use POST',
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -141,7 +155,11 @@ describe('success', () => {
   it('callDetailed exposes status, rate-limit headers and duration', async () => {
     server.script({
       body: okEnvelope('my_account', { plan: 'paid' }),
-      headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '1763769600' },
+      headers: {
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '59',
+        'X-RateLimit-Reset': '1763769600',
+      },
     });
     const detailed = await client.callDetailed('my_account', {});
     expect(detailed.status).toBe(200);
@@ -323,7 +341,13 @@ describe('error classes', () => {
       expect(err.retryable).toBe(c.retryable);
       expect(err.message).toBe(c.message);
       const json = err.toJSON();
-      expect(json).toMatchObject({ name: c.cls.name, code: c.code, status: c.status, retryable: c.retryable, message: c.message });
+      expect(json).toMatchObject({
+        name: c.cls.name,
+        code: c.code,
+        status: c.status,
+        retryable: c.retryable,
+        message: c.message,
+      });
       if (typeof c.body === 'string') expect(err.body).toBeNull();
       else expect(err.body).toEqual((c.body as { error: unknown }).error);
       expect(server.requests).toHaveLength(1);
@@ -363,15 +387,16 @@ describe('error classes', () => {
 
 describe('X-RateLimit-Reset formats on a 429', () => {
   const fixed = new Date('2026-11-22T00:00:00Z');
-  const formats: [string, string | undefined, (before: number, after: number) => [number, number] | null][] = [
-    ['delta seconds', '30', (b, a) => [b + 30_000, a + 30_000]],
-    ['epoch seconds', String(fixed.getTime() / 1000), () => [fixed.getTime(), fixed.getTime()]],
-    ['epoch milliseconds', String(fixed.getTime()), () => [fixed.getTime(), fixed.getTime()]],
-    ['HTTP date', 'Sun, 22 Nov 2026 00:00:00 GMT', () => [fixed.getTime(), fixed.getTime()]],
-    ['ISO 8601', '2026-11-22T01:00:00+01:00', () => [fixed.getTime(), fixed.getTime()]],
-    ['missing', undefined, () => null],
-    ['garbage', 'soon', () => null],
-  ];
+  const formats: [string, string | undefined, (before: number, after: number) => [number, number] | null][] =
+    [
+      ['delta seconds', '30', (b, a) => [b + 30_000, a + 30_000]],
+      ['epoch seconds', String(fixed.getTime() / 1000), () => [fixed.getTime(), fixed.getTime()]],
+      ['epoch milliseconds', String(fixed.getTime()), () => [fixed.getTime(), fixed.getTime()]],
+      ['HTTP date', 'Sun, 22 Nov 2026 00:00:00 GMT', () => [fixed.getTime(), fixed.getTime()]],
+      ['ISO 8601', '2026-11-22T01:00:00+01:00', () => [fixed.getTime(), fixed.getTime()]],
+      ['missing', undefined, () => null],
+      ['garbage', 'soon', () => null],
+    ];
   for (const [title, value, expected] of formats) {
     it(title, async () => {
       server.script({
@@ -396,7 +421,11 @@ describe('X-RateLimit-Reset formats on a 429', () => {
   }
 
   it('falls back to Retry-After when X-RateLimit-Reset is absent', async () => {
-    server.script({ status: 429, body: errorEnvelope('my_account', 'rate_limited', 'x'), headers: { 'Retry-After': '5' } });
+    server.script({
+      status: 429,
+      body: errorEnvelope('my_account', 'rate_limited', 'x'),
+      headers: { 'Retry-After': '5' },
+    });
     const before = Date.now();
     const err = (await failure(() => client.call('my_account', {}))) as RateLimitedError;
     expect(err.resetAt!.getTime()).toBeGreaterThanOrEqual(before + 5000);
@@ -414,7 +443,9 @@ describe('transport failures', () => {
     expect(err.retryable).toBe(true);
     expect(err.status).toBeNull();
     expect(err.cause).toBeInstanceOf(Error);
-    expect(err.message).toMatch(/^my_account failed: service_unavailable: network error \((UND_ERR_SOCKET|ECONNRESET)\): /);
+    expect(err.message).toMatch(
+      /^my_account failed: service_unavailable: network error \((UND_ERR_SOCKET|ECONNRESET)\): /,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -476,7 +507,11 @@ describe('transport failures', () => {
     server.script(
       { destroy: true },
       { status: 500, body: errorEnvelope('search_investors', 'internal_error', 'boom') },
-      { status: 429, body: errorEnvelope('search_investors', 'rate_limited', 'wait'), headers: { 'X-RateLimit-Reset': '1' } },
+      {
+        status: 429,
+        body: errorEnvelope('search_investors', 'rate_limited', 'wait'),
+        headers: { 'X-RateLimit-Reset': '1' },
+      },
       { body: okEnvelope('search_investors', investors), headers: { 'X-RateLimit-Remaining': '57' } },
     );
     const seen: VisError[] = [];
@@ -495,7 +530,11 @@ describe('transport failures', () => {
         }
       }
     }
-    expect(seen.map((e) => e.constructor.name)).toEqual(['ServiceUnavailableError', 'ServiceUnavailableError', 'RateLimitedError']);
+    expect(seen.map((e) => e.constructor.name)).toEqual([
+      'ServiceUnavailableError',
+      'ServiceUnavailableError',
+      'RateLimitedError',
+    ]);
     expect(seen.map((e) => e.status)).toEqual([null, 500, 429]);
     expect(detailed.result.data.investors).toHaveLength(1);
     expect(detailed.rateLimit.remaining).toBe(57);
@@ -519,7 +558,9 @@ describe('malformed responses', () => {
     server.script({ status: 200, body: { hello: 'world' } });
     const err = await failure(() => client.call('my_account', {}));
     expect(err).toBeInstanceOf(MalformedResponseError);
-    expect(err.message).toMatch(/^my_account failed: 200 malformed_response: body is not the Result envelope \(success: /);
+    expect(err.message).toMatch(
+      /^my_account failed: 200 malformed_response: body is not the Result envelope \(success: /,
+    );
   });
 
   it('a 200 envelope whose data does not fit the operation', async () => {
@@ -532,14 +573,54 @@ describe('malformed responses', () => {
 
 describe('validation before sending', () => {
   const bad: [string, () => Promise<unknown>, string, string][] = [
-    ['limit above bound', () => client.call('search_investors', { limit: 101 }), 'limit', 'limit must be at most 100 (1 to 100)'],
-    ['offset below 0', () => client.call('search_startups', { offset: -1 }), 'offset', 'offset must be at least 0'],
-    ['ask query too short', () => client.call('ask', { query: 'hi' }), 'query', 'query must be at least 3 characters (3 to 500)'],
-    ['missing required key', () => client.call('get_investor', {} as { key: string }), 'key', 'key is required'],
-    ['unknown parameter', () => client.call('my_account', { verbose: true } as never), 'verbose', 'unknown parameter verbose'],
-    ['non-integer limit', () => client.call('find_customers', { limit: 2.5 }), 'limit', 'limit must be an integer from 1 to 50'],
-    ['wrong stage', () => client.call('find_investors', { raising_stage: 'series-z' as 'seed' }), 'raising_stage', 'raising_stage must be one of'],
-    ['unknown operation', () => client.call('no_such_op' as 'my_account', {}), 'operation', 'unknown operation no_such_op'],
+    [
+      'limit above bound',
+      () => client.call('search_investors', { limit: 101 }),
+      'limit',
+      'limit must be at most 100 (1 to 100)',
+    ],
+    [
+      'offset below 0',
+      () => client.call('search_startups', { offset: -1 }),
+      'offset',
+      'offset must be at least 0',
+    ],
+    [
+      'ask query too short',
+      () => client.call('ask', { query: 'hi' }),
+      'query',
+      'query must be at least 3 characters (3 to 500)',
+    ],
+    [
+      'missing required key',
+      () => client.call('get_investor', {} as { key: string }),
+      'key',
+      'key is required',
+    ],
+    [
+      'unknown parameter',
+      () => client.call('my_account', { verbose: true } as never),
+      'verbose',
+      'unknown parameter verbose',
+    ],
+    [
+      'non-integer limit',
+      () => client.call('find_customers', { limit: 2.5 }),
+      'limit',
+      'limit must be an integer from 1 to 50',
+    ],
+    [
+      'wrong stage',
+      () => client.call('find_investors', { raising_stage: 'series-z' as 'seed' }),
+      'raising_stage',
+      'raising_stage must be one of',
+    ],
+    [
+      'unknown operation',
+      () => client.call('no_such_op' as 'my_account', {}),
+      'operation',
+      'unknown operation no_such_op',
+    ],
   ];
   for (const [title, call, field, message] of bad) {
     it(`${title}: ParamValidationError naming ${field}, nothing sent`, async () => {
@@ -575,7 +656,11 @@ describe('options', () => {
     ['connections 0', { connections: 0 }, 'connections must be at least 1 (1 to 256)'],
     ['connections 1.5', { connections: 1.5 }, 'connections must be an integer from 1 to 256'],
     ['headersTimeoutMs negative', { headersTimeoutMs: -5 }, 'headersTimeoutMs must be at least 1 ms'],
-    ['connectTimeoutMs as string', { connectTimeoutMs: '10' as unknown as number }, 'connectTimeoutMs must be a whole number of milliseconds'],
+    [
+      'connectTimeoutMs as string',
+      { connectTimeoutMs: '10' as unknown as number },
+      'connectTimeoutMs must be a whole number of milliseconds',
+    ],
     ['unknown option', { retries: 3 }, 'unknown option retries'],
   ];
   for (const [title, patch, message] of badOptions) {

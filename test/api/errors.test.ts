@@ -23,9 +23,22 @@ describe('classifyError', () => {
 
   const network: [string, unknown][] = [
     ['ECONNRESET on the error', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
-    ['ECONNREFUSED in an AggregateError', new AggregateError([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })], 'connect failed')],
-    ['undici SocketError in the cause', new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) })],
-    ['a parser error', Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { code: 'HPE_INVALID_CONSTANT' })],
+    [
+      'ECONNREFUSED in an AggregateError',
+      new AggregateError([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })], 'connect failed'),
+    ],
+    [
+      'undici SocketError in the cause',
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      }),
+    ],
+    [
+      'a parser error',
+      Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), {
+        code: 'HPE_INVALID_CONSTANT',
+      }),
+    ],
   ];
   for (const [title, err] of network) {
     it(`${title} -> retryable network ServiceUnavailableError`, () => {
@@ -39,20 +52,27 @@ describe('classifyError', () => {
   }
 
   it('timeouts are retryable, naming the configured value', () => {
-    const v = classifyError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), {
-      operation: 'ask',
-      timeouts: { connectTimeoutMs: 1234 },
-    });
+    const v = classifyError(
+      Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+      {
+        operation: 'ask',
+        timeouts: { connectTimeoutMs: 1234 },
+      },
+    );
     expect(v).toBeInstanceOf(ServiceUnavailableError);
     expect((v as ServiceUnavailableError).reason).toBe('timeout');
-    expect(v.message).toBe('ask failed: service_unavailable: timeout: no connection within 1234 ms (UND_ERR_CONNECT_TIMEOUT)');
+    expect(v.message).toBe(
+      'ask failed: service_unavailable: timeout: no connection within 1234 ms (UND_ERR_CONNECT_TIMEOUT)',
+    );
   });
 
   it('aborts and closed clients are not retryable', () => {
     const abort = classifyError(new DOMException('This operation was aborted', 'AbortError'));
     expect(abort).toBeInstanceOf(RequestAbortedError);
     expect(abort.retryable).toBe(false);
-    const closed = classifyError(Object.assign(new Error('The client is destroyed'), { code: 'UND_ERR_DESTROYED' }));
+    const closed = classifyError(
+      Object.assign(new Error('The client is destroyed'), { code: 'UND_ERR_DESTROYED' }),
+    );
     expect(closed).toBeInstanceOf(ClientClosedError);
   });
 
@@ -82,9 +102,9 @@ describe('classifyError', () => {
 describe('errorFromResponse', () => {
   const base = { operation: 'find_investors', rateLimit: null, text: '' };
   it('402 by code', () => {
-    expect(errorFromResponse({ ...base, status: 402, body: { code: 'insufficient_credits', message: 'm' } })).toBeInstanceOf(
-      InsufficientCreditsError,
-    );
+    expect(
+      errorFromResponse({ ...base, status: 402, body: { code: 'insufficient_credits', message: 'm' } }),
+    ).toBeInstanceOf(InsufficientCreditsError);
     expect(errorFromResponse({ ...base, status: 402, body: null, text: '' }).message).toBe(
       'find_investors failed: 402 insufficient_credits: empty body',
     );
@@ -105,7 +125,9 @@ describe('errorFromResponse', () => {
 
 describe('redaction', () => {
   it('redacts given secrets, bearer tokens and service keys, idempotently', () => {
-    const once = redactText('k=s3cr3t-value; Authorization: Bearer tok.en; other vis_test_ABC', ['s3cr3t-value']);
+    const once = redactText('k=s3cr3t-value; Authorization: Bearer tok.en; other vis_test_ABC', [
+      's3cr3t-value',
+    ]);
     expect(once).toBe('k=[redacted]; Authorization: Bearer [redacted]; other [redacted]');
     expect(redactText(once, ['s3cr3t-value'])).toBe(once);
   });

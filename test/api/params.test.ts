@@ -64,8 +64,21 @@ const REQUIRED: Record<OperationName, string[]> = {
 
 const SPEC_RAISING_STAGES = ['pre-seed', 'seed', 'series-a', 'series-b', 'series-c-plus'];
 const SPEC_INVESTOR_REGIONS = [
-  'europe', 'eu', 'cee', 'dach', 'nordics', 'north america', 'n america', 'us', 'uk', 'apac', 'asia', 'latam',
-  'mena', 'africa', 'global',
+  'europe',
+  'eu',
+  'cee',
+  'dach',
+  'nordics',
+  'north america',
+  'n america',
+  'us',
+  'uk',
+  'apac',
+  'asia',
+  'latam',
+  'mena',
+  'africa',
+  'global',
 ];
 const SPEC_SECTORS = [
   'Artificial Intelligence & Data',
@@ -146,7 +159,9 @@ describe('the spec tables match OPERATIONS', () => {
     for (const op of OPERATION_NAMES) {
       const shape = shapeOf(op);
       const arrays = Object.keys(shape).filter((k) => shape[k]!.safeParse(['x']).success);
-      const integers = Object.keys(shape).filter((k) => shape[k]!.safeParse(1).success && !shape[k]!.safeParse(1.5).success);
+      const integers = Object.keys(shape).filter(
+        (k) => shape[k]!.safeParse(1).success && !shape[k]!.safeParse(1.5).success,
+      );
       expect(arrays.sort(), op).toEqual([...OPERATIONS[op].arrayParams].sort());
       expect(integers.sort(), op).toEqual([...OPERATIONS[op].integerParams].sort());
     }
@@ -188,9 +203,24 @@ describe.each(OPERATION_NAMES)('%s', (op) => {
       expect(accepts(op, MINIMAL[op]).limit).toBe(limit.dflt);
       expect(accepts(op, { ...MINIMAL[op], limit: 1 }).limit).toBe(1);
       expect(accepts(op, { ...MINIMAL[op], limit: limit.max }).limit).toBe(limit.max);
-      await refuses(op, { ...MINIMAL[op], limit: 0 }, 'limit', `limit must be at least 1 (1 to ${limit.max})`);
-      await refuses(op, { ...MINIMAL[op], limit: limit.max + 1 }, 'limit', `limit must be at most ${limit.max} (1 to ${limit.max})`);
-      await refuses(op, { ...MINIMAL[op], limit: 1.5 }, 'limit', `limit must be an integer from 1 to ${limit.max}`);
+      await refuses(
+        op,
+        { ...MINIMAL[op], limit: 0 },
+        'limit',
+        `limit must be at least 1 (1 to ${limit.max})`,
+      );
+      await refuses(
+        op,
+        { ...MINIMAL[op], limit: limit.max + 1 },
+        'limit',
+        `limit must be at most ${limit.max} (1 to ${limit.max})`,
+      );
+      await refuses(
+        op,
+        { ...MINIMAL[op], limit: 1.5 },
+        'limit',
+        `limit must be an integer from 1 to ${limit.max}`,
+      );
       await refuses(op, { ...MINIMAL[op], limit: '10' }, 'limit', `1 to ${limit.max}`);
     });
   }
@@ -220,29 +250,60 @@ describe('ask', () => {
     accepts('ask', { query: 'abc' });
     accepts('ask', { query: 'x'.repeat(500) });
     await refuses('ask', { query: 'ab' }, 'query', 'query must be at least 3 characters (3 to 500)');
-    await refuses('ask', { query: 'x'.repeat(501) }, 'query', 'query must be at most 500 characters (3 to 500)');
+    await refuses(
+      'ask',
+      { query: 'x'.repeat(501) },
+      'query',
+      'query must be at most 500 characters (3 to 500)',
+    );
   });
 });
 
 describe('find_investors', () => {
   it('accepts every raising_stage and refuses others', async () => {
-    for (const stage of SPEC_RAISING_STAGES) expect(accepts('find_investors', { raising_stage: stage }).raising_stage).toBe(stage);
-    await refuses('find_investors', { raising_stage: 'series-d' }, 'raising_stage', 'raising_stage must be one of');
-    await refuses('find_investors', { raising_stage: 'Seed' }, 'raising_stage', 'raising_stage must be one of');
+    for (const stage of SPEC_RAISING_STAGES)
+      expect(accepts('find_investors', { raising_stage: stage }).raising_stage).toBe(stage);
+    await refuses(
+      'find_investors',
+      { raising_stage: 'series-d' },
+      'raising_stage',
+      'raising_stage must be one of',
+    );
+    await refuses(
+      'find_investors',
+      { raising_stage: 'Seed' },
+      'raising_stage',
+      'raising_stage must be one of',
+    );
   });
 
   it('accepts every investor_region and refuses others', async () => {
     for (const region of SPEC_INVESTOR_REGIONS) {
       expect(accepts('find_investors', { investor_region: region }).investor_region).toBe(region);
     }
-    await refuses('find_investors', { investor_region: 'antarctica' }, 'investor_region', 'investor_region must be one of');
-    await refuses('find_investors', { investor_region: 'Europe' }, 'investor_region', 'investor_region must be one of');
+    await refuses(
+      'find_investors',
+      { investor_region: 'antarctica' },
+      'investor_region',
+      'investor_region must be one of',
+    );
+    await refuses(
+      'find_investors',
+      { investor_region: 'Europe' },
+      'investor_region',
+      'investor_region must be one of',
+    );
   });
 
   it('accepts the 8 sectors verbatim and refuses anything else', async () => {
     for (const sector of SPEC_SECTORS) expect(accepts('find_investors', { sector }).sector).toBe(sector);
     await refuses('find_investors', { sector: 'AI' }, 'sector', 'sector must be one of');
-    await refuses('find_investors', { sector: 'artificial intelligence & data' }, 'sector', 'sector must be one of');
+    await refuses(
+      'find_investors',
+      { sector: 'artificial intelligence & data' },
+      'sector',
+      'sector must be one of',
+    );
     await refuses('find_investors', { sector: 'Finance and Blockchain' }, 'sector', 'sector must be one of');
   });
 

@@ -47,11 +47,19 @@ describe('parseRateLimitReset', () => {
 describe('readRateLimit', () => {
   it('reads the X-RateLimit-* headers', () => {
     expect(
-      readRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': '30' }, now),
+      readRateLimit(
+        { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': '30' },
+        now,
+      ),
     ).toEqual({ limit: 60, remaining: 12, resetAt: at('2026-11-21T23:59:30.000Z') });
   });
   it('falls back to RateLimit-* and Retry-After, takes the first of repeated headers', () => {
-    expect(readRateLimit({ 'ratelimit-limit': ['5000', '60'], 'ratelimit-remaining': '0', 'retry-after': '10' }, now)).toEqual({
+    expect(
+      readRateLimit(
+        { 'ratelimit-limit': ['5000', '60'], 'ratelimit-remaining': '0', 'retry-after': '10' },
+        now,
+      ),
+    ).toEqual({
       limit: 5000,
       remaining: 0,
       resetAt: at('2026-11-21T23:59:10.000Z'),

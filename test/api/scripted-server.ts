@@ -46,7 +46,11 @@ export interface ScriptedServer {
 }
 
 /** Success envelope for `operation` with `data`. */
-export function okEnvelope(operation: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export function okEnvelope(
+  operation: string,
+  data: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   return {
     success: true,
     operation,
@@ -60,7 +64,12 @@ export function okEnvelope(operation: string, data: Record<string, unknown>, ext
 }
 
 /** Error envelope. */
-export function errorEnvelope(operation: string, code: string, message: string, extra: Record<string, unknown> = {}) {
+export function errorEnvelope(
+  operation: string,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
   return { success: false, operation, error: { code, message }, ...extra };
 }
 
@@ -76,7 +85,14 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     requests: [],
     connections: () => connectionCount,
     script: (...answers) => queue.push(...answers),
-    fallback: () => ({ status: 500, body: { success: false, operation: 'unknown', error: { code: 'internal_error', message: 'nothing scripted' } } }),
+    fallback: () => ({
+      status: 500,
+      body: {
+        success: false,
+        operation: 'unknown',
+        error: { code: 'internal_error', message: 'nothing scripted' },
+      },
+    }),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -84,7 +100,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   };
 
   const send = (res: ServerResponse, answer: Scripted) => {
-    const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const body =
+      answer.body === undefined
+        ? ''
+        : typeof answer.body === 'string'
+          ? answer.body
+          : JSON.stringify(answer.body);
     const isString = typeof answer.body === 'string';
     res.writeHead(answer.status ?? 200, {
       'content-type': isString ? 'text/html; charset=utf-8' : 'application/json',

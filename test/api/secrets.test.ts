@@ -16,7 +16,13 @@ import {
   type OperationName,
   type VisError,
 } from '../../api/index.js';
-import { errorEnvelope, okEnvelope, startScriptedServer, type Responder, type ScriptedServer } from './scripted-server.js';
+import {
+  errorEnvelope,
+  okEnvelope,
+  startScriptedServer,
+  type Responder,
+  type ScriptedServer,
+} from './scripted-server.js';
 
 const KEYS = ['vis_live_SECRET123abcDEF456ghi', 'plainSECRETtoken987zyx'];
 
@@ -66,7 +72,9 @@ const echo =
     return {
       status,
       body: {
-        ...errorEnvelope('search_investors', code, `bad request with ${auth} (key ${bare})`, { echoed: auth }),
+        ...errorEnvelope('search_investors', code, `bad request with ${auth} (key ${bare})`, {
+          echoed: auth,
+        }),
         error: {
           code,
           message: `bad request with ${auth} (key ${bare})`,
@@ -89,7 +97,13 @@ const scenarios: [string, Responder][] = [
   ['503', echo(503, 'service_unavailable')],
   ['418', echo(418, 'teapot')],
   ['200 success:false', echo(200, 'insufficient_credits')],
-  ['502 HTML page', (req) => ({ status: 502, body: `<html><body>Bad gateway for ${String(req.headers.authorization)}</body></html>` })],
+  [
+    '502 HTML page',
+    (req) => ({
+      status: 502,
+      body: `<html><body>Bad gateway for ${String(req.headers.authorization)}</body></html>`,
+    }),
+  ],
   ['200 not JSON', (req) => ({ status: 200, body: `oops ${String(req.headers.authorization)}` })],
   ['200 not the envelope', (req) => ({ status: 200, body: { auth: req.headers.authorization } })],
   [
@@ -98,7 +112,14 @@ const scenarios: [string, Responder][] = [
   ],
   [
     '200 envelope with the key in an unknown error field',
-    (req) => ({ status: 400, body: { success: false, operation: 'x', error: { code: String(req.headers.authorization), message: 'm' } } }),
+    (req) => ({
+      status: 400,
+      body: {
+        success: false,
+        operation: 'x',
+        error: { code: String(req.headers.authorization), message: 'm' },
+      },
+    }),
   ],
   ['dropped connection', () => ({ destroy: true })],
 ];
@@ -173,7 +194,9 @@ describe.each(KEYS)('key %s', (key) => {
   });
 
   it('a wrapped error whose message and cause carry the key is redacted', () => {
-    const inner = new Error(`socket for Authorization: Bearer ${key} closed`, { cause: new Error(`key=${key}`) });
+    const inner = new Error(`socket for Authorization: Bearer ${key} closed`, {
+      cause: new Error(`key=${key}`),
+    });
     Object.assign(inner, { code: 'ECONNRESET', config: { headers: { authorization: `Bearer ${key}` } } });
     const err = classifyError(inner, { operation: 'my_account', secrets: [key] });
     expect(err.retryable).toBe(true);
@@ -184,7 +207,11 @@ describe.each(KEYS)('key %s', (key) => {
   it('the client object never shows the key, even with a call in flight', async () => {
     server.script({ delayMs: 100, body: okEnvelope('my_account', { plan: 'paid' }) });
     const pending = client.call('my_account', {});
-    for (const text of [inspect(client, { depth: Infinity, showHidden: true }), JSON.stringify(client), `${inspect(client)}`]) {
+    for (const text of [
+      inspect(client, { depth: Infinity, showHidden: true }),
+      JSON.stringify(client),
+      `${inspect(client)}`,
+    ]) {
       expect(text).not.toContain(key);
     }
     expect(Object.values(client.options)).not.toContain(key);
@@ -205,7 +232,9 @@ describe.each(KEYS)('key %s', (key) => {
 
 describe('pattern redaction without being told the key', () => {
   it('classifyError redacts bearer tokens and service keys it was not given', () => {
-    const err = classifyError(new Error('failed with Bearer abc.def-ghi and vis_live_OTHERKEY999'), { operation: 'ask' });
+    const err = classifyError(new Error('failed with Bearer abc.def-ghi and vis_live_OTHERKEY999'), {
+      operation: 'ask',
+    });
     expect(err.message).toBe(`ask failed: unexpected_error: failed with Bearer ${REDACTED} and ${REDACTED}`);
     expect(inspect(err, { depth: Infinity })).not.toContain('OTHERKEY999');
     expect(inspect(err, { depth: Infinity })).not.toContain('abc.def-ghi');
