@@ -1,6 +1,8 @@
-import { SandboxError, type Handler } from '../types.js';
+/**
+ * get_deck_analysis (0 credits, read scope): the state of a data room created by analyze_deck,
+ * with the analysis once it is done. Rooms of other accounts are not visible (404).
+ */
+import { getRoom, roomResult } from '../decks/index.js';
+import type { Handler } from '../types.js';
 
-/** SCAFFOLD: replaced by the real handler (owner: see helper assignment). */
-export const get_deck_analysis: Handler<'get_deck_analysis'> = () => {
-  throw new SandboxError(501, 'not_implemented', 'get_deck_analysis is not implemented yet');
-};
+export const get_deck_analysis: Handler<'get_deck_analysis'> = (ctx) => roomResult(getRoom(ctx.state, ctx.params.room_id, ctx.account.id));
