@@ -1,0 +1,180 @@
+/**
+ * The `vir` entry as users run it: `cli/vir.sh` in a child process (exit codes, one-line
+ * errors, help), plus the long-running `sandbox` and `dev` commands stopped by SIGTERM.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/temporal-server.js';
+import { writeTmp } from './helpers.js';
+
+const vir = fileURLToPath(new URL('../../cli/vir.sh', import.meta.url));
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const res = spawnSync(vir, args, {
+    encoding: 'utf8',
+    env: { ...process.env, VIR_DEBUG: '', VIS_API_KEY: '', ...env },
+    timeout: 60_000,
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** Collects a child's output and resolves when a line matches. */
+function waitForOutput(child: ChildProcess, re: RegExp, timeoutMs = 90_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no output matching ${re} within ${timeoutMs} ms:\n${text}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      if (re.test(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before output matching ${re}:\n${text}`));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('cli/vir.sh', () => {
+  it('--help lists the commands and exits 0', () => {
+    const res = run(['--help']);
+    expect(res.code).toBe(0);
+    for (const cmd of ['dev', 'worker', 'doctor', 'sandbox', 'runs', 'schedules']) {
+      expect(res.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    }
+  });
+
+  it('a bad setting exits 1 with one line naming the variable', () => {
+    const res = run(['settings'], { VIR_RATE_LIMIT_PER_MINUTE: 'abc' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe('vir: VIR_RATE_LIMIT_PER_MINUTE must be a positive integer, got "abc"');
+    expect(res.stdout).toBe('');
+  });
+
+  it('shows the stack only with VIR_DEBUG=1', () => {
+    const res = run(['settings'], { VIR_LOG_LEVEL: 'chatty', VIR_DEBUG: '1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^vir: VIR_LOG_LEVEL must be one of .*, got "chatty"\n/);
+    expect(res.stderr).toMatch(/SettingsError: VIR_LOG_LEVEL[\s\S]*\n\s+at /);
+  });
+
+  it('an unknown command or option exits 1', () => {
+    const cmd = run(['frobnicate']);
+    expect(cmd.code).toBe(1);
+    expect(cmd.stderr).toContain("unknown command 'frobnicate'");
+    const opt = run(['runs', 'list', '--limit', 'zero']);
+    expect(opt.code).toBe(1);
+    expect(opt.stderr).toContain("option '--limit <n>' argument 'zero' is invalid");
+  });
+
+  it('a bad job file is one line naming the file, the job and the field', () => {
+    const file = writeTmp(
+      'cli-bad-jobs.yaml',
+      'jobs:\n  - id: Bad_Id\n    title: x\n    countries: [Germany]\n',
+    );
+    const res = run(['schedules', 'apply', file], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/^vir: .*cli-bad-jobs\.yaml: job "Bad_Id": id: must be lowercase/);
+  });
+
+  it('never prints the key: settings masks it, errors redact it', () => {
+    const key = 'vis_live_cli_secret_987';
+    const shown = run(['settings'], { VIS_API_KEY: key });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^VIS_API_KEY\s+vis_live_…\(set\)$/m);
+    expect(shown.stdout + shown.stderr).not.toContain('cli_secret');
+    const res = run(['doctor', '--timeout', '1000'], {
+      VIS_API_KEY: key,
+      VIS_BASE_URL: 'http://127.0.0.1:1',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+    });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/^FAIL key/m);
+    expect(res.stdout + res.stderr).not.toContain('cli_secret');
+  });
+});
+
+describe('long-running commands', () => {
+  it('vir sandbox starts the sandbox with its flags and stops on SIGTERM', async () => {
+    const child = spawn(vir, ['sandbox', '--port', '0', '--rate-per-minute', '7'], {
+      env: { ...process.env, VIS_API_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const text = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)![1]!;
+      const res = await fetch(`${url}/v1/my_account`, {
+        headers: { authorization: 'Bearer vis_live_sandbox_vc' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('7');
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('vir dev --no-worker starts Temporal and the sandbox, prints their addresses, stops both on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-'));
+    const [temporalPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+    const child = spawn(vir, ['dev', '--no-worker'], {
+      env: {
+        ...process.env,
+        VIS_API_KEY: '',
+        TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+        VIR_TEMPORAL_UI_PORT: String(uiPort),
+        VIR_SANDBOX_PORT: String(sandboxPort),
+        VIR_DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const text = await waitForOutput(child, /Press Ctrl-C to stop\./, 120_000);
+      expect(text).toContain(`Temporal UI:      http://127.0.0.1:${uiPort}`);
+      expect(text).toContain(`Temporal address: 127.0.0.1:${temporalPort} (namespace default)`);
+      expect(text).toContain(`Sandbox:          http://127.0.0.1:${sandboxPort}`);
+      expect(text).toContain('Workers:          (not started)');
+      expect(await portOpen(temporalPort)).toBe(true);
+      expect(await portOpen(sandboxPort)).toBe(true);
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
+      expect(await portOpen(temporalPort)).toBe(false);
+      expect(await portOpen(sandboxPort)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
