@@ -16,7 +16,7 @@ import { Rng } from './prng.js';
 import { SCHEMA_SQL, STAGES } from './schema.js';
 
 /** Bump when the generator's output changes: cached files of other versions are rebuilt. */
-export const GENERATOR_VERSION = '1';
+export const GENERATOR_VERSION = '2';
 
 /** How many records a build makes. */
 export const DATASET_SIZE = { investors: 5_400, startups: 21_000 } as const;

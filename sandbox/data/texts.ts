@@ -25,20 +25,30 @@ export function startupDescription(
   const off1 = first ?? p.subsector.offerings[0] ?? p.subsector.name;
   const off2 = second ?? off1;
   const customer = rng.pick(TAXONOMY[p.sector].customers);
+  // "for <customer>", unless the offering already says who it is for.
+  const forCustomer = off1.includes(' for ') ? `, serving ${customer}` : ` for ${customer}`;
   switch (rng.int(0, 5)) {
     case 0:
-      return `${p.name} builds ${off1} for ${customer}.`;
+      return `${p.name} builds ${off1}${forCustomer}.`;
     case 1:
       return `${p.name} offers ${off1} and ${off2} to ${customer}.`;
     case 2:
-      return `${p.name} develops ${off1} for ${customer}. Founded in ${p.city} in ${p.foundedYear}, the team also works on ${off2}.`;
+      return `${p.name} develops ${off1}${forCustomer}. Founded in ${p.city} in ${p.foundedYear}, the team also works on ${off2}.`;
     case 3:
-      return `${p.name} is a ${p.city}-based company building ${off1} for ${customer}.`;
+      return `${p.name} is ${/^[AEIOU]/.test(p.city) ? 'an' : 'a'} ${p.city}-based company building ${off1}${forCustomer}.`;
     case 4:
       return `${p.name} helps ${customer} with ${off1}. Its product also covers ${off2}.`;
     default:
-      return `${p.name} provides ${off1} for ${customer}, starting with ${off2}.`;
+      return `${p.name} provides ${off1}${forCustomer}, starting with ${off2}.`;
   }
+}
+
+/** A subsector name inside a sentence: "generative AI", "IoT and sensors". */
+export function themeName(name: string): string {
+  return name
+    .split(' ')
+    .map((w) => (w === '&' ? 'and' : /^[A-Z]{2,}$/.test(w) || w === 'IoT' ? w : w.toLowerCase()))
+    .join(' ');
 }
 
 /** 1-3 founders with roles, CEO first. */
@@ -142,10 +152,12 @@ export function investorThesis(
   },
 ): string {
   const primary = p.sectors[0] ?? 'Software & Developer Tools';
-  const themes = rng.sample(TAXONOMY[primary].subsectors.map((s) => s.name.toLowerCase()), 2);
+  const themes = rng.sample(TAXONOMY[primary].subsectors.map((s) => themeName(s.name)), 2);
   const generalist = p.sectors.length >= 5;
-  const sectorPhrase = generalist ? 'technology companies across sectors' : TAXONOMY[primary].thesisPhrase;
-  const also = !generalist && p.sectors.length > 1 ? ` It also backs companies in ${list(p.sectors.slice(1))}.` : '';
+  const sectorPhrase = generalist ? 'technology across sectors' : TAXONOMY[primary].thesisPhrase;
+  const subject =
+    p.type === 'Angel' ? `${p.name.split(' ')[0] ?? p.name} also backs` : p.type === 'Corporate VC' ? 'It also backs' : 'We also back';
+  const also = !generalist && p.sectors.length > 1 ? ` ${subject} companies in ${list(p.sectors.slice(1))}.` : '';
   const stages = list(p.stages.map((s) => STAGE_LABEL[s]));
   const checks = `${formatUsd(p.checkMin)} to ${formatUsd(p.checkMax)}`;
   const quality = rng.pick(QUALITIES);
