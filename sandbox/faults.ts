@@ -141,9 +141,16 @@ export class FaultInjector {
 
   /**
    * Applies a fault to a /v1 call. Returns true when the call was answered (or dropped) by
-   * the fault, false when the pipeline should answer it (after the latency).
+   * the fault, false when the pipeline should answer it (after the latency). `headers` (the
+   * caller's rate-limit headers) go on injected 500/503 answers.
    */
-  async apply(action: FaultAction, operation: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  async apply(
+    action: FaultAction,
+    operation: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    headers: Record<string, string> = {},
+  ): Promise<boolean> {
     if (action.delayMs > 0) await sleep(action.delayMs);
     switch (action.kind) {
       case 'none':
@@ -153,8 +160,10 @@ export class FaultInjector {
         const status = action.kind === 'error500' ? 500 : 503;
         const code = status === 500 ? 'internal_error' : 'service_unavailable';
         const message = status === 500 ? 'injected fault: internal error' : 'injected fault: service unavailable, retry later';
+        void reply.headers(headers);
         if (status === 503) void reply.header('retry-after', '1');
-        await reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(operation, code, message, null));
+        await reply
+          .code(status).type('application/json; charset=utf-8').send(errorEnvelope(operation, code, message, null));
         return true;
       }
       case 'burst429': {

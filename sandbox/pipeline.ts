@@ -47,6 +47,8 @@ export interface Pipeline {
   execute: ExecuteFn;
   /** An error answer outside the pipeline (e.g. an unsupported HTTP method), with the same headers and credits. */
   refuse(operation: string, status: number, code: string, message: string, authorization: string | undefined): ExecuteResponse;
+  /** The rate-limit headers of the caller's key (a fresh window without a valid key), without counting a call. */
+  peekHeaders(authorization: string | undefined): Record<string, string>;
 }
 
 type Auth =
@@ -134,6 +136,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const auth = authenticate(state, authorization);
     const snapshot = limiter.peek(auth.ok ? auth.key.key : undefined, Date.now());
     return fail(operation, status, code, message, snapshot, auth.ok ? auth.account : undefined);
+  }
+
+  function peekHeaders(authorization: string | undefined): Record<string, string> {
+    const auth = authenticate(state, authorization);
+    const now = Date.now();
+    return rateLimitHeaders(limiter.peek(auth.ok ? auth.key.key : undefined, now), now);
   }
 
   async function execute(request: ExecuteRequest): Promise<ExecuteResponse> {
@@ -245,5 +253,5 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     };
   }
 
-  return { execute, refuse };
+  return { execute, refuse, peekHeaders };
 }

@@ -134,7 +134,8 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const operation = operationOf(request);
         const action = faults.next();
         if (action.kind === 'hang' && deps.isClosing()) action.kind = 'drop';
-        if (await faults.apply(action, operation, request, reply)) return reply;
+        const headers = action.kind === 'none' ? {} : pipeline.peekHeaders(authorizationOf(request));
+        if (await faults.apply(action, operation, request, reply, headers)) return reply;
         const method = request.method === 'GET' ? 'GET' : 'POST';
         let params: unknown;
         if (method === 'POST') params = readJsonBody(request.body);

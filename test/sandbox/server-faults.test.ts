@@ -53,6 +53,7 @@ describe('fault injection', () => {
       expect(r.body.success).toBe(false);
       expect(r.body.error?.code).toBe(r.status === 500 ? 'internal_error' : 'service_unavailable');
       if (r.status === 503) expect(r.headers.get('retry-after')).toBe('1');
+      expect(r.headers.get('x-ratelimit-limit')).toBe('60');
     }
     expect([...statuses].sort()).toEqual([500, 503]);
     expect(vcCredits()).toBe(before);

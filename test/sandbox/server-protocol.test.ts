@@ -57,6 +57,14 @@ describe('POST bodies', () => {
     expect(r.body.error?.message).toMatch(/limit must be at most 100/);
   });
 
+  it('refuses a body over 1 MiB with 413 and an envelope', async () => {
+    const r = await callSandbox(sandbox, 'ask', { key: KEYS.startup, body: JSON.stringify({ query: 'x'.repeat(1_100_000) }) });
+    expect(r.status).toBe(413);
+    expect(r.body.error?.code).toBe('invalid_input');
+    expect(r.body.error?.message).toMatch(/too large/);
+    expect(r.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
   it('names the parameter and its bound on invalid input', async () => {
     const r = await callSandbox(sandbox, 'ask', { key: KEYS.startup, params: { query: 'hi' } });
     expect(r.status).toBe(400);
@@ -135,6 +143,9 @@ describe('GET queries', () => {
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('POST');
     expect(del.headers.get('x-ratelimit-limit')).toBe('60');
+    const head = await fetch(`${sandbox.url}/v1/my_account`, { method: 'HEAD', headers: { authorization: `Bearer ${KEYS.startup}` } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET, POST');
   });
 });
 
