@@ -8,6 +8,7 @@ import { getCountry } from '../data/countries.js';
 import { STAGES } from '../data/schema.js';
 import { FIRST_YEAR, trailingStart } from './as-of.js';
 import { change, median, share } from './format.js';
+import { memoized } from './stats.js';
 import { prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -86,6 +87,7 @@ function amountsStats(amounts: number[]): { median: number | null; mega: number 
 /**
  * The market overview of a country (a canonical name, see resolveCountry) up to the as-of date.
  * The YoY change of a partial as-of year compares with the same period of the previous year.
+ * Memoized while the database is unchanged.
  */
 export function countryOverview(
   db: DatabaseSync,
@@ -93,6 +95,12 @@ export function countryOverview(
   asOf: string,
   baseUrl: string,
 ): CountryOverview {
+  return memoized(db, `country_overview|${country}|${asOf}|${baseUrl}`, () =>
+    compute(db, country, asOf, baseUrl),
+  );
+}
+
+function compute(db: DatabaseSync, country: string, asOf: string, baseUrl: string): CountryOverview {
   const from = `${FIRST_YEAR}-01-01`;
   const recentFrom = trailingStart(asOf, RECENT_YEARS);
   const lastYear = Number(asOf.slice(0, 4));

@@ -9,7 +9,7 @@ import { STAGES } from '../data/schema.js';
 import { FIRST_YEAR, trailingStart } from './as-of.js';
 import { countryFilter, investorTypeFilter, regionFilter, sectorFilter } from './filters.js';
 import { median, share } from './format.js';
-import { ensureStats } from './stats.js';
+import { ensureStats, memoized } from './stats.js';
 import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -57,10 +57,16 @@ interface InvestorDbRow {
   lead_investments: number;
 }
 
+/** Each order walks an index: investors by score, the stats table by investments. */
 const ORDERS = {
-  score: { sql: 'i.score DESC, i.key ASC', text: 'score descending, then key ascending' },
+  score: {
+    from: 'investors i JOIN temp.vis_investor_stats s ON s.investor_key = i.key',
+    sql: 'i.score DESC, i.key ASC',
+    text: 'score descending, then key ascending',
+  },
   investments: {
-    sql: 's.investments DESC, i.key ASC',
+    from: 'temp.vis_investor_stats s CROSS JOIN investors i ON i.key = s.investor_key',
+    sql: 's.investments DESC, s.investor_key ASC',
     text: 'number of investments descending, then key ascending',
   },
 } as const;
@@ -138,8 +144,7 @@ export function searchInvestors(
     db,
     `SELECT i.key, i.name, i.investor_type, i.hq_city, i.hq_country, i.region, i.sectors, i.score,
             i.check_min_usd, i.check_max_usd, s.investments, s.lead_investments
-     FROM investors i JOIN temp.vis_investor_stats s ON s.investor_key = i.key
-     ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+     FROM ${order.from} ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
   ).all(...args, params.limit, params.offset) as unknown as InvestorDbRow[];
   const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${whereSql}`).get(...args) as {
     total: number;
@@ -210,7 +215,7 @@ function byLadder<T extends { stage: string }>(rows: T[]): T[] {
 /**
  * The profile of an investor by key, with its history: sector and stage mix, investments by
  * year from 2020 to the as-of year, the last 10 portfolio companies, scores and check size.
- * Null when no investor has that key.
+ * Null when no investor has that key. Memoized while the database is unchanged.
  */
 export function investorProfile(
   db: DatabaseSync,
@@ -218,12 +223,23 @@ export function investorProfile(
   asOf: string,
   baseUrl: string,
 ): InvestorProfile | null {
-  ensureStats(db);
+  const wanted = key.trim();
+  return memoized(db, `investor_profile|${wanted}|${asOf}|${baseUrl}`, () =>
+    computeProfile(db, wanted, asOf, baseUrl),
+  );
+}
+
+function computeProfile(
+  db: DatabaseSync,
+  key: string,
+  asOf: string,
+  baseUrl: string,
+): InvestorProfile | null {
   const row = prepared(
     db,
     `SELECT i.*, s.investments, s.lead_investments
      FROM investors i JOIN temp.vis_investor_stats s ON s.investor_key = i.key WHERE i.key = ?`,
-  ).get(key.trim()) as ProfileDbRow | undefined;
+  ).get(key) as ProfileDbRow | undefined;
   if (!row) return null;
 
   const years = prepared(

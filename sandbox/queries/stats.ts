@@ -2,7 +2,9 @@
  * Precomputed per-connection statistics the read operations sort and page on: the number of
  * rounds of each investor and the last round of each startup. They live in TEMP tables with
  * indexes, built once per connection and rebuilt only when the database changed since
- * (SQLite's total_changes() counts every write made through the connection).
+ * (SQLite's total_changes() counts every write made through the connection). The index behind
+ * search_startups' order (total raised, key) is added to the connection's database, which
+ * openSandboxDatabase gives as a private in-memory copy.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { prepared } from './statements.js';
@@ -10,6 +12,8 @@ import { prepared } from './statements.js';
 const BUILT_AT = new WeakMap<DatabaseSync, number>();
 
 const BUILD_SQL = `
+CREATE INDEX IF NOT EXISTS main.idx_vis_startups_raised ON startups(total_raised_usd DESC, key);
+
 DROP TABLE IF EXISTS temp.vis_investor_stats;
 CREATE TEMP TABLE vis_investor_stats (
   investor_key TEXT PRIMARY KEY,
@@ -54,4 +58,30 @@ export function ensureStats(db: DatabaseSync): void {
   if (BUILT_AT.get(db) === changes) return;
   db.exec(BUILD_SQL);
   BUILT_AT.set(db, totalChanges(db));
+}
+
+const MEMO = new WeakMap<DatabaseSync, { at: number; values: Map<string, unknown> }>();
+/** Most results kept per connection (the oldest are dropped first). */
+const MEMO_LIMIT = 2000;
+
+/**
+ * The value of `compute()` for `key` on `db`, computed once while the database is unchanged
+ * (any write through the connection drops every memoized value). Callers must not mutate it.
+ */
+export function memoized<T>(db: DatabaseSync, key: string, compute: () => T): T {
+  ensureStats(db);
+  const at = totalChanges(db);
+  let memo = MEMO.get(db);
+  if (!memo || memo.at !== at) {
+    memo = { at, values: new Map() };
+    MEMO.set(db, memo);
+  }
+  if (memo.values.has(key)) return memo.values.get(key) as T;
+  const value = compute();
+  if (memo.values.size >= MEMO_LIMIT) {
+    const oldest = memo.values.keys().next();
+    if (!oldest.done) memo.values.delete(oldest.value);
+  }
+  memo.values.set(key, value);
+  return value;
 }

@@ -433,3 +433,23 @@ describe('my_account', () => {
     expect(JSON.stringify(ro.data)).not.toContain('"k"');
   });
 });
+
+describe('precomputed stats and memoized results', () => {
+  it('follow writes to the database', async () => {
+    const local = buildFixture();
+    const before = await HANDLERS.get_investor(fixtureContext(local.db, { key: 'inv-01' }));
+    const country = await HANDLERS.country_overview(fixtureContext(local.db, { country: 'Germany' }));
+    const count0 = (before.data as Row).investor.investments_count as number;
+    const deals0 = (country.data as Row).totals.deals as number;
+    local.db
+      .prepare("INSERT INTO rounds VALUES (9999, 'st-00', '2025-05-01', 2025, 'seed', 1000000, 'inv-01')")
+      .run();
+    local.db.prepare("INSERT INTO round_investors VALUES (9999, 'inv-01', 1)").run();
+    const after = await HANDLERS.get_investor(fixtureContext(local.db, { key: 'inv-01' }));
+    expect((after.data as Row).investor.investments_count).toBe(count0 + 1);
+    const country2 = await HANDLERS.country_overview(fixtureContext(local.db, { country: 'Germany' }));
+    expect((country2.data as Row).totals.deals).toBe(deals0 + 1);
+    const st = await HANDLERS.get_startup(fixtureContext(local.db, { key: 'st-00' }));
+    expect((st.data as Row).startup.last_round_date).toBe('2025-05-01');
+  });
+});
