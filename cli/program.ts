@@ -6,6 +6,8 @@ import { Command } from 'commander';
 import { describeSettings } from '../config/settings.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerRun } from './commands/run.js';
+import { registerRun } from './commands/run.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSchedules } from './commands/schedules.js';
@@ -35,6 +37,7 @@ export function createProgram(ctx: CliContext): Command {
   registerWorker(program, ctx);
   registerDoctor(program, ctx);
   registerSandbox(program, ctx);
+  registerRun(program, ctx);
   registerRuns(program, ctx);
   registerSchedules(program, ctx);
 

@@ -125,8 +125,8 @@ export const MarketReportJobSchema = z
       .array(z.enum(['xlsx', 'pdf']))
       .min(1)
       .default(['xlsx', 'pdf']),
-    /** Destination folder; reports go to <destination>/<job id>/<date>/. */
-    destination: z.string().min(1).default('reports'),
+    /** Destination folder (default VIR_REPORTS_DIR); reports go to <destination>/<job id>/<date>/. */
+    destination: z.string().min(1).optional(),
   })
   .strict()
   .refine((j) => (j.countries === undefined) !== (j.region === undefined), {

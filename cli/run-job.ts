@@ -1,0 +1,115 @@
+/**
+ * Starting a job run now and following it to the end with a progress bar: used by `vir run`
+ * and the demo.
+ */
+import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import cliProgress from 'cli-progress';
+import type { MarketReportJob } from '../config/jobs.js';
+import type { Settings } from '../config/settings.js';
+import type { MarketReportResult, RunProgress } from '../workflows/index.js';
+
+export const MARKET_REPORT_WORKFLOW = 'marketReportWorkflow';
+
+/** Workflow id of a manual run: the job id and the start time, so runs never collide. */
+export function manualWorkflowId(jobId: string, now = new Date()): string {
+  return `market-report-${jobId}-${now.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15)}`;
+}
+
+/** Starts a market-report run now. The job carries no secret: the key stays in the workers. */
+export async function startJobRun(
+  client: Client,
+  settings: Pick<Settings, 'taskQueue' | 'apiTaskQueue'>,
+  job: MarketReportJob,
+  workflowId = manualWorkflowId(job.id),
+): Promise<WorkflowHandle> {
+  return client.workflow.start(MARKET_REPORT_WORKFLOW, {
+    taskQueue: settings.taskQueue,
+    workflowId,
+    args: [{ job, trigger: 'manual', apiTaskQueue: settings.apiTaskQueue }],
+    memo: { jobId: job.id, trigger: 'manual' },
+  });
+}
+
+function describePhase(p: RunProgress): string {
+  if (p.waitingUntil) return `waiting for the daily limit until ${p.waitingUntil}`;
+  return p.phase;
+}
+
+/**
+ * Polls the run's `progress` query until it finishes; shows a bar on a TTY and a line per
+ * phase change otherwise. Resolves with the result, rejects with the failure.
+ */
+export async function followRun(
+  handle: WorkflowHandle,
+  opts: { intervalMs?: number; out?: NodeJS.WriteStream; tty?: boolean } = {},
+): Promise<MarketReportResult> {
+  const out = opts.out ?? process.stderr;
+  const tty = opts.tty ?? Boolean(out.isTTY);
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        {
+          format:
+            ' {bar} {percentage}% | {value}/{total} calls | {pages} pages | {records} records | {credits} credits | ETA {eta_s} | {phase}',
+          hideCursor: true,
+          stream: out,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  let started = false;
+  let lastLine = '';
+  const resultPromise = handle.result() as Promise<MarketReportResult>;
+  let done = false;
+  void resultPromise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  try {
+    while (!done) {
+      try {
+        const p = await handle.query<RunProgress>('progress');
+        const payload = {
+          pages: p.pages,
+          records: p.records,
+          credits: `${p.creditsSpent}/${p.creditsBudget}`,
+          eta_s: p.etaSeconds === null ? '?' : `${p.etaSeconds}s`,
+          phase: describePhase(p),
+        };
+        if (bar) {
+          if (!started) {
+            bar.start(Math.max(1, p.callsPlanned), p.callsMade, payload);
+            started = true;
+          }
+          bar.setTotal(Math.max(1, p.callsPlanned));
+          bar.update(p.callsMade, payload);
+        } else {
+          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${p.pages} pages, ${p.records} records, ${payload.credits} credits, ETA ${payload.eta_s}`;
+          if (line.split(',')[0] !== lastLine.split(',')[0] || p.phase !== 'paging') {
+            if (line !== lastLine) out.write(line + '\n');
+          }
+          lastLine = line;
+        }
+      } catch {
+        // The query fails before the first workflow task ran or after it closed; poll again.
+      }
+      await Promise.race([
+        resultPromise.catch(() => undefined),
+        new Promise((r) => setTimeout(r, opts.intervalMs ?? 500)),
+      ]);
+    }
+    return await resultPromise;
+  } finally {
+    if (bar && started) bar.stop();
+  }
+}
+
+/** A one-paragraph explanation of a failed run (the cause chain's messages). */
+export function explainFailure(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err instanceof WorkflowFailedError ? err.cause : err;
+  while (e instanceof Error && parts.length < 4) {
+    parts.push(e.message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(': ') || String(err);
+}

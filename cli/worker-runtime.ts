@@ -1,0 +1,140 @@
+/**
+ * The worker process: one worker on the jobs task queue (workflows and the store/render
+ * activities) and one on the API task queue (the service calls). The API task queue carries a
+ * queue-wide rate limit derived from the key's limit, set on the server and sent by every
+ * worker alike, so all workers together stay under it.
+ */
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import proto from '@temporalio/proto';
+import { VisClient } from '../api/client.js';
+import { createApiActivities, type ApiCaller } from '../activities/api.js';
+import { createReportActivities } from '../activities/report.js';
+import { LocalStore, type Store } from '../activities/store.js';
+import { requireApiKey, type Settings } from '../config/settings.js';
+
+/** Tuning of the workers beyond the settings (tests and benchmarks set these). */
+export interface WorkerTuning {
+  /** Share of the key's per-minute limit the API queue may use (default 0.95). */
+  rateLimitShare?: number;
+  /** Concurrent API calls per worker (default 16). */
+  maxConcurrentApiCalls?: number;
+  /** A 429 whose reset is further away than this is waited out durably by the workflow (default 120 s). */
+  dailyLimitThresholdMs?: number;
+  /** Other real dependencies (tests): a client and a store. */
+  client?: ApiCaller & { close?: () => Promise<void> };
+  store?: Store;
+}
+
+export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** Requests per second the API task queue may dispatch. */
+export function apiQueueRate(rateLimitPerMinute: number, share = 0.95): number {
+  return (rateLimitPerMinute * share) / 60;
+}
+
+/**
+ * Sets the queue-wide rate limit of the API task queue on the server (UpdateTaskQueueConfig),
+ * independent of which workers poll it. Returns false when the server does not support it.
+ */
+export async function setApiQueueRateLimit(
+  connection: NativeConnection,
+  namespace: string,
+  taskQueue: string,
+  requestsPerSecond: number,
+): Promise<boolean> {
+  try {
+    await connection.workflowService.updateTaskQueueConfig({
+      namespace,
+      identity: 'vir-worker',
+      taskQueue,
+      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      updateQueueRateLimit: { rateLimit: { requestsPerSecond }, reason: 'service rate limit of the API key' },
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface RunningWorkers {
+  /** Runs both workers until shutdown() (or a fatal error). */
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+  /** Whether the server accepted the queue-wide rate limit. */
+  serverRateLimit: boolean;
+  apiQueueRps: number;
+}
+
+/**
+ * Creates both workers. Pass `client`/`store` to use other real dependencies (tests).
+ *
+ * @example
+ * const workers = await startWorkers(config);
+ * process.once('SIGINT', () => void workers.shutdown());
+ * await workers.run();
+ */
+export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}): Promise<RunningWorkers> {
+  const connection = await NativeConnection.connect({ address: settings.temporalAddress });
+  const ownClient = tuning.client
+    ? null
+    : new VisClient({
+        baseUrl: settings.visBaseUrl,
+        apiKey: requireApiKey(settings),
+        headersTimeoutMs: settings.httpTimeoutMs,
+        bodyTimeoutMs: settings.httpTimeoutMs,
+      });
+  const client = tuning.client ?? ownClient!;
+  const store = tuning.store ?? new LocalStore(settings.storeDir);
+  const rps = apiQueueRate(settings.rateLimitPerMinute, tuning.rateLimitShare);
+  const namespace = settings.temporalNamespace;
+  const serverRateLimit = await setApiQueueRateLimit(connection, namespace, settings.apiTaskQueue, rps);
+
+  const apiWorker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: settings.apiTaskQueue,
+    activities: createApiActivities({
+      client,
+      store,
+      options: { dailyLimitThresholdMs: tuning.dailyLimitThresholdMs },
+    }),
+    maxTaskQueueActivitiesPerSecond: rps,
+    maxConcurrentActivityTaskExecutions: tuning.maxConcurrentApiCalls ?? 16,
+  });
+  const jobWorker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: settings.taskQueue,
+    workflowsPath,
+    activities: createReportActivities({ store, reportsDir: settings.reportsDir }),
+    maxConcurrentActivityTaskExecutions: 4,
+  });
+  let stopped = false;
+  const shutdown = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const w of [apiWorker, jobWorker]) {
+      if (w.getState() === 'RUNNING') w.shutdown();
+    }
+  };
+  return {
+    serverRateLimit,
+    apiQueueRps: rps,
+    shutdown,
+    async run() {
+      try {
+        // When one worker stops (shutdown or a fatal error), stop the other too.
+        const runs = [apiWorker, jobWorker].map((w) =>
+          w.run().finally(() => {
+            void shutdown();
+          }),
+        );
+        await Promise.all(runs);
+      } finally {
+        await ownClient?.close();
+        await connection.close();
+      }
+    },
+  };
+}

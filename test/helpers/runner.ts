@@ -1,0 +1,66 @@
+/**
+ * Test harness for job runs: real workers on the embedded Temporal server (from the global
+ * setup) against a real sandbox over HTTP, each test file on its own task queues and folders.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { inject } from 'vitest';
+import { loadSettings, type Settings } from '../../config/settings.js';
+import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../cli/worker-runtime.js';
+
+export interface RunnerHarness {
+  settings: Settings;
+  client: Client;
+  workers: RunningWorkers;
+  dir: string;
+  /** Stops the workers and closes the connection; removes the folders. */
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+/**
+ * Starts workers against the given sandbox URL and key.
+ *
+ * @example
+ * const h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc' });
+ */
+export async function startRunner(opts: {
+  baseUrl: string;
+  apiKey: string;
+  rateLimitPerMinute?: number;
+  tuning?: WorkerTuning;
+  name?: string;
+}): Promise<RunnerHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'vir-run-'));
+  const suffix = `${opts.name ?? 'test'}-${process.pid}-${++seq}`;
+  const settings = loadSettings({
+    VIS_BASE_URL: opts.baseUrl,
+    VIS_API_KEY: opts.apiKey,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    VIR_TASK_QUEUE: `jobs-${suffix}`,
+    VIR_API_TASK_QUEUE: `api-${suffix}`,
+    VIR_RATE_LIMIT_PER_MINUTE: String(opts.rateLimitPerMinute ?? 6000),
+    VIR_STORE_DIR: join(dir, 'store'),
+    VIR_REPORTS_DIR: join(dir, 'reports'),
+    VIR_LOG_LEVEL: 'warn',
+  });
+  const workers = await startWorkers(settings, opts.tuning);
+  const running = workers.run();
+  const connection = await Connection.connect({ address: settings.temporalAddress });
+  const client = new Client({ connection, namespace: settings.temporalNamespace });
+  return {
+    settings,
+    client,
+    workers,
+    dir,
+    async close() {
+      await workers.shutdown();
+      await running;
+      await connection.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
