@@ -7,7 +7,6 @@ import { describeSettings } from '../config/settings.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerRun } from './commands/run.js';
-import { registerRun } from './commands/run.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSchedules } from './commands/schedules.js';

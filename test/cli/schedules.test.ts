@@ -131,7 +131,7 @@ describe('schedules apply', () => {
     expect(a.action.workflowType).toBe('marketReportWorkflow');
     expect(a.action.taskQueue).toBe(queue);
     expect(a.action.workflowId).toBe('market-report-alpha');
-    expect(a.action.args[0]).toMatchObject({
+    expect(a.action.args?.[0]).toMatchObject({
       trigger: 'schedule',
       job: { id: 'alpha', countries: ['Germany'] },
     });
