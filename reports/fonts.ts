@@ -113,8 +113,9 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, optio
   for (; index < words.length; index++) {
     const word = words[index] ?? '';
     if (word === '\n') {
-      if (!push(current)) break;
+      const line = current;
       current = '';
+      if (!push(line)) break;
       continue;
     }
     const candidate = current ? `${current} ${word}` : word;
@@ -123,8 +124,9 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, optio
       continue;
     }
     if (current) {
-      if (!push(current)) break;
+      const line = current;
       current = '';
+      if (!push(line)) break;
     }
     // The word alone: break it between characters while it is too wide.
     let rest = word;

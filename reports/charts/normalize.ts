@@ -90,12 +90,13 @@ export function unitFromString(unit: string | null | undefined): { kind: UnitKin
   return { kind: 'count', scale: 1, label: unit.trim().slice(0, 30) };
 }
 
-function unitFromKey(key: string, fallback: UnitKind): UnitKind {
+/** The unit a data key names (capital_usd → usd, deals → count), or null when it names none. */
+export function unitFromKey(key: string): UnitKind | null {
   const k = key.toLowerCase();
   if (/usd|capital|amount|raised|funding|valuation|dollar|check|invested/.test(k)) return 'usd';
   if (/pct|percent|share|ratio|yoy|rate|fit/.test(k)) return 'pct';
   if (/deals|count|rounds|investments|number|num_|companies|startups|investors/.test(k)) return 'count';
-  return fallback;
+  return null;
 }
 
 function kindFromType(type: string): ChartKind | null {
@@ -172,9 +173,11 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
   series = series.filter((s, i) => series.findIndex((o) => o.key === s.key) === i);
 
   const baseUnit: UnitKind = specUnit.kind;
-  const normalSeries: NormalSeries[] = series.map((s, i) => {
+  const normalSeries: NormalSeries[] = series.map((s) => {
     const own = s.unit ? unitFromString(s.unit).kind : null;
-    const unit = own ?? (i === 0 && spec.unit ? baseUnit : unitFromKey(s.key, i === 0 ? baseUnit : 'count'));
+    // A series' own unit wins, then what its key names (deals are counts even in a chart whose
+    // unit is USD), then the chart's unit.
+    const unit = own ?? unitFromKey(s.key) ?? baseUnit;
     return { key: s.key, name: s.name ?? humanizeKey(s.key), mark: s.mark, unit };
   });
 

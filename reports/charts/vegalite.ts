@@ -279,7 +279,7 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean): TopLevel
   const names = series.map((s) => s.name);
   const values = longRows(trimmed, labels, series);
   const perCategory = stacked || names.length === 1 ? 1 : names.length;
-  const band = perCategory === 1 ? 20 : 12 * perCategory + 6;
+  const band = perCategory === 1 ? 20 : 9 * perCategory + 6;
   const height = Math.max(80, labels.length * band);
   const subtitle = all.length > rows.length ? `First ${rows.length} of ${all.length}` : undefined;
   const labelLimit = Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.32));

@@ -50,6 +50,7 @@ export function safeUrl(url: unknown): string | null {
 export function sanitizeSheetName(name: string, used?: Set<string>): string {
   let base = name
     .replace(/[[\]:*?/\\]/g, ' ')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -76,7 +76,7 @@ function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   if (typeof v === 'object' && 'text' in v) return String(v.text).length;
   // Wide characters (CJK) take about two columns.
   let n = 0;
-  for (const ch of String(v as string)) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
+  for (const ch of typeof v === 'string' ? v : JSON.stringify(v)) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
   return n;
 }
 
@@ -142,7 +142,7 @@ export class ReportWorkbook {
           const url = safeUrl(row[c.linkKey ?? c.key]);
           if (!url) return;
           const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
-          const text = kinds[i] === 'url' ? url : typeof cell.value === 'string' ? cell.value : String(row[c.key] ?? url);
+          const text = kinds[i] === 'url' ? url : typeof cell.value === 'string' ? cell.value : typeof row[c.key] === 'string' || typeof row[c.key] === 'number' ? String(row[c.key]) : url;
           cell.value = { text: safeText(text), hyperlink: url, tooltip: url };
           cell.font = { color: { argb: 'FF0563C1' }, underline: true };
         });

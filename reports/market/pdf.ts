@@ -4,9 +4,9 @@
  */
 import { safeUrl } from '../excel/safe.js';
 import { formatDate, formatDateTime, formatDuration, formatInt, formatNumber, formatPct, formatUsd } from '../format.js';
-import { humanizeKey } from '../charts/index.js';
+import { humanizeKey, unitFromKey } from '../charts/index.js';
 import { ReportPdf } from '../pdf/index.js';
-import type { KeyFigure, TableColumn } from '../pdf/index.js';
+import type { KeyFigure, TableColumn, TableOptions } from '../pdf/index.js';
 import { COMPARE_CAPITAL, COMPARE_DEALS, countryChartId, serviceChartId } from './charts.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
 import { countryFigures, summaryParagraphs, totals, trendOf, yearRows } from './figures.js';
@@ -31,6 +31,18 @@ function drawChart(ctx: Ctx, id: string): void {
   if (!c) return;
   ctx.pdf.chart(c, { caption: ctx.planned.get(id)?.source ?? '' });
   ctx.drawn.add(id);
+}
+
+/** A level-2 (or 3) heading kept on the page with the table that follows it, then the table. */
+function headedTable(ctx: Ctx, title: string, columns: TableColumn[], rows: string[][], options: TableOptions = {}, level: 2 | 3 = 2): void {
+  ctx.pdf.heading(title, level, { keepWith: ctx.pdf.tableKeepHeight(columns, rows, options) });
+  ctx.pdf.table(columns, rows, options);
+}
+
+/** A heading kept with the chart that follows it. */
+function chartKeep(ctx: Ctx, id: string): number {
+  const c = ctx.charts.get(id);
+  return c ? ctx.pdf.chartHeight(c, { caption: 'x' }) : 60;
 }
 
 function link(url: string | null | undefined): string | null {
@@ -81,10 +93,13 @@ function executiveSummary(ctx: Ctx): void {
 
   const changes = model.comparison.changes;
   if (changes.length > 0) {
-    pdf.heading('Changes since the previous run and year on year', 3, { keepWith: 60 });
-    pdf.table(
+    headedTable(
+      ctx,
+      'Changes since the previous run and year on year',
       [{ header: 'Country', width: 2 }, { header: 'Deals vs last run', align: 'right' }, { header: 'Capital vs last run', align: 'right' }, { header: 'Deals YTD YoY', align: 'right' }, { header: 'Capital YTD YoY', align: 'right' }],
       changes.map((c) => [c.country, formatPct(c.deals_vs_last_run_pct, true), formatPct(c.capital_vs_last_run_pct, true), formatPct(c.deals_yoy_pct, true), formatPct(c.capital_yoy_pct, true)]),
+      {},
+      3,
     );
   }
   const cmp = model.comparison;
@@ -104,9 +119,11 @@ function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
   return note ? { note, trend: trendOf(p) } : {};
 }
 
-function investorTable(ctx: Ctx, rows: InvestorRow[]): void {
+function investorTable(ctx: Ctx, title: string, rows: InvestorRow[]): void {
   const list = rows.slice(0, MAX_TABLE_ROWS);
-  ctx.pdf.table(
+  headedTable(
+    ctx,
+    title,
     [
       { header: '#', width: 0.35, align: 'right' },
       { header: 'Investor', width: 2.6 },
@@ -143,8 +160,9 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   for (const p of prose) pdf.paragraph(p);
 
   const years = yearRows(c, f.ytdYear);
-  pdf.heading('Deals and capital by year', 2, { keepWith: 40 + 18 * Math.min(years.length + 1, 8) });
-  pdf.table(
+  headedTable(
+    ctx,
+    'Deals and capital by year',
     [{ header: 'Year', width: 1.2 }, { header: 'Deals', align: 'right' }, { header: 'Deals YoY', align: 'right' }, { header: 'Capital', align: 'right' }, { header: 'Capital YoY', align: 'right' }, { header: 'Avg. deal', align: 'right' }],
     years.map((y) => [
       y.partial ? `${y.year} (YTD)` : String(y.year),
@@ -159,9 +177,10 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   drawChart(ctx, countryChartId(index, 'years'));
 
   if (c.stage_mix.length > 0) {
-    pdf.heading('Stage mix', 2);
     const total = c.stage_mix.reduce((s, x) => s + x.deals, 0) || 1;
-    pdf.table(
+    headedTable(
+      ctx,
+      'Stage mix',
       [{ header: 'Stage', width: 1.6 }, { header: 'Deals', align: 'right' }, { header: 'Share of deals', align: 'right' }, { header: 'Capital', align: 'right' }],
       c.stage_mix.map((s) => [s.stage, formatInt(s.deals), formatPct((s.deals / total) * 100), formatUsd(s.capital_usd)]),
     );
@@ -169,7 +188,7 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   }
 
   if (c.top_sectors.length > 0) {
-    pdf.heading('Top sectors', 2);
+    pdf.heading('Top sectors', 2, { keepWith: chartKeep(ctx, countryChartId(index, 'sectors')) });
     drawChart(ctx, countryChartId(index, 'sectors'));
     pdf.table(
       [{ header: 'Sector', width: 2.4 }, { header: 'Deals', align: 'right' }, { header: 'Capital', align: 'right' }],
@@ -178,9 +197,10 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   }
 
   if (c.most_active_investors.length > 0) {
-    pdf.heading('Most active investors', 2);
     const list = c.most_active_investors.slice(0, MAX_TABLE_ROWS);
-    pdf.table(
+    headedTable(
+      ctx,
+      'Most active investors',
       [{ header: '#', width: 0.35, align: 'right' }, { header: 'Investor', width: 3 }, { header: 'Deals', align: 'right' }, { header: 'As lead', align: 'right' }],
       list.map((m, i) => [String(i + 1), m.name, formatInt(m.deals), formatInt(m.lead_deals)]),
       { links: list.map((m) => [null, link(m.url)]) },
@@ -188,14 +208,13 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     drawChart(ctx, countryChartId(index, 'investors'));
   }
 
-  pdf.heading('Top investors by score', 2, { keepWith: 90 });
-  investorTable(ctx, c.top_investors_by_score);
-  pdf.heading('Top investors by number of investments', 2, { keepWith: 90 });
-  investorTable(ctx, c.top_investors_by_investments);
+  investorTable(ctx, 'Top investors by score', c.top_investors_by_score);
+  investorTable(ctx, 'Top investors by number of investments', c.top_investors_by_investments);
 
-  pdf.heading('Notable startups', 2, { keepWith: 90 });
   const startups = c.notable_startups.slice(0, MAX_TABLE_ROWS);
-  pdf.table(
+  headedTable(
+    ctx,
+    'Notable startups',
     [
       { header: 'Startup', width: 2 },
       { header: 'Sector', width: 2 },
@@ -230,7 +249,7 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   }
 
   if (c.charts.length > 0) {
-    pdf.heading('Charts from the service', 2, { keepWith: 200 });
+    pdf.heading('Charts from the service', 2, { keepWith: chartKeep(ctx, serviceChartId(index, 0)) });
     c.charts.forEach((_, j) => drawChart(ctx, serviceChartId(index, j)));
   }
   if (c.url && link(c.url)) {
@@ -244,9 +263,14 @@ function answerColumns(a: AgentAnswer): string[] {
   return cols.slice(0, 6);
 }
 
-function cellText(v: unknown): string {
+function cellText(v: unknown, column: string): string {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'number') return Number.isInteger(v) ? formatInt(v) : formatNumber(v, 2);
+  if (typeof v === 'number') {
+    const unit = unitFromKey(column);
+    if (unit === 'usd') return formatUsd(v);
+    if (unit === 'pct') return formatPct(v);
+    return Number.isInteger(v) ? formatInt(v) : formatNumber(v, 2);
+  }
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   return JSON.stringify(v);
@@ -271,7 +295,7 @@ function answersSection(ctx: Ctx): void {
       const shown = rows.slice(0, MAX_TABLE_ROWS);
       pdf.table(
         cols.map((c, j) => ({ header: humanizeKey(c), width: j === 0 ? 2 : 1, align: shown.every((r) => typeof r[c] === 'number' || r[c] == null) ? 'right' : 'left' }) satisfies TableColumn),
-        shown.map((r) => cols.map((c) => cellText(r[c]))),
+        shown.map((r) => cols.map((c) => cellText(r[c], c))),
       );
       if (rows.length > shown.length) pdf.paragraph(`${rows.length - shown.length} more rows in the workbook.`, { size: 8, color: '#5b6470' });
     }
@@ -333,10 +357,13 @@ function methodology(ctx: Ctx): void {
   );
   pdf.heading('Sources', 3, { keepWith: 40 });
   pdf.bullets(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']);
-  pdf.heading('Operations called', 3, { keepWith: 60 });
-  pdf.table(
+  headedTable(
+    ctx,
+    'Operations called',
     [{ header: 'Operation', width: 2 }, { header: 'Calls', align: 'right' }, { header: 'Credits', align: 'right' }],
     [...s.operations.map((o) => [o.operation, formatInt(o.calls), formatInt(o.credits ?? 0)]), ['Total', formatInt(s.callsMade), formatInt(s.creditsSpent)]],
+    {},
+    3,
   );
   const extra: string[] = [];
   if (typeof s.retries === 'number') extra.push(`${formatInt(s.retries)} retried calls`);

@@ -4,6 +4,7 @@
  * year, Agent answers, one sheet per answer's rows) and Methodology. Every text cell from the
  * service is formula-safe; numbers stay numbers; links go to the service's http(s) urls only.
  */
+import type { Worksheet } from 'exceljs';
 import { ReportWorkbook } from '../excel/index.js';
 import type { DataColumn, KeyFigureCell } from '../excel/index.js';
 import { formatDate, formatDateTime } from '../format.js';
@@ -23,7 +24,7 @@ function imageSize(c: RenderedChart): { width: number; height: number } {
 }
 
 /** Places charts one under the other from `row` at column `col`; returns the next free row. */
-function placeCharts(book: ReportWorkbook, ws: import('exceljs').Worksheet, charts: (RenderedChart | undefined)[], row: number, col: number): { next: number; placed: number } {
+function placeCharts(book: ReportWorkbook, ws: Worksheet, charts: (RenderedChart | undefined)[], row: number, col: number): { next: number; placed: number } {
   let r = row;
   let placed = 0;
   for (const c of charts) {

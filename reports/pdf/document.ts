@@ -53,6 +53,8 @@ export interface TableOptions {
   emptyText?: string;
   /** Zebra striping. Default true. */
   zebra?: boolean;
+  /** Link targets per cell (same shape as rows); a cell with a url links its text. */
+  links?: (string | null | undefined)[][];
 }
 
 export interface ChartImage {
@@ -265,8 +267,9 @@ export class ReportPdf {
     this.ensureSpace(Math.min(lines.length, 2) * lh);
     for (const line of lines) {
       this.ensureSpace(lh);
-      doc.text(line, this.left, doc.y, { lineBreak: false });
-      doc.y += lh - doc.currentLineHeight();
+      const y = doc.y;
+      doc.text(line, this.left, y, { lineBreak: false });
+      doc.y = y + lh;
     }
     doc.y += options.gap ?? 6;
     doc.x = this.left;
@@ -325,12 +328,7 @@ export class ReportPdf {
     doc.fillColor(COLORS.ink);
   }
 
-  /**
-   * A table. Rows that do not fit move to the next page under a repeated header; cell text
-   * wraps to `maxLines` and is cut with an ellipsis beyond, so nothing overflows its cell.
-   */
-  table(columns: TableColumn[], rows: string[][], options: TableOptions = {}): void {
-    const { doc } = this;
+  private tableLayout(columns: TableColumn[], rows: string[][], options: TableOptions) {
     const size = options.fontSize ?? 8.5;
     const maxLines = options.maxLines ?? 2;
     const pad = 4;
@@ -339,6 +337,49 @@ export class ReportPdf {
     const widths = columns.map((c) => ((c.width ?? 1) / total) * this.contentWidth);
     const headerLines = columns.map((c, i) => wrapText(c.header, (widths[i] ?? 20) - 2 * pad, size, { bold: true, maxLines: 2 }));
     const headerHeight = Math.max(...headerLines.map((l) => l.length)) * lh + 2 * pad;
+    const cells = rows.map((row) => columns.map((_, i) => wrapText(row[i] ?? '', (widths[i] ?? 20) - 2 * pad, size, { maxLines })));
+    const heights = cells.length > 0 ? cells.map((lines) => Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * pad) : [lh + 2 * pad];
+    return { size, pad, lh, widths, headerLines, headerHeight, cells, heights };
+  }
+
+  /** Height a table would take, spacing after it included (for keep-together decisions). */
+  measureTable(columns: TableColumn[], rows: string[][], options: TableOptions = {}): number {
+    const l = this.tableLayout(columns, rows, options);
+    return l.headerHeight + l.heights.reduce((a, b) => a + b, 0) + 10;
+  }
+
+  /** What a heading above this table must keep with it: the whole table when it is kept whole, else its header and two rows. */
+  tableKeepHeight(columns: TableColumn[], rows: string[][], options: TableOptions = {}): number {
+    const l = this.tableLayout(columns, rows, options);
+    const total = l.headerHeight + l.heights.reduce((a, b) => a + b, 0);
+    return total <= (this.bottom - PAGE_MARGINS.top) / 3 ? total : l.headerHeight + (l.heights[0] ?? 0) + (l.heights[1] ?? 0);
+  }
+
+  /** Height `chart` takes on the page, caption included. */
+  chartHeight(chart: ChartImage, options: { caption?: string; maxWidth?: number } = {}): number {
+    return this.chartBox(chart, options).h + (options.caption ? 16 : 0) + 12;
+  }
+
+  private chartBox(chart: ChartImage, options: { caption?: string; maxWidth?: number }): { w: number; h: number } {
+    const maxWidth = Math.min(options.maxWidth ?? this.contentWidth, this.contentWidth);
+    const captionHeight = options.caption ? 16 : 0;
+    const pageHeight = this.bottom - PAGE_MARGINS.top - captionHeight - 10;
+    let scale = Math.min(1, maxWidth / Math.max(1, chart.width));
+    if (chart.height * scale > pageHeight) scale = pageHeight / chart.height;
+    return { w: chart.width * scale, h: chart.height * scale };
+  }
+
+  /**
+   * A table. Rows that do not fit move to the next page under a repeated header; cell text
+   * wraps to `maxLines` and is cut with an ellipsis beyond, so nothing overflows its cell.
+   * A short table (up to a third of a page) is kept whole; a long one never leaves a single
+   * row alone at the top or bottom of a page.
+   */
+  table(columns: TableColumn[], rows: string[][], options: TableOptions = {}): void {
+    const { doc } = this;
+    const { size, pad, lh, widths, headerLines, headerHeight, cells, heights } = this.tableLayout(columns, rows, options);
+    const total = headerHeight + heights.reduce((a, b) => a + b, 0);
+    const pageBody = this.bottom - PAGE_MARGINS.top;
 
     const drawHeader = (): void => {
       const y = doc.y;
@@ -357,18 +398,20 @@ export class ReportPdf {
       doc.y = y + headerHeight;
     };
 
-    const cellLines = (row: string[]): string[][] => columns.map((_, i) => wrapText(row[i] ?? '', (widths[i] ?? 20) - 2 * pad, size, { maxLines }));
-    const firstHeight = rows[0] ? Math.max(...cellLines(rows[0]).map((l) => l.length)) * lh + 2 * pad : lh + 2 * pad;
-    this.ensureSpace(headerHeight + firstHeight);
+    const keepWhole = total <= pageBody / 3;
+    const firstTwo = headerHeight + (heights[0] ?? 0) + (heights[1] ?? 0);
+    this.ensureSpace(keepWhole ? total : firstTwo);
     drawHeader();
     if (rows.length === 0) {
       doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.muted).text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false });
       doc.y += lh + 2 * pad;
     }
-    rows.forEach((row, r) => {
-      const lines = cellLines(row);
-      const h = Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * pad;
-      if (doc.y + h > this.bottom) {
+    rows.forEach((_, r) => {
+      const lines = cells[r] ?? [];
+      const h = heights[r] ?? lh;
+      // Break before this row when it does not fit, or when it would leave the last row alone.
+      const lastTwo = r === rows.length - 2 && r > 1 ? h + (heights[r + 1] ?? 0) : h;
+      if (doc.y + lastTwo > this.bottom) {
         this.newPage();
         drawHeader();
       }
@@ -382,9 +425,12 @@ export class ReportPdf {
       let x = this.left;
       columns.forEach((c, i) => {
         const cw = widths[i] ?? 0;
+        const link = options.links?.[r]?.[i] ?? undefined;
+        if (link) doc.fillColor(COLORS.accent);
         (lines[i] ?? []).forEach((line, k) => {
-          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left', ...(link ? { link } : {}) });
         });
+        if (link) doc.fillColor(COLORS.ink);
         x += cw;
       });
       doc.moveTo(this.left, y + h).lineTo(this.left + this.contentWidth, y + h).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
@@ -400,13 +446,8 @@ export class ReportPdf {
    */
   chart(chart: ChartImage, options: { caption?: string; maxWidth?: number; alt?: string } = {}): void {
     const { doc } = this;
-    const maxWidth = Math.min(options.maxWidth ?? this.contentWidth, this.contentWidth);
     const captionHeight = options.caption ? 16 : 0;
-    const pageHeight = this.bottom - PAGE_MARGINS.top - captionHeight - 10;
-    let scale = Math.min(1, maxWidth / Math.max(1, chart.width));
-    if (chart.height * scale > pageHeight) scale = pageHeight / chart.height;
-    const w = chart.width * scale;
-    const h = chart.height * scale;
+    const { w, h } = this.chartBox(chart, options);
     this.ensureSpace(h + captionHeight + 8);
     const x = this.left + (this.contentWidth - w) / 2;
     const y = doc.y;
@@ -431,7 +472,7 @@ export class ReportPdf {
    * One line of text at (x, y) in the current font, aligned in `width` without pdfkit's line
    * wrapper (which could add a page); callers have wrapped or truncated the text to fit.
    */
-  private put(text: string, x: number, y: number, options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string } = {}): void {
+  private put(text: string, x: number, y: number, options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string; link?: string } = {}): void {
     const { doc } = this;
     let tx = x;
     if (options.width !== undefined && options.align && options.align !== 'left') {
@@ -440,7 +481,7 @@ export class ReportPdf {
       const tw = measureText(text, state._fontSize, bold);
       tx = options.align === 'right' ? x + options.width - tw : x + (options.width - tw) / 2;
     }
-    doc.text(text, tx, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}) });
+    doc.text(text, tx, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}), ...(options.link ? { link: options.link } : {}) });
   }
 
   /** Vertical space. */
@@ -479,7 +520,7 @@ export class ReportPdf {
       const title = truncateToWidth(e.title, titleMax, size, e.level === 1);
       const y = doc.y + (e.level === 1 ? 4 : 0);
       doc.font(font).fontSize(size).fillColor(COLORS.ink);
-      doc.text(title, this.left + indent, y, { lineBreak: false, goTo: e.dest });
+      this.put(title, this.left + indent, y, { goTo: e.dest });
       const titleWidth = measureText(title, size, e.level === 1);
       const dotsFrom = this.left + indent + titleWidth + 6;
       const dotsTo = this.left + w - numWidth - 6;
@@ -489,7 +530,7 @@ export class ReportPdf {
         doc.undash();
         doc.restore();
       }
-      doc.text(num, this.left + w - numWidth, y, { lineBreak: false, goTo: e.dest });
+      this.put(num, this.left + w - numWidth, y, { goTo: e.dest });
       doc.y = y + step;
     }
   }
