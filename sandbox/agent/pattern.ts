@@ -60,7 +60,9 @@ export const W = {
   byCity: /\b((by|per|each|across|every) city|which cit(y|ies)|top cities|what cities|leading cities|startup hubs?|cities (raised|had|have|with|by))\b/,
   byRegion: /\b((by|per|each|across) region|which regions?|regions (raised|had|have))\b/,
   byType: /\b((by|per|each) (investor )?type|types of investors|investor types|kinds of investors|by kind)\b/,
-  byStatus: /\b(acquired|acquisitions?|exits?|exited|went public|ipos?|closed|shut down|status)\b/,
+  byStatus: /\b(acquired|acquisitions?|exits?|exited|went public|ipos?|shut down|closed down|defunct|status)\b|\bclosed\b(?!\s+(a|an|the|its|their|series|seed|pre-seed|rounds?|deals?))/,
+  /** "how many rounds", "number of seed deals": the counted noun is rounds. */
+  countsRounds: /\b(how many|number of|count of|count)\s+(?:[\w&-]+\s+){0,3}?(rounds?|deals?|investments?|financings?)\b/,
   founded: /\b(founded|started|created|established|launched)\b/,
   change: /\b(change|changed|changes|grow|grew|growth|compare|compared|comparison|vs\.?|versus|evolve|evolved|difference|increase|increased|decrease|decreased|decline|declined|drop|dropped|rise|rose)\b/,
   investors: /\b(investors?|vcs?|funds|backers?|angels?|venture capital|venture firms?|firms|accelerators?|cvcs?|corporate vcs?)\b/,

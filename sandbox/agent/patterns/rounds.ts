@@ -27,7 +27,7 @@ export const roundCount: Pattern = {
   id: 'round_count',
   description: 'How many rounds (deals) match a place, sector, stage, size and period',
   examples: ['How many seed rounds were there in Germany in 2023?', 'number of series A deals in fintech in the UK last year', 'count of rounds above $50M in 2024'],
-  matches: (s) => has(s, W.count) && has(s, W.rounds) && !has(s, W.startups),
+  matches: (s) => has(s, W.count) && has(s, W.rounds) && (!has(s, W.startups) || has(s, W.countsRounds)),
   query: (s) => {
     const f = roundFilters(new Filters(), s);
     return { sql: `SELECT COUNT(*) AS rounds, COALESCE(SUM(r.amount_usd), 0) AS capital_usd\n${ROUNDS_FROM}\n${f}`, params: f.params, columns: ['rounds', 'capital_usd'] };

@@ -34,7 +34,7 @@ export const startupCount: Pattern = {
   id: 'startup_count',
   description: 'How many startups match a place and sector (optionally: that raised a stage in a period)',
   examples: ['How many fintech startups are in France?', 'number of startups in Canada', 'how many startups raised a series A in Germany in 2023'],
-  matches: (s) => isStartups(s) && has(s, W.count) && !has(s, W.founded),
+  matches: (s) => isStartups(s) && has(s, W.count) && !has(s, W.founded) && !has(s, W.countsRounds),
   query: (s) => {
     const f = startupScope(s);
     return { sql: `SELECT COUNT(*) AS startups, COALESCE(SUM(st.total_raised_usd), 0) AS total_raised_usd\nFROM startups st\n${f}`, params: f.params, columns: ['startups', 'total_raised_usd'] };
@@ -173,7 +173,12 @@ export const startupsThatRaised: Pattern = {
   id: 'startups_that_raised',
   description: 'Startups that raised a given round (list)',
   examples: ['startups in Berlin that raised a series B', 'which fintech companies in France raised a seed round in 2024', 'list startups that closed a series A in India last year'],
-  matches: (s) => isStartups(s) && (s.stages !== null || s.period !== null) && has(s, /\b(raised|raise|raising|closed|got|received|secured|announced|with an?)\b/),
+  matches: (s) =>
+    isStartups(s) &&
+    (s.stages !== null || s.period !== null) &&
+    has(s, /\b(raised|raise|raising|closed|got|received|secured|announced|with an?)\b/) &&
+    !has(s, W.count) &&
+    !has(s, /\b(how much|total|sum|capital|amount)\b/),
   query: (s) => {
     const f = roundFilters(new Filters(), s);
     return {
