@@ -1,0 +1,107 @@
+/**
+ * `vir runs` against the real embedded Temporal server: runs started without a worker are
+ * listed (newest first, by job), shown (progress unavailable without a worker) and cancelled.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cancelRun, formatRun, listRuns, runsQuery, showRun } from '../../cli/commands/runs.js';
+import { captureContext, eventually, runCli, uniqueName } from './helpers.js';
+
+const address = inject('temporalAddress');
+let connection: Connection;
+let client: Client;
+const started: string[] = [];
+
+beforeAll(async () => {
+  connection = await Connection.connect({ address });
+  client = new Client({ connection, namespace: 'default' });
+});
+
+afterAll(async () => {
+  for (const id of started) {
+    await client.workflow
+      .getHandle(id)
+      .terminate('test cleanup')
+      .catch(() => {});
+  }
+  await connection.close();
+});
+
+async function start(workflowId: string, jobId: string, taskQueue: string) {
+  await client.workflow.start('marketReportWorkflow', {
+    taskQueue,
+    workflowId,
+    args: [{ job: { id: jobId }, trigger: 'manual' }],
+    memo: { jobId, trigger: 'manual' },
+  });
+  started.push(workflowId);
+}
+
+describe('vir runs', () => {
+  it('builds the visibility query', () => {
+    expect(runsQuery()).toBe("WorkflowType IN ('marketReportWorkflow')");
+    expect(runsQuery("a'b")).toBe(
+      "WorkflowType IN ('marketReportWorkflow') AND WorkflowId STARTS_WITH 'market-report-a\\'b'",
+    );
+  });
+
+  it('lists by job newest first, shows and cancels a run', async () => {
+    const job = uniqueName('runs');
+    const queue = `q-${job}`;
+    const env = { TEMPORAL_ADDRESS: address, VIR_LOG_LEVEL: 'silent' };
+    const older = `market-report-${job}-20250101-070000`;
+    const newer = `market-report-${job}-20250102-070000`;
+    // Another job whose id starts with this job's id: not listed under --job.
+    const other = `market-report-${job}-x-20250103-070000`;
+    await start(older, job, queue);
+    await new Promise((r) => setTimeout(r, 20));
+    await start(newer, job, queue);
+    await start(other, `${job}-x`, queue);
+
+    const { ctx } = captureContext(env);
+    try {
+      const rows = await eventually(
+        async () => {
+          const r = await listRuns(ctx, { job });
+          return r.length === 2 ? r : undefined;
+        },
+        20_000,
+        'two listed runs',
+      );
+      expect(rows.map((r) => r.workflowId)).toEqual([newer, older]);
+      expect(rows[0]).toMatchObject({
+        status: 'RUNNING',
+        jobId: job,
+        trigger: 'manual',
+        type: 'marketReportWorkflow',
+        closeTime: null,
+      });
+      expect((await listRuns(ctx, { job, limit: 1 })).map((r) => r.workflowId)).toEqual([newer]);
+
+      const details = await showRun(ctx, newer, { queryTimeoutMs: 1000 });
+      expect(details.status).toBe('RUNNING');
+      expect(details.progress).toBeNull();
+      expect(details.progressError).toMatch(/^no progress: .*\(is a worker running\?\)$/);
+      const text = formatRun(details).join('\n');
+      expect(text).toContain(`run        ${newer}`);
+      expect(text).toContain(`job        ${job} (manual)`);
+
+      await cancelRun(ctx, older);
+      const history = await client.workflow.getHandle(older).fetchHistory();
+      expect(history.events?.some((e) => e.workflowExecutionCancelRequestedEventAttributes)).toBe(true);
+      await expect(showRun(ctx, `market-report-${job}-missing`)).rejects.toThrow(
+        /no run "market-report-.*-missing" in namespace default/,
+      );
+    } finally {
+      await ctx.close();
+    }
+
+    const cli = await runCli(env, ['runs', 'list', '--job', job, '--json']);
+    expect((JSON.parse(cli.out.join('\n')) as { workflowId: string }[]).map((r) => r.workflowId)).toEqual([
+      newer,
+      older,
+    ]);
+    const cancel = await runCli(env, ['runs', 'cancel', newer]);
+    expect(cancel.out).toEqual([`cancel requested for ${newer}`]);
+  });
+});
