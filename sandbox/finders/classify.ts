@@ -20,16 +20,49 @@ export interface Classification {
   sectorScores: [Sector, number][];
 }
 
-/** Lower-case, space-separated form of a text for phrase matching (hyphens become spaces). */
+/** A crude singular: "payments" → "payment", "companies" → "company" (both sides of a match use it). */
+function stem(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** Lower-case, space-separated, singular form of a text for phrase matching (hyphens become spaces). */
 function flat(text: string): string {
   return ` ${words(text)
     .filter((w) => !w.includes('-'))
+    .map(stem)
     .join(' ')} `;
 }
 
-function has(haystack: string, phrase: string): boolean {
+/** A text split into what it is (weight 1) and who it is for ("… for online marketplaces", weight 0.5). */
+interface Haystack {
+  main: string;
+  audience: string;
+}
+
+function haystack(text: string): Haystack {
+  const main: string[] = [];
+  const audience: string[] = [];
+  for (const sentence of text.split(/[.;!?\n]+/)) {
+    const m = /\bfor\b/i.exec(sentence);
+    if (m && m.index > 0) {
+      main.push(sentence.slice(0, m.index));
+      audience.push(sentence.slice(m.index));
+    } else {
+      main.push(sentence);
+    }
+  }
+  return { main: flat(main.join(' . ')), audience: flat(audience.join(' . ')) };
+}
+
+/** Weight of a phrase in a text: 1 in what it is, 0.5 only in who it is for, 0 absent. */
+function weightOf(h: Haystack, phrase: string): number {
   const p = flat(phrase).trim();
-  return p.length > 0 && haystack.includes(` ${p} `);
+  if (p.length === 0) return 0;
+  if (h.main.includes(` ${p} `)) return 1;
+  if (h.audience.includes(` ${p} `)) return 0.5;
+  return 0;
 }
 
 /** Name words of each sector ("pay", "ledger", "health"), used only for host words of a website. */
@@ -89,7 +122,7 @@ export const VOCABULARY: readonly string[] = [
  * classifyText('We build payment APIs and card issuing for marketplaces').sector // 'Finance & Blockchain'
  */
 export function classifyText(text: string, opts: { hostWords?: readonly string[] } = {}): Classification {
-  const hay = flat(text);
+  const hay = haystack(text);
   const sectorScore = new Map<Sector, number>();
   const subScore = new Map<string, number>();
   const foundTags = new Set<string>();
@@ -97,35 +130,39 @@ export function classifyText(text: string, opts: { hostWords?: readonly string[]
   const add = (s: Sector, n: number) => sectorScore.set(s, (sectorScore.get(s) ?? 0) + n);
 
   for (const [alias, sector] of SECTOR_ALIASES) {
-    if (has(hay, alias)) {
-      add(sector, 2);
+    const w = weightOf(hay, alias);
+    if (w > 0) {
+      add(sector, 2 * w);
       matched.add(alias);
     }
   }
   for (const sector of SECTORS) {
     for (const kw of TAXONOMY[sector].keywords) {
-      if (has(hay, kw)) {
-        add(sector, 1);
+      const w = weightOf(hay, kw);
+      if (w > 0) {
+        add(sector, w);
         matched.add(kw);
       }
     }
   }
   for (const sub of SUBSECTORS) {
-    let score = 0;
-    for (const kw of sub.keywords) {
-      if (has(hay, kw)) {
-        score += 2;
-        matched.add(kw);
-      }
-    }
+    // Each distinct phrase counts once per subsector (a keyword that is also a tag or the name).
+    const phrases = new Map<string, number>();
+    const hit = (phrase: string, weight: number) => {
+      const key = flat(phrase).trim();
+      const w = weightOf(hay, phrase) * weight;
+      if (w > (phrases.get(key) ?? 0)) phrases.set(key, w);
+      return w > 0;
+    };
+    for (const kw of sub.keywords) if (hit(kw, 2)) matched.add(kw);
     for (const tag of sub.tags) {
-      if (has(hay, tag.replace(/-/g, ' ')) || has(hay, tag)) {
-        score += 2;
+      if (hit(tag.replace(/-/g, ' '), 2)) {
         foundTags.add(tag);
         matched.add(tag);
       }
     }
-    if (has(hay, sub.name)) score += 3;
+    hit(sub.name, 2);
+    const score = [...phrases.values()].reduce((a, b) => a + b, 0);
     if (score > 0) {
       subScore.set(`${sub.sector}|${sub.name}`, score);
       add(sub.sector, score);

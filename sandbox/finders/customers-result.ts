@@ -118,6 +118,7 @@ export function buildTarget(
       regionsLabel: places.global ? 'global' : places.labels.join(', '),
       kind: sellerKind(kindText),
       offering: org?.offering || params.brief || offering,
+      recentRaise: brief?.recent_raise ?? false,
     },
     sources,
     brief,
@@ -167,8 +168,8 @@ export function findCustomers(snap: Snapshot, account: Account, params: ParamsOu
     );
   }
   const { target, sources } = buildTarget(org, params);
-  const ranked = rankCustomers(snap, target, baseUrl);
-  const customers = ranked.slice(0, params.limit);
+  const ranked = rankCustomers(snap, target, baseUrl, params.limit);
+  const customers = ranked.customers;
 
   const countries = new Map<string, number>();
   const stages = new Map<string, number>();
@@ -203,6 +204,6 @@ export function findCustomers(snap: Snapshot, account: Account, params: ParamsOu
   const summary =
     customers.length === 0
       ? `No active startup matches ${seller}${scope ? ` (${scope})` : ''}.`
-      : `Top ${customers.length} of ${ranked.length} sales targets for ${seller}${scope ? ` (${scope})` : ''}: ${best}.`;
-  return { org, target, sources, customers, total: ranked.length, charts, summary };
+      : `Top ${customers.length} of ${ranked.total} sales targets for ${seller}${scope ? ` (${scope})` : ''}: ${best}.`;
+  return { org, target, sources, customers, total: ranked.total, charts, summary };
 }

@@ -51,8 +51,8 @@ export function savedBatches(state: SandboxState, accountId: string): MatchBatch
  */
 export function runFundMatch(snap: Snapshot, account: Account & { thesis: NonNullable<Account['thesis']> }, state: SandboxState, limit: number, baseUrl: string, now: Date): FundOutcome {
   const thesis = account.thesis;
-  const ranked = rankForFund(snap, thesis, baseUrl);
-  const top = ranked.slice(0, limit);
+  const ranked = rankForFund(snap, thesis, baseUrl, limit);
+  const top = ranked.matches;
   const previous = savedBatches(state, account.id).at(-1);
   const previousKeys = new Set(previous?.entries.map((e) => e.key) ?? []);
   const investorName = (key: string) => snap.investorsByKey.get(key)?.name;
@@ -97,9 +97,9 @@ export function runFundMatch(snap: Snapshot, account: Account & { thesis: NonNul
   const summary =
     entries.length === 0
       ? `No active startup outside the portfolio to score for ${thesis.fund_name}; batch ${batch.batch_id} saved empty.`
-      : `${entries.length} best fits of ${ranked.length} active startups for ${thesis.fund_name}: ${best}.` +
+      : `${entries.length} best fits of ${ranked.total} active startups for ${thesis.fund_name}: ${best}.` +
         ` Batch ${batch.batch_id} saved to the match list` +
         (previous ? ` (${fresh} new since batch ${previous.batch_id})` : '') +
         `.${conflicts ? ` ${conflicts} flagged as a portfolio conflict.` : ''}`;
-  return { batch, previousBatchId: previous?.batch_id ?? null, candidates: ranked.length, charts, summary };
+  return { batch, previousBatchId: previous?.batch_id ?? null, candidates: ranked.total, charts, summary };
 }

@@ -70,21 +70,25 @@ export interface FindInvestorsOutcome {
 export function findInvestors(snap: Snapshot, params: ParamsOut<'find_investors'>, count: number, baseUrl: string): FindInvestorsOutcome {
   const { profile, record } = readStartup(snap, params);
   const places = requestedPlaces(params);
-  const ranked = rankInvestors(snap, {
-    profile,
-    ...(record ? { record } : {}),
-    ...(places.countries ? { countries: places.countries } : {}),
-    ...(places.label ? { placesLabel: places.label } : {}),
-    baseUrl,
-  });
-  const top = ranked.slice(0, count);
+  const ranked = rankInvestors(
+    snap,
+    {
+      profile,
+      ...(record ? { record } : {}),
+      ...(places.countries ? { countries: places.countries } : {}),
+      ...(places.label ? { placesLabel: places.label } : {}),
+      baseUrl,
+    },
+    count,
+  );
+  const top = ranked.matches;
   const items: InvestorItem[] = top.map(({ sectorStageCounts: _c, ...rest }) => rest);
   return {
     profile,
     items,
-    total: ranked.length,
+    total: ranked.total,
     charts: charts(snap, profile, top),
-    summary: summary(profile, items, ranked.length, places.label),
+    summary: summary(profile, items, ranked.total, places.label),
     ...(places.label ? { placesLabel: places.label } : {}),
   };
 }

@@ -109,11 +109,37 @@ function inc<K>(m: Map<K, number>, k: K, n = 1): void {
   m.set(k, (m.get(k) ?? 0) + n);
 }
 
+/** Light per-investor numbers of the first pass (every investor). */
+interface Features {
+  inv: InvestorRecord;
+  total: number;
+  nSector: number;
+  nSectorRecent: number;
+  focusHits: number;
+  nStage: number;
+  nLead: number;
+  nAdj: number;
+  nInCountries: number;
+  nInStartupCountry: number;
+  /** Geometric mean of the investor's round amounts at the stage (0 when none). */
+  stageGeoMean: number;
+  parts: Record<InvestorComponent, number | null>;
+  fit: number;
+  geoRelation: ReturnType<typeof proximity>['relation'] | null;
+}
+
+/** The outcome of a ranking: the explained top and how many investors qualified. */
+export interface InvestorRanking {
+  matches: InvestorMatch[];
+  total: number;
+}
+
 /**
- * Ranks investors for a startup. Returns every qualifying investor with at least one deal,
- * best first (ties: more deals in the sector, then the investor score, then key).
+ * Ranks investors for a startup and explains the top `count`. Every qualifying investor with at
+ * least one deal is scored (first pass: numbers only); the top ones get reasons, comparable
+ * deals and breakdowns (second pass). Order: fit, then deals in the sector, investor score, key.
  */
-export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[] {
+export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): InvestorRanking {
   const { profile } = q;
   const stage: RaisingStage = profile.stage;
   const stageIdx = bucketIndex(stage);
@@ -135,85 +161,79 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
     }
   }
 
-  const out: InvestorMatch[] = [];
+  // Per-startup flags, computed once per call: 1 in the sector, 2 in the requested countries,
+  // 4 in the startup's country; focus weight 1 (subsector) or 0.6 (tag only).
+  const IN_SECTOR = 1;
+  const IN_COUNTRIES = 2;
+  const IN_HOME = 4;
+  const flags = new Uint8Array(snap.startups.length);
+  const focus = new Float32Array(snap.startups.length);
+  for (const s of snap.startups) {
+    let f = 0;
+    if (s.sector === profile.sector) f |= IN_SECTOR;
+    if (q.countries?.has(s.hq_country)) f |= IN_COUNTRIES;
+    if (profile.country && s.hq_country === profile.country) f |= IN_HOME;
+    flags[s.idx] = f;
+    if (f & IN_SECTOR && subs.size > 0 && subs.has(s.subsector.toLowerCase())) focus[s.idx] = 1;
+    else if (tags.size > 0 && s.tags.some((t) => tags.has(t))) focus[s.idx] = 0.6;
+  }
+
+  const all: Features[] = [];
   for (const inv of snap.investors) {
     if (inv.deals.length === 0) continue;
     if (q.countries && !q.countries.has(inv.hq_country)) continue;
-    out.push(scoreInvestor(inv));
+    all.push(features(inv));
   }
-  out.sort(
+  all.sort(
     (a, b) =>
-      b.fit_pct - a.fit_pct || b.deals_in_sector - a.deals_in_sector || b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+      b.fit - a.fit || b.nSector - a.nSector || b.inv.score - a.inv.score || (a.inv.key < b.inv.key ? -1 : a.inv.key > b.inv.key ? 1 : 0),
   );
-  return out;
+  return { matches: all.slice(0, count).map(explain), total: all.length };
 
-  function scoreInvestor(inv: InvestorRecord): InvestorMatch {
+  function features(inv: InvestorRecord): Features {
     const total = inv.deals.length;
     let nSector = 0;
     let nSectorRecent = 0;
     let focusHits = 0;
-    let nTag = 0;
     let nStage = 0;
+    let nLead = 0;
     let nAdj = 0;
     let nInCountries = 0;
     let nInStartupCountry = 0;
-    const stageAmounts: number[] = [];
-    const leadAmounts: number[] = [];
-    const tagCounts = new Map<string, number>();
-    const subCounts = new Map<string, number>();
-    const sectorCounts = new Map<string, number>();
-    const stageCounts = new Map<string, number>();
-    const sectorStageCounts = new Map<string, number>();
-    const sectorDeals: Deal[] = [];
-
+    let logSum = 0;
+    let nAmounts = 0;
     for (const d of inv.deals) {
-      const s = d.startup;
-      inc(sectorCounts, s.sector);
-      if (d.bucket) inc(stageCounts, d.bucket);
-      const inSector = s.sector === profile.sector;
-      let subHit = false;
-      if (inSector) {
+      const i = d.startup.idx;
+      const f = flags[i] ?? 0;
+      if (f & IN_SECTOR) {
         nSector++;
         if (d.year >= recentSince) nSectorRecent++;
-        sectorDeals.push(d);
-        if (d.bucket) inc(sectorStageCounts, d.bucket);
-        if (subs.has(s.subsector.toLowerCase())) {
-          subHit = true;
-          inc(subCounts, s.subsector);
-        }
       }
-      let tagHit = false;
-      for (const t of s.tags) {
-        if (tags.has(t)) {
-          inc(tagCounts, t);
-          tagHit = true;
-        }
-      }
-      if (tagHit) nTag++;
-      if (subHit) focusHits += 1;
-      else if (tagHit) focusHits += 0.6;
-      if (d.bucket === stage) {
+      focusHits += focus[i] ?? 0;
+      if (d.bucket_idx === stageIdx) {
         nStage++;
-        if (d.amount_usd > 0) stageAmounts.push(d.amount_usd);
-        if (d.is_lead && d.amount_usd > 0) leadAmounts.push(d.amount_usd);
-      } else if (d.bucket && Math.abs(bucketIndex(d.bucket) - stageIdx) === 1) {
+        if (d.amount_usd > 0) {
+          logSum += Math.log(d.amount_usd);
+          nAmounts++;
+          if (d.is_lead) nLead++;
+        }
+      } else if (d.bucket_idx >= 0 && Math.abs(d.bucket_idx - stageIdx) === 1) {
         nAdj++;
       }
-      if (q.countries?.has(s.hq_country)) nInCountries++;
-      if (profile.country && s.hq_country === profile.country) nInStartupCountry++;
+      if (f & IN_COUNTRIES) nInCountries++;
+      if (f & IN_HOME) nInStartupCountry++;
     }
+    const stageGeoMean = nAmounts > 0 ? Math.exp(logSum / nAmounts) : 0;
 
-    // Components, each 0..1 (null: no input).
     const weighted = nSectorRecent + 0.6 * (nSector - nSectorRecent);
     const fSector = 0.55 * Math.min(1, weighted / 8) + 0.45 * (nSector / total);
     const fFocus = hasFocus ? Math.min(1, focusHits / 4) : null;
-    const nLead = leadAmounts.length;
     const fStage = Math.min(
       1,
       0.45 * Math.min(1, nStage / 6) + 0.35 * (nStage / total) + 0.2 * Math.min(1, nLead / 2) + 0.15 * Math.min(1, nAdj / 6),
     );
     let fGeo: number | null = null;
-    let geoRelation: ReturnType<typeof proximity>['relation'] | null = null;
+    let geoRelation: Features['geoRelation'] = null;
     if (q.countries) {
       fGeo = 0.7 + 0.3 * Math.min(1, nInCountries / 4);
     } else if (profile.country) {
@@ -221,16 +241,14 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
       geoRelation = p.relation;
       fGeo = 0.6 * p.score + 0.4 * Math.min(1, nInStartupCountry / 3);
     }
-    const invMedian = median(stageAmounts);
     let fCheck: number | null = null;
     if (typical > 0) {
-      if (stageAmounts.length > 0) fCheck = logCloseness(invMedian, typical, 4);
+      if (stageGeoMean > 0) fCheck = logCloseness(stageGeoMean, typical, 4);
       else if (inv.check_max_usd > 0) fCheck = 0.5 * logCloseness(inv.check_max_usd * 4, typical, 4);
       else fCheck = 0;
     }
-    const backed = twinsByInvestor.get(inv.key) ?? [];
-    const fTwins = twins.length > 0 ? Math.min(1, backed.length / 3) : null;
-
+    const backed = twinsByInvestor.get(inv.key)?.length ?? 0;
+    const fTwins = twins.length > 0 ? Math.min(1, backed / 3) : null;
     const parts: Record<InvestorComponent, number | null> = {
       sector: fSector,
       focus: fFocus,
@@ -247,9 +265,58 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
       sum += w * f;
       weights += w;
     }
-    const fit = pct(weights > 0 ? (100 * sum) / weights : 0);
+    return {
+      inv,
+      total,
+      nSector,
+      nSectorRecent,
+      focusHits,
+      nStage,
+      nLead,
+      nAdj,
+      nInCountries,
+      nInStartupCountry,
+      stageGeoMean,
+      parts,
+      fit: pct(weights > 0 ? (100 * sum) / weights : 0),
+      geoRelation,
+    };
+  }
 
-    // Reasons, each with numbers from the deals.
+  function explain(f: Features): InvestorMatch {
+    const { inv, total, nSector, nSectorRecent, nStage, nInCountries, nInStartupCountry } = f;
+    const stageAmounts: number[] = [];
+    const leadAmounts: number[] = [];
+    const tagCounts = new Map<string, number>();
+    const subCounts = new Map<string, number>();
+    const sectorCounts = new Map<string, number>();
+    const stageCounts = new Map<string, number>();
+    const sectorStageCounts = new Map<string, number>();
+    const sectorDeals: Deal[] = [];
+    let nTag = 0;
+    for (const d of inv.deals) {
+      const s = d.startup;
+      inc(sectorCounts, s.sector);
+      if (d.bucket) inc(stageCounts, d.bucket);
+      if (s.sector === profile.sector) {
+        sectorDeals.push(d);
+        if (d.bucket) inc(sectorStageCounts, d.bucket);
+        if (subs.has(s.subsector.toLowerCase())) inc(subCounts, s.subsector);
+      }
+      let tagHit = false;
+      for (const t of s.tags) {
+        if (tags.has(t)) {
+          inc(tagCounts, t);
+          tagHit = true;
+        }
+      }
+      if (tagHit) nTag++;
+      if (d.bucket === stage && d.amount_usd > 0) {
+        stageAmounts.push(d.amount_usd);
+        if (d.is_lead) leadAmounts.push(d.amount_usd);
+      }
+    }
+    const nLead = leadAmounts.length;
     const why: string[] = [];
     if (nSector > 0) {
       const top = topBy(subCounts);
@@ -278,7 +345,7 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
       why.push(`no ${sl} deals: most active at ${top ? stageLabel(top[0]) : 'other stages'} (${top?.[1] ?? 0} deals)`);
     }
     if (stageAmounts.length > 0 && typical > 0) {
-      why.push(`its ${sl} rounds: median ${usd(invMedian)} vs ${usd(typical)} typical for ${sl} in ${profile.sector}`);
+      why.push(`its ${sl} rounds: median ${usd(median(stageAmounts))} vs ${usd(typical)} typical for ${sl} in ${profile.sector}`);
     }
     const where = [inv.hq_city, inv.hq_country].filter(Boolean).join(', ');
     if (q.countries) {
@@ -286,21 +353,21 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
         `HQ in ${where} (requested: ${q.placesLabel ?? 'the given countries'})` +
           (nInCountries > 0 ? `; ${nInCountries} deal${nInCountries === 1 ? '' : 's'} in startups there` : ''),
       );
-    } else if (profile.country && geoRelation) {
+    } else if (profile.country && f.geoRelation) {
       const rel =
-        geoRelation === 'same country'
-          ? `same country as the startup`
-          : geoRelation === 'far'
+        f.geoRelation === 'same country'
+          ? 'same country as the startup'
+          : f.geoRelation === 'far'
             ? `the startup is in ${profile.country}`
-            : `${geoRelation} as the startup in ${profile.country}`;
+            : `${f.geoRelation} as the startup in ${profile.country}`;
       why.push(
         `HQ in ${where}, ${rel}` +
           (nInStartupCountry > 0 ? `; ${nInStartupCountry} deal${nInStartupCountry === 1 ? '' : 's'} in ${profile.country}-based startups` : ''),
       );
     }
+    const backed = [...new Set((twinsByInvestor.get(inv.key) ?? []).map((s) => s.name))];
     if (backed.length > 0) {
-      const names = [...new Set(backed.map((s) => s.name))];
-      why.push(`backed ${names.length} look-alike${names.length === 1 ? '' : 's'}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`);
+      why.push(`backed ${backed.length} look-alike${backed.length === 1 ? '' : 's'}: ${backed.slice(0, 3).join(', ')}${backed.length > 3 ? ', …' : ''}`);
     }
 
     return {
@@ -310,15 +377,16 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery): InvestorMatch[]
       hq_city: inv.hq_city,
       hq_country: inv.hq_country,
       score: inv.score,
-      fit_pct: fit,
+      fit_pct: f.fit,
       why,
       url: investorUrl(q.baseUrl, inv.key),
       deals_total: total,
       deals_in_sector: nSector,
       deals_at_stage: nStage,
-      fit_breakdown: Object.fromEntries(
-        Object.entries(parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)]),
-      ) as Record<InvestorComponent, number | null>,
+      fit_breakdown: Object.fromEntries(Object.entries(f.parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)])) as Record<
+        InvestorComponent,
+        number | null
+      >,
       recent_comparable_deals: comparableDeals(sectorDeals, subs, tags),
       sectorStageCounts,
     };

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { RaisingStage } from '../../api/index.js';
 import { median } from './money.js';
-import { raisingBucket } from './stages.js';
+import { bucketIndex, raisingBucket } from './stages.js';
 
 /** One round of a startup, as the finders use it. */
 export interface RoundLite {
@@ -22,6 +22,8 @@ export interface RoundLite {
 
 /** A startup with its rounds and the investors that backed it. */
 export interface StartupRecord {
+  /** Position in Snapshot.startups (for per-call typed arrays). */
+  idx: number;
   key: string;
   name: string;
   description: string;
@@ -48,6 +50,8 @@ export interface Deal {
   startup: StartupRecord;
   stage: string;
   bucket: RaisingStage | null;
+  /** Position of the bucket in the raising ladder (-1 when none). */
+  bucket_idx: number;
   amount_usd: number;
   date: string;
   year: number;
@@ -189,6 +193,7 @@ function build(db: DatabaseSync, version: string): Snapshot {
     .all() as unknown as DbStartup[];
   for (const r of rows) {
     const s: StartupRecord = {
+      idx: startups.length,
       key: String(r.key),
       name: String(r.name),
       description: r.description ?? '',
@@ -286,6 +291,7 @@ function build(db: DatabaseSync, version: string): Snapshot {
       startup,
       stage: round.stage,
       bucket: raisingBucket(round.stage),
+      bucket_idx: bucketIndex(raisingBucket(round.stage) ?? ''),
       amount_usd: round.amount_usd,
       date: round.date,
       year: round.year,
