@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from '../api/openapi.js';
 import { addAccounts, createSandboxState, loadAccountsFile, seedAccounts } from './accounts.js';
 import { FaultInjector } from './faults.js';
 import { insertStartup } from './insert-startup.js';
+import { registerMcp } from './mcp.js';
 import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { InvalidBody, createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
@@ -121,6 +122,7 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send(buildOpenApiDocument({ serverUrl: deps.baseUrl() })));
 
   registerViews(app, { db: deps.db, state: deps.state, now: deps.options.now });
+  registerMcp(app, { execute: pipeline.execute, state: deps.state });
 
   await app.register(async (v1) => {
     // Bodies are read by the route, so a missing or broken body is an envelope answer, not Fastify's.

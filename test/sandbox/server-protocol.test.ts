@@ -215,3 +215,30 @@ describe('HTML views', () => {
     expect(html).not.toContain(KEYS.vc);
   });
 });
+
+describe('MCP endpoint', () => {
+  it('runs tool calls through the same pipeline as REST (same credits, same rate limit)', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    sandbox.addAccount({ id: 'acct_mcp', name: 'MCP Co', type: 'startup', plan: 'paid', credits: 5 }, [
+      { key: 'vis_live_test_mcp', account_id: 'acct_mcp', scopes: ['read', 'ask'], revoked: false },
+    ]);
+    const client = new Client({ name: 'server-protocol-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${sandbox.url}/mcp`), {
+      requestInit: { headers: { authorization: 'Bearer vis_live_test_mcp' } },
+    });
+    await client.connect(transport);
+    try {
+      const asked = await client.callTool({ name: 'ask', arguments: { query: 'How many seed rounds were there in Germany in 2025?' } });
+      expect(asked.structuredContent).toMatchObject({ success: true, operation: 'ask', credits: { charged: 1, remaining: 4 } });
+      const refused = await client.callTool({ name: 'find_investors', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ success: false, error: { code: 'insufficient_scope' } });
+    } finally {
+      await client.close();
+    }
+    const rest = await callSandbox(sandbox, 'my_account', { key: 'vis_live_test_mcp' });
+    expect(rest.body.data?.credits_balance).toBe(4);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('57');
+  });
+});
