@@ -46,6 +46,17 @@ const RATE_LIMIT_HEADERS = {
     description: 'When the current window resets: Unix time in seconds (wait until then after a 429).',
     schema: { type: 'integer' },
   },
+  'X-RateLimit-Limit-Day': { description: 'Calls allowed in the current day.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining-Day': { description: 'Calls left in the current day.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset-Day': {
+    description: 'When the daily window resets: Unix time in seconds.',
+    schema: { type: 'integer' },
+  },
+} as const;
+
+const RETRY_AFTER = {
+  description: 'Seconds to wait before calling again (429 only).',
+  schema: { type: 'integer', minimum: 1 },
 } as const;
 
 /** Error responses every operation can return, by status. */
@@ -215,7 +226,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       component,
       {
         description,
-        headers: refHeaders(),
+        headers:
+          component === 'TooManyRequests'
+            ? { ...refHeaders(), 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+            : refHeaders(),
         content: { 'application/json': { schema: ref('ErrorResponse') } },
       },
     ]),
@@ -248,7 +262,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           description: 'The API key: Authorization: Bearer <API_KEY>.',
         },
       },
-      headers: RATE_LIMIT_HEADERS,
+      headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
       responses,
     },
   };

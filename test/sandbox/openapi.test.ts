@@ -89,7 +89,12 @@ describe('buildOpenApiDocument', () => {
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
+      'X-RateLimit-Limit-Day',
+      'X-RateLimit-Remaining-Day',
+      'X-RateLimit-Reset-Day',
+      'Retry-After',
     ]);
+    expect(doc.components.responses.BadRequest.headers['Retry-After']).toBeUndefined();
     expect(tooMany.content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
