@@ -351,7 +351,7 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
     if (q.countries) {
       why.push(
         `HQ in ${where} (requested: ${q.placesLabel ?? 'the given countries'})` +
-          (nInCountries > 0 ? `; ${nInCountries} deal${nInCountries === 1 ? '' : 's'} in startups there` : ''),
+          `; ${nInCountries} deal${nInCountries === 1 ? '' : 's'} in startups there`,
       );
     } else if (profile.country && f.geoRelation) {
       const rel =
@@ -362,7 +362,7 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
             : `${f.geoRelation} as the startup in ${profile.country}`;
       why.push(
         `HQ in ${where}, ${rel}` +
-          (nInStartupCountry > 0 ? `; ${nInStartupCountry} deal${nInStartupCountry === 1 ? '' : 's'} in ${profile.country}-based startups` : ''),
+          `; ${nInStartupCountry} deal${nInStartupCountry === 1 ? '' : 's'} in ${profile.country}-based startups`,
       );
     }
     const backed = [...new Set((twinsByInvestor.get(inv.key) ?? []).map((s) => s.name))];
