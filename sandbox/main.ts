@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const lines = [
     `Venture Intelligence sandbox listening on ${sandbox.url}`,
     `  REST:    POST ${sandbox.url}/v1/<operation>   (GET for 0-credit operations)`,
+    `  MCP:     ${sandbox.url}/mcp   (Streamable HTTP, same Bearer key)`,
     `  OpenAPI: ${sandbox.url}/openapi.json`,
     '  Keys (Authorization: Bearer <key>):',
   ];
