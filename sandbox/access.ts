@@ -12,7 +12,12 @@ export type AccessDecision =
       /** 'free-run': allowed on the free plan with a limited run (find_investors: one run, top 5). */
       limit?: 'free-run';
     }
-  | { allowed: false; status: 402 | 403; code: 'insufficient_scope' | 'account_type_required' | 'upgrade_required'; message: string };
+  | {
+      allowed: false;
+      status: 402 | 403;
+      code: 'insufficient_scope' | 'account_type_required' | 'upgrade_required';
+      message: string;
+    };
 
 const TYPE_LABEL: Record<string, string> = {
   startup: 'startup',
@@ -66,7 +71,8 @@ export function decideAccess(account: Account, key: ApiKeyRecord, operation: Ope
       message: `${operation} needs a paid plan (${def.rule.text}); this account is on the ${account.plan} plan`,
     };
   }
-  if (def.rule.plan === 'free-limited' && account.plan !== 'paid') return { allowed: true, limit: 'free-run' };
+  if (def.rule.plan === 'free-limited' && account.plan !== 'paid')
+    return { allowed: true, limit: 'free-run' };
   return { allowed: true };
 }
 

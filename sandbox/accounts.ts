@@ -46,7 +46,9 @@ function pickPortfolio(db: DatabaseSync, thesis: Omit<FundThesis, 'portfolio'>):
     )
     .all(...thesis.sectors, ...thesis.countries, ...thesis.stages) as { key: string }[];
   if (fit.length > 0) return fit.map((r) => r.key);
-  const any = db.prepare(`SELECT key FROM startups WHERE sector IN (${sectors}) ORDER BY key LIMIT 4`).all(...thesis.sectors) as {
+  const any = db
+    .prepare(`SELECT key FROM startups WHERE sector IN (${sectors}) ORDER BY key LIMIT 4`)
+    .all(...thesis.sectors) as {
     key: string;
   }[];
   return any.map((r) => r.key);
@@ -78,16 +80,22 @@ export function seedAccounts(db: DatabaseSync): { accounts: Account[]; keys: Api
         {
           org_key: 'brightline-legal',
           name: 'Brightline Legal',
-          offering: 'Startup law firm: financing rounds, term sheets, employee equity and IP for venture-backed companies.',
+          offering:
+            'Startup law firm: financing rounds, term sheets, employee equity and IP for venture-backed companies.',
           target_regions: ['europe'],
           target_stages: ['seed', 'series-a'],
-          target_sectors: ['Software & Developer Tools', 'Artificial Intelligence & Data', 'Finance & Blockchain'],
+          target_sectors: [
+            'Software & Developer Tools',
+            'Artificial Intelligence & Data',
+            'Finance & Blockchain',
+          ],
           is_default: true,
         },
         {
           org_key: 'brightline-growth',
           name: 'Brightline Growth Marketing',
-          offering: 'Growth marketing agency: paid acquisition, lifecycle and brand for consumer and commerce startups.',
+          offering:
+            'Growth marketing agency: paid acquisition, lifecycle and brand for consumer and commerce startups.',
           target_regions: ['north america', 'uk'],
           target_stages: ['series-a', 'series-b'],
           target_sectors: ['Commerce & Marketing', 'Consumer, Lifestyle & Services'],
@@ -105,7 +113,8 @@ export function seedAccounts(db: DatabaseSync): { accounts: Account[]; keys: Api
         {
           org_key: 'harbour-accelerator',
           name: 'Harbour Accelerator',
-          offering: 'Twelve-week accelerator for pre-seed and seed teams with a demo day and investor network.',
+          offering:
+            'Twelve-week accelerator for pre-seed and seed teams with a demo day and investor network.',
           target_regions: ['nordics', 'dach'],
           target_stages: ['pre-seed', 'seed'],
           target_sectors: ['Energy, Environment & Mobility', 'Industry & Hardware'],
@@ -114,7 +123,8 @@ export function seedAccounts(db: DatabaseSync): { accounts: Account[]; keys: Api
         {
           org_key: 'harbour-cloud',
           name: 'Harbour Cloud Credits',
-          offering: 'Cloud infrastructure and developer tooling with startup credits and solution architects.',
+          offering:
+            'Cloud infrastructure and developer tooling with startup credits and solution architects.',
           target_regions: ['europe', 'north america'],
           target_stages: ['seed', 'series-a', 'series-b'],
           target_sectors: ['Software & Developer Tools', 'Artificial Intelligence & Data'],
@@ -122,9 +132,21 @@ export function seedAccounts(db: DatabaseSync): { accounts: Account[]; keys: Api
         },
       ],
     },
-    { id: 'acct_readonly', name: 'Quarry Analytics (read-only key)', type: 'startup', plan: 'paid', credits: GENEROUS_CREDITS },
+    {
+      id: 'acct_readonly',
+      name: 'Quarry Analytics (read-only key)',
+      type: 'startup',
+      plan: 'paid',
+      credits: GENEROUS_CREDITS,
+    },
     { id: 'acct_broke', name: 'Shoestring Labs', type: 'startup', plan: 'paid', credits: 2 },
-    { id: 'acct_revoked', name: 'Former Customer Ltd', type: 'startup', plan: 'paid', credits: GENEROUS_CREDITS },
+    {
+      id: 'acct_revoked',
+      name: 'Former Customer Ltd',
+      type: 'startup',
+      plan: 'paid',
+      credits: GENEROUS_CREDITS,
+    },
   ];
   const keys: ApiKeyRecord[] = [
     { key: SEEDED_KEYS.free, account_id: 'acct_free', scopes: [...ALL_SCOPES], revoked: false },
@@ -148,7 +170,9 @@ const OrganisationSchema = z
     offering: z.string().default(''),
     target_regions: z.array(z.string()).default([]),
     target_stages: z.array(z.string()).default([]),
-    target_sectors: z.array(z.enum(SECTORS, { message: `must be one of: ${SECTORS.join('; ')}` })).default([]),
+    target_sectors: z
+      .array(z.enum(SECTORS, { message: `must be one of: ${SECTORS.join('; ')}` }))
+      .default([]),
     is_default: z.boolean().default(false),
   })
   .strict();
@@ -181,9 +205,14 @@ export const AccountSchema = z
 /** Schema of one API key record. */
 export const ApiKeyRecordSchema = z
   .object({
-    key: z.string().min(8, { message: 'must be at least 8 characters' }).regex(/^\S+$/, { message: 'must not contain spaces' }),
+    key: z
+      .string()
+      .min(8, { message: 'must be at least 8 characters' })
+      .regex(/^\S+$/, { message: 'must not contain spaces' }),
     account_id: nonEmpty,
-    scopes: z.array(z.enum(SCOPES, { message: `must be one of: ${SCOPES.join(', ')}` })).default([...ALL_SCOPES]),
+    scopes: z
+      .array(z.enum(SCOPES, { message: `must be one of: ${SCOPES.join(', ')}` }))
+      .default([...ALL_SCOPES]),
     revoked: z.boolean().default(false),
   })
   .strict();
@@ -228,9 +257,12 @@ export function loadAccountsFile(path: string): { accounts: Account[]; keys: Api
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`accounts file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
-      cause: error,
-    });
+    throw new Error(
+      `accounts file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      {
+        cause: error,
+      },
+    );
   }
   let json: unknown;
   try {
@@ -258,11 +290,17 @@ export function createSandboxState(): SandboxState {
  * Adds accounts and keys to the state after validating them. Every key must belong to an
  * account of the state (or of this call); an account with an existing id replaces it.
  */
-export function addAccounts(state: SandboxState, accounts: Account[], keys: ApiKeyRecord[], source = 'addAccount'): void {
+export function addAccounts(
+  state: SandboxState,
+  accounts: Account[],
+  keys: ApiKeyRecord[],
+  source = 'addAccount',
+): void {
   const valid = parseAccounts({ accounts, keys }, source);
   const ids = new Set([...state.accounts.keys(), ...valid.accounts.map((a) => a.id)]);
   valid.keys.forEach((k, i) => {
-    if (!ids.has(k.account_id)) throw new Error(`${source}: keys.${i}.account_id: no account '${k.account_id}'`);
+    if (!ids.has(k.account_id))
+      throw new Error(`${source}: keys.${i}.account_id: no account '${k.account_id}'`);
   });
   for (const account of valid.accounts) state.accounts.set(account.id, account);
   for (const key of valid.keys) state.keys.set(key.key, key);

@@ -35,7 +35,12 @@ export function successEnvelope(input: {
  * @example
  * errorEnvelope('ask', 'insufficient_credits', 'ask costs 1 credit; balance 0', { charged: 0, remaining: 0 });
  */
-export function errorEnvelope(operation: string, code: string, message: string, credits: EnvelopeCredits): Envelope {
+export function errorEnvelope(
+  operation: string,
+  code: string,
+  message: string,
+  credits: EnvelopeCredits,
+): Envelope {
   return {
     success: false,
     operation,

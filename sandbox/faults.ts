@@ -13,8 +13,12 @@ import { epochSeconds } from './rate-limit.js';
 import type { FaultOptions } from './types.js';
 
 const rate = (name: string) =>
-  z.number({ message: `${name} must be a number from 0 to 1` }).min(0, { message: `${name} must be at least 0` }).max(1, { message: `${name} must be at most 1` });
-const ms = (name: string) => z.number({ message: `${name} must be a number of ms` }).min(0, { message: `${name} must be at least 0` });
+  z
+    .number({ message: `${name} must be a number from 0 to 1` })
+    .min(0, { message: `${name} must be at least 0` })
+    .max(1, { message: `${name} must be at most 1` });
+const ms = (name: string) =>
+  z.number({ message: `${name} must be a number of ms` }).min(0, { message: `${name} must be at least 0` });
 
 const FaultOptionsSchema = z
   .object({
@@ -24,7 +28,11 @@ const FaultOptionsSchema = z
     dropRate: rate('dropRate').optional(),
     hangRate: rate('hangRate').optional(),
     malformedRate: rate('malformedRate').optional(),
-    burst429: z.number().int({ message: 'burst429 must be an integer >= 0' }).min(0, { message: 'burst429 must be an integer >= 0' }).optional(),
+    burst429: z
+      .number()
+      .int({ message: 'burst429 must be an integer >= 0' })
+      .min(0, { message: 'burst429 must be an integer >= 0' })
+      .optional(),
     seed: z.number().int({ message: 'seed must be an integer' }).optional(),
   })
   .strict()
@@ -42,7 +50,8 @@ export function validateFaults(faults: FaultOptions): FaultOptions {
   const parsed = FaultOptionsSchema.safeParse(faults);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
+    const field =
+      issue?.path.map(String).join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
     throw new Error(`faults${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid fault options'}`);
   }
   return parsed.data;
@@ -159,11 +168,16 @@ export class FaultInjector {
       case 'error503': {
         const status = action.kind === 'error500' ? 500 : 503;
         const code = status === 500 ? 'internal_error' : 'service_unavailable';
-        const message = status === 500 ? 'injected fault: internal error' : 'injected fault: service unavailable, retry later';
+        const message =
+          status === 500
+            ? 'injected fault: internal error'
+            : 'injected fault: service unavailable, retry later';
         void reply.headers(headers);
         if (status === 503) void reply.header('retry-after', '1');
         await reply
-          .code(status).type('application/json; charset=utf-8').send(errorEnvelope(operation, code, message, null));
+          .code(status)
+          .type('application/json; charset=utf-8')
+          .send(errorEnvelope(operation, code, message, null));
         return true;
       }
       case 'burst429': {

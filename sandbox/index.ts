@@ -2,7 +2,13 @@
  * The sandbox: a local, spec-faithful implementation of the Venture Intelligence Service.
  */
 export { startSandbox, readJsonBody, readQueryParams } from './server.js';
-export { createPipeline, InvalidBody, unknownOperationMessage, type Pipeline, type PipelineDeps } from './pipeline.js';
+export {
+  createPipeline,
+  InvalidBody,
+  unknownOperationMessage,
+  type Pipeline,
+  type PipelineDeps,
+} from './pipeline.js';
 export { decideAccess, allowedOperations, type AccessDecision } from './access.js';
 export {
   SEEDED_KEYS,
@@ -16,8 +22,22 @@ export {
   ApiKeyRecordSchema,
   AccountsFileSchema,
 } from './accounts.js';
-export { RateLimiter, rateLimitHeaders, epochSeconds, nextUtcMidnight, type RateLimitConfig, type RateLimitSnapshot } from './rate-limit.js';
-export { FaultInjector, validateFaults, seededRandom, BURST_RESET_MS, type FaultAction, type FaultKind } from './faults.js';
+export {
+  RateLimiter,
+  rateLimitHeaders,
+  epochSeconds,
+  nextUtcMidnight,
+  type RateLimitConfig,
+  type RateLimitSnapshot,
+} from './rate-limit.js';
+export {
+  FaultInjector,
+  validateFaults,
+  seededRandom,
+  BURST_RESET_MS,
+  type FaultAction,
+  type FaultKind,
+} from './faults.js';
 export { successEnvelope, errorEnvelope } from './envelope.js';
 export { insertStartup } from './insert-startup.js';
 export { SANDBOX_DEFAULTS, validateSandboxOptions, resolveSandboxOptions } from './options.js';

@@ -18,7 +18,8 @@ function uniqueKey(db: DatabaseSync, base: string): string {
 /** The canonical country row for a name, ISO code or alias. */
 function findCountry(db: DatabaseSync, name: string): { name: string; region: string } | undefined {
   const canonical = resolveCountry(name) ?? name.trim();
-  return db.prepare('SELECT name, region FROM countries WHERE name = ?').get(canonical) as { name: string; region: string } | undefined;
+  return db.prepare('SELECT name, region FROM countries WHERE name = ?').get(canonical) as
+    { name: string; region: string } | undefined;
 }
 
 function isoDate(date: Date): string {
@@ -58,12 +59,12 @@ export function insertStartup(
   });
   const latest = [...fullRounds].sort((a, b) => a.date.localeCompare(b.date)).at(-1);
   const sector = startup.sector ?? 'Software & Developer Tools';
-  const subsectorRow = db.prepare('SELECT subsector FROM startups WHERE sector = ? ORDER BY key LIMIT 1').get(sector) as
-    | { subsector: string }
-    | undefined;
-  const cityRow = db.prepare('SELECT hq_city FROM startups WHERE hq_country = ? ORDER BY key LIMIT 1').get(country.name) as
-    | { hq_city: string }
-    | undefined;
+  const subsectorRow = db
+    .prepare('SELECT subsector FROM startups WHERE sector = ? ORDER BY key LIMIT 1')
+    .get(sector) as { subsector: string } | undefined;
+  const cityRow = db
+    .prepare('SELECT hq_city FROM startups WHERE hq_country = ? ORDER BY key LIMIT 1')
+    .get(country.name) as { hq_city: string } | undefined;
   const website = startup.website ?? `https://${key}.example.com`;
   let domain = startup.domain;
   if (!domain) {
@@ -103,9 +104,19 @@ export function insertStartup(
     const insertRound = db.prepare(
       'INSERT INTO rounds (id, startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const insertLead = db.prepare('INSERT INTO round_investors (round_id, investor_key, is_lead) VALUES (?, ?, 1)');
+    const insertLead = db.prepare(
+      'INSERT INTO round_investors (round_id, investor_key, is_lead) VALUES (?, ?, 1)',
+    );
     for (const r of fullRounds) {
-      const info = insertRound.run(r.id ?? null, key, r.date, r.year, r.stage, r.amount_usd, r.lead_investor_key);
+      const info = insertRound.run(
+        r.id ?? null,
+        key,
+        r.date,
+        r.year,
+        r.stage,
+        r.amount_usd,
+        r.lead_investor_key,
+      );
       if (r.lead_investor_key) insertLead.run(Number(info.lastInsertRowid), r.lead_investor_key);
     }
     db.exec('COMMIT');

@@ -35,10 +35,18 @@ async function main(): Promise<void> {
     .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0), 8787)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--seed <n>', 'database seed (same seed, same data)', integer('--seed', 0))
-    .option('--rate-per-minute <n>', 'rate limit per key per minute (default 60)', integer('--rate-per-minute', 1))
+    .option(
+      '--rate-per-minute <n>',
+      'rate limit per key per minute (default 60)',
+      integer('--rate-per-minute', 1),
+    )
     .option('--rate-per-day <n>', 'rate limit per key per day (default 5000)', integer('--rate-per-day', 1))
     .option('--accounts <file>', 'JSON file { accounts, keys } of extra accounts and keys')
-    .option('--deck-wait-ms <n>', 'how long analyze_deck waits before answering "running" (default 90000)', integer('--deck-wait-ms', 0))
+    .option(
+      '--deck-wait-ms <n>',
+      'how long analyze_deck waits before answering "running" (default 90000)',
+      integer('--deck-wait-ms', 0),
+    )
     .option('--data-dir <dir>', 'folder of the cached database (default .data/sandbox)')
     .option('--as-of <date>', 'reference date of the generated data, YYYY-MM-DD (default today)')
     .option('--log', 'log every request')

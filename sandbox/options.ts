@@ -18,8 +18,14 @@ export const SANDBOX_DEFAULTS = {
   closeTimeoutMs: 5000,
 } as const;
 
-const positiveInt = z.number().int({ message: 'must be an integer' }).min(1, { message: 'must be at least 1' });
-const nonNegativeInt = z.number().int({ message: 'must be an integer' }).min(0, { message: 'must be at least 0' });
+const positiveInt = z
+  .number()
+  .int({ message: 'must be an integer' })
+  .min(1, { message: 'must be at least 1' });
+const nonNegativeInt = z
+  .number()
+  .int({ message: 'must be an integer' })
+  .min(0, { message: 'must be at least 0' });
 
 const OptionsSchema = z.looseObject({
   port: nonNegativeInt.max(65535, { message: 'must be at most 65535' }).optional(),
@@ -32,7 +38,10 @@ const OptionsSchema = z.looseObject({
   dayWindowMs: positiveInt.optional(),
   deckWaitMs: nonNegativeInt.optional(),
   closeTimeoutMs: nonNegativeInt.optional(),
-  asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' }).optional(),
+  asOf: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
+    .optional(),
   accountsFile: z.string().min(1, { message: 'must not be empty' }).optional(),
   logger: z.boolean({ message: 'must be true or false' }).optional(),
   trustedCa: z.array(z.string()).optional(),
@@ -48,12 +57,17 @@ export function validateSandboxOptions(options: SandboxOptions): void {
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`sandbox option ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(
+      `sandbox option ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+    );
   }
 }
 
 /** Resolves options once the database (which decides the seed and the as-of date) is open. */
-export function resolveSandboxOptions(options: SandboxOptions, db: { seed: number; asOf: string }): ResolvedSandboxOptions {
+export function resolveSandboxOptions(
+  options: SandboxOptions,
+  db: { seed: number; asOf: string },
+): ResolvedSandboxOptions {
   return {
     port: options.port ?? SANDBOX_DEFAULTS.port,
     host: options.host ?? SANDBOX_DEFAULTS.host,

@@ -5,7 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { FREE_OPERATIONS, OPERATIONS, OPERATION_NAMES, isOperationName, redactText, validateParams, type OperationName } from '../api/index.js';
+import {
+  FREE_OPERATIONS,
+  OPERATIONS,
+  OPERATION_NAMES,
+  isOperationName,
+  redactText,
+  validateParams,
+  type OperationName,
+} from '../api/index.js';
 import { decideAccess } from './access.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { HANDLERS } from './operations/index.js';
@@ -46,14 +54,18 @@ export interface PipelineDeps {
 export interface Pipeline {
   execute: ExecuteFn;
   /** An error answer outside the pipeline (e.g. an unsupported HTTP method), with the same headers and credits. */
-  refuse(operation: string, status: number, code: string, message: string, authorization: string | undefined): ExecuteResponse;
+  refuse(
+    operation: string,
+    status: number,
+    code: string,
+    message: string,
+    authorization: string | undefined,
+  ): ExecuteResponse;
   /** The rate-limit headers of the caller's key (a fresh window without a valid key), without counting a call. */
   peekHeaders(authorization: string | undefined): Record<string, string>;
 }
 
-type Auth =
-  | { ok: true; key: ApiKeyRecord; account: Account }
-  | { ok: false; message: string };
+type Auth = { ok: true; key: ApiKeyRecord; account: Account } | { ok: false; message: string };
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -69,7 +81,8 @@ function authenticate(state: SandboxState, authorization: string | undefined): A
   const key = state.keys.get(match[1]);
   const account = key && state.accounts.get(key.account_id);
   if (!key || !account) return { ok: false, message: 'unknown API key: check the key on the developer page' };
-  if (key.revoked) return { ok: false, message: 'this API key has been revoked: create a new key on the developer page' };
+  if (key.revoked)
+    return { ok: false, message: 'this API key has been revoked: create a new key on the developer page' };
   return { ok: true, key, account };
 }
 
@@ -77,7 +90,9 @@ const MAX_OPERATION_ECHO = 80;
 
 /** The 404 message for an unknown operation: names it (shortened, redacted) and lists the valid ones. */
 export function unknownOperationMessage(operation: string): string {
-  const shown = redactText(operation.length > MAX_OPERATION_ECHO ? `${operation.slice(0, MAX_OPERATION_ECHO)}…` : operation);
+  const shown = redactText(
+    operation.length > MAX_OPERATION_ECHO ? `${operation.slice(0, MAX_OPERATION_ECHO)}…` : operation,
+  );
   return `unknown operation '${shown}'; valid operations: ${OPERATION_NAMES.join(', ')}`;
 }
 
@@ -86,7 +101,10 @@ function newResultId(): string {
 }
 
 /** Makes the handler's url absolute and, for /view/results/ links, returns the result id (generated when the link has none). */
-function resolveUrl(url: string | null | undefined, baseUrl: string): { url: string | null; resultId?: string } {
+function resolveUrl(
+  url: string | null | undefined,
+  baseUrl: string,
+): { url: string | null; resultId?: string } {
   if (!url) return { url: null };
   let absolute = url.startsWith('/') ? `${baseUrl}${url}` : url;
   const match = /\/view\/results(?:\/([^/?#]*))?(?=[?#]|$)/.exec(absolute);
@@ -132,7 +150,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     };
   }
 
-  function refuse(operation: string, status: number, code: string, message: string, authorization: string | undefined): ExecuteResponse {
+  function refuse(
+    operation: string,
+    status: number,
+    code: string,
+    message: string,
+    authorization: string | undefined,
+  ): ExecuteResponse {
     const auth = authenticate(state, authorization);
     const snapshot = limiter.peek(auth.ok ? auth.key.key : undefined, Date.now());
     return fail(operation, status, code, message, snapshot, auth.ok ? auth.account : undefined);
@@ -156,13 +180,17 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     // 2. Authentication.
     const auth = authenticate(state, authorization);
-    if (!auth.ok) return fail(operation, 401, 'unauthorized', auth.message, limiter.peek(undefined, now), undefined);
+    if (!auth.ok)
+      return fail(operation, 401, 'unauthorized', auth.message, limiter.peek(undefined, now), undefined);
     const { key, account } = auth;
 
     // 3. Rate limit (only authenticated calls count; a refused call does not).
     const limit = limiter.consume(key.key, now);
     if (!limit.allowed) {
-      const window = limit.snapshot.exceeded === 'day' ? `${limit.snapshot.limitDay} calls per day` : `${limit.snapshot.limit} calls per minute`;
+      const window =
+        limit.snapshot.exceeded === 'day'
+          ? `${limit.snapshot.limitDay} calls per day`
+          : `${limit.snapshot.limit} calls per minute`;
       const message = `rate limit exceeded (${window} per key); retry after ${new Date(limit.snapshot.resetMs).toISOString()} (X-RateLimit-Reset)`;
       return fail(operation, 429, 'rate_limited', message, limit.snapshot, account, true);
     }
@@ -176,13 +204,18 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     // 5. Parameters.
     const raw = request.params;
-    if (raw instanceof InvalidBody) return fail(operation, 400, 'invalid_input', `${operation}: ${raw.message}`, snapshot, account);
-    const validated = validateParams(operation, method === 'MCP' && (raw === undefined || raw === null) ? {} : raw);
+    if (raw instanceof InvalidBody)
+      return fail(operation, 400, 'invalid_input', `${operation}: ${raw.message}`, snapshot, account);
+    const validated = validateParams(
+      operation,
+      method === 'MCP' && (raw === undefined || raw === null) ? {} : raw,
+    );
     if (!validated.ok) return fail(operation, 400, 'invalid_input', validated.message, snapshot, account);
 
     // 6-7. Scope, account type, plan.
     const access = decideAccess(account, key, operation);
-    if (!access.allowed) return fail(operation, access.status, access.code, access.message, snapshot, account);
+    if (!access.allowed)
+      return fail(operation, access.status, access.code, access.message, snapshot, account);
 
     // 8. Credits: the price is reserved before the handler runs, so parallel calls never overspend.
     const price = def.credits;
@@ -210,7 +243,14 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     } catch (error) {
       account.credits += reserved;
       if (error instanceof SandboxError) {
-        return fail(operation, error.status, String(error.code), redactText(error.message, [key.key]), snapshot, account);
+        return fail(
+          operation,
+          error.status,
+          String(error.code),
+          redactText(error.message, [key.key]),
+          snapshot,
+          account,
+        );
       }
       deps.onError?.(operation, error);
       const message = `internal error in ${operation}: ${redactText(error instanceof Error ? error.message : String(error), [key.key])}`;

@@ -123,7 +123,11 @@ export function epochSeconds(ms: number): number {
  * The X-RateLimit-* headers of a snapshot. Reset values are Unix time in seconds; 429s also
  * carry Retry-After (seconds to wait).
  */
-export function rateLimitHeaders(snapshot: RateLimitSnapshot, now: number, refused = false): Record<string, string> {
+export function rateLimitHeaders(
+  snapshot: RateLimitSnapshot,
+  now: number,
+  refused = false,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(snapshot.limit),
     'x-ratelimit-remaining': String(snapshot.remaining),

@@ -15,7 +15,13 @@ import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { InvalidBody, createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerViews } from './views.js';
-import type { ExecuteResponse, ResolvedSandboxOptions, RunningSandbox, SandboxOptions, SandboxState } from './types.js';
+import type {
+  ExecuteResponse,
+  ResolvedSandboxOptions,
+  RunningSandbox,
+  SandboxOptions,
+  SandboxState,
+} from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const OTHER_METHODS = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
@@ -23,7 +29,9 @@ const OTHER_METHODS = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
 /** Reads a POST body (a string from the /v1 content parser) into parameters or an InvalidBody. */
 export function readJsonBody(body: unknown): unknown {
   if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
-    return new InvalidBody('the request body is required: send a JSON object ({} for an operation without parameters)');
+    return new InvalidBody(
+      'the request body is required: send a JSON object ({} for an operation without parameters)',
+    );
   }
   if (typeof body !== 'string') return body;
   try {
@@ -45,7 +53,10 @@ export function readQueryParams(operation: keyof typeof OPERATIONS, search: stri
   for (const name of new Set(query.keys())) {
     const values = query.getAll(name);
     if (def.arrayParams.includes(name)) {
-      out[name] = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      out[name] = values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     } else if (def.integerParams.includes(name)) {
       const decoded = values.map((v) => (/^\s*-?\d+\s*$/.test(v) ? Number(v) : v));
       out[name] = decoded.length === 1 ? decoded[0] : decoded;
@@ -97,7 +108,8 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const code = status === 413 ? 'invalid_input' : status < 500 ? 'invalid_input' : 'internal_error';
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     const message = status === 413 ? 'the request body is too large (limit 1 MiB)' : error.message;
@@ -108,7 +120,17 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const operation = path.startsWith('/v1/') ? path.slice(4) : '';
-    if (operation) return send(reply, pipeline.refuse(operation, 404, 'not_found', unknownOperationMessage(operation), authorizationOf(request)));
+    if (operation)
+      return send(
+        reply,
+        pipeline.refuse(
+          operation,
+          404,
+          'not_found',
+          unknownOperationMessage(operation),
+          authorizationOf(request),
+        ),
+      );
     const message = `no route ${request.method} ${path}; operations are served at POST /v1/<operation>`;
     return send(reply, pipeline.refuse('', 404, 'not_found', message, authorizationOf(request)));
   });
@@ -119,7 +141,9 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.dbInfo,
   }));
 
-  app.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send(buildOpenApiDocument({ serverUrl: deps.baseUrl() })));
+  app.get('/openapi.json', async (_request, reply) =>
+    reply.type(JSON_TYPE).send(buildOpenApiDocument({ serverUrl: deps.baseUrl() })),
+  );
 
   registerViews(app, { db: deps.db, state: deps.state, now: deps.options.now });
   registerMcp(app, { execute: pipeline.execute, state: deps.state });
@@ -141,9 +165,18 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const method = request.method === 'GET' ? 'GET' : 'POST';
         let params: unknown;
         if (method === 'POST') params = readJsonBody(request.body);
-        else if (isOperationName(operation)) params = readQueryParams(operation, request.url.slice(request.url.indexOf('?') + 1 || request.url.length));
+        else if (isOperationName(operation))
+          params = readQueryParams(
+            operation,
+            request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
+          );
         else params = {};
-        const response = await pipeline.execute({ operation, params, authorization: authorizationOf(request), method });
+        const response = await pipeline.execute({
+          operation,
+          params,
+          authorization: authorizationOf(request),
+          method,
+        });
         if (response.status === 405) void reply.header('allow', 'POST');
         return send(reply, response);
       },
@@ -154,11 +187,24 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       url: '/v1/:operation',
       handler: async (request, reply) => {
         const operation = operationOf(request);
-        if (!isOperationName(operation)) return send(reply, pipeline.refuse(operation, 404, 'not_found', unknownOperationMessage(operation), authorizationOf(request)));
+        if (!isOperationName(operation))
+          return send(
+            reply,
+            pipeline.refuse(
+              operation,
+              404,
+              'not_found',
+              unknownOperationMessage(operation),
+              authorizationOf(request),
+            ),
+          );
         const allow = OPERATIONS[operation].credits === 0 ? 'GET, POST' : 'POST';
         const message = `${request.method} is not supported for /v1/${operation}; use ${allow.replace(', ', ' or ')}`;
         void reply.header('allow', allow);
-        return send(reply, pipeline.refuse(operation, 405, 'method_not_allowed', message, authorizationOf(request)));
+        return send(
+          reply,
+          pipeline.refuse(operation, 405, 'method_not_allowed', message, authorizationOf(request)),
+        );
       },
     });
   });
@@ -188,7 +234,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const state = createSandboxState();
     const seeded = seedAccounts(db);
     addAccounts(state, seeded.accounts, seeded.keys, 'seeded accounts');
-    if (resolved.accounts.length > 0 || resolved.keys.length > 0) addAccounts(state, resolved.accounts, resolved.keys, 'sandbox option accounts/keys');
+    if (resolved.accounts.length > 0 || resolved.keys.length > 0)
+      addAccounts(state, resolved.accounts, resolved.keys, 'sandbox option accounts/keys');
     if (resolved.accountsFile) {
       const fromFile = loadAccountsFile(resolved.accountsFile);
       addAccounts(state, fromFile.accounts, fromFile.keys, `accounts file ${resolved.accountsFile}`);

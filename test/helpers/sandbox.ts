@@ -61,11 +61,16 @@ export function toQuery(params: Record<string, unknown>): string {
  * const r = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
  * expect(r.status).toBe(200);
  */
-export async function callSandbox(target: RunningSandbox | string, operation: string, options: CallOptions = {}): Promise<CallResult> {
+export async function callSandbox(
+  target: RunningSandbox | string,
+  operation: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const base = typeof target === 'string' ? target : target.url;
   const method = options.method ?? 'POST';
   const headers: Record<string, string> = { ...options.headers };
-  const authorization = options.authorization ?? (options.key === undefined ? undefined : `Bearer ${options.key}`);
+  const authorization =
+    options.authorization ?? (options.key === undefined ? undefined : `Bearer ${options.key}`);
   if (authorization !== undefined) headers.authorization = authorization;
   let url = `${base}/v1/${operation}`;
   let body: string | undefined;

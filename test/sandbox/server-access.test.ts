@@ -11,7 +11,8 @@ import { KEYS, callSandbox, startTestSandbox } from '../helpers/sandbox.js';
 const handlers: HandlerMap = {
   ask: async ({ params }) => {
     await sleep(20);
-    if (params.query === 'please fail') throw new SandboxError(422, 'unanswerable', 'the agent could not answer');
+    if (params.query === 'please fail')
+      throw new SandboxError(422, 'unanswerable', 'the agent could not answer');
     if (params.query === 'please crash') throw new Error('boom');
     if (params.query === 'free please') return { data: { answer: 'free' }, summary: 'free', charge: 0 };
     return { data: { answer: params.query }, summary: `answer to ${params.query}`, url: '/view/results/' };
@@ -66,7 +67,10 @@ describe('authentication', () => {
 
 describe('scope, plan and account type', () => {
   it('gives 402 upgrade_required to the free plan for ask', async () => {
-    const r = await callSandbox(sandbox, 'ask', { key: KEYS.free, params: { query: 'How many seed rounds in 2024?' } });
+    const r = await callSandbox(sandbox, 'ask', {
+      key: KEYS.free,
+      params: { query: 'How many seed rounds in 2024?' },
+    });
     expect(r.status).toBe(402);
     expect(r.body.error?.code).toBe('upgrade_required');
     expect(r.body.error?.message).toMatch(/ask needs a paid plan/);
@@ -74,34 +78,63 @@ describe('scope, plan and account type', () => {
   });
 
   it('gives 403 insufficient_scope to a read-only key', async () => {
-    const r = await callSandbox(sandbox, 'ask', { key: KEYS.readonly, params: { query: 'How many seed rounds in 2024?' } });
+    const r = await callSandbox(sandbox, 'ask', {
+      key: KEYS.readonly,
+      params: { query: 'How many seed rounds in 2024?' },
+    });
     expect(r.status).toBe(403);
     expect(r.body.error?.code).toBe('insufficient_scope');
     expect(r.body.error?.message).toBe("ask requires the 'ask' scope; this key has: read");
     const read = await callSandbox(sandbox, 'my_account', { key: KEYS.readonly });
     expect(read.status).toBe(200);
-    expect(read.body.data?.tools).toEqual(['my_account', 'get_deck_analysis', 'search_investors', 'get_investor', 'search_startups', 'get_startup', 'country_overview']);
+    expect(read.body.data?.tools).toEqual([
+      'my_account',
+      'get_deck_analysis',
+      'search_investors',
+      'get_investor',
+      'search_startups',
+      'get_startup',
+      'country_overview',
+    ]);
   });
 
   it('gives 403 account_type_required to the wrong account type', async () => {
     const fund = await callSandbox(sandbox, 'find_startups_for_fund', { key: KEYS.startup, params: {} });
     expect(fund.status).toBe(403);
     expect(fund.body.error?.code).toBe('account_type_required');
-    expect(fund.body.error?.message).toBe('find_startups_for_fund is for investor (VC) accounts; this is a startup account');
+    expect(fund.body.error?.message).toBe(
+      'find_startups_for_fund is for investor (VC) accounts; this is a startup account',
+    );
     const customers = await callSandbox(sandbox, 'find_customers', { key: KEYS.vc, params: {} });
     expect(customers.status).toBe(403);
-    expect(customers.body.error?.message).toMatch(/for service provider and organisation accounts; this is an investor \(VC\) account/);
+    expect(customers.body.error?.message).toMatch(
+      /for service provider and organisation accounts; this is an investor \(VC\) account/,
+    );
     // The account type is checked before the plan: upgrading would not help a free startup.
-    const deck = await callSandbox(sandbox, 'analyze_deck', { key: KEYS.free, params: { deck_url: 'https://example.com/d.pdf' } });
+    const deck = await callSandbox(sandbox, 'analyze_deck', {
+      key: KEYS.free,
+      params: { deck_url: 'https://example.com/d.pdf' },
+    });
     expect(deck.status).toBe(403);
     expect(deck.body.error?.code).toBe('account_type_required');
   });
 
   it('gives 402 upgrade_required to a free investor account for a paid VC operation', async () => {
-    sandbox.addAccount({ id: 'acct_free_vc', name: 'Free Fund', type: 'investor', plan: 'free', credits: 50 }, [
-      { key: 'vis_live_test_free_vc', account_id: 'acct_free_vc', scopes: ['read', 'ask', 'finder'], revoked: false },
-    ]);
-    const r = await callSandbox(sandbox, 'find_startups_for_fund', { key: 'vis_live_test_free_vc', params: { limit: 5 } });
+    sandbox.addAccount(
+      { id: 'acct_free_vc', name: 'Free Fund', type: 'investor', plan: 'free', credits: 50 },
+      [
+        {
+          key: 'vis_live_test_free_vc',
+          account_id: 'acct_free_vc',
+          scopes: ['read', 'ask', 'finder'],
+          revoked: false,
+        },
+      ],
+    );
+    const r = await callSandbox(sandbox, 'find_startups_for_fund', {
+      key: 'vis_live_test_free_vc',
+      params: { limit: 5 },
+    });
     expect(r.status).toBe(402);
     expect(r.body.error?.code).toBe('upgrade_required');
   });
@@ -127,7 +160,10 @@ describe('scope, plan and account type', () => {
 describe('credits', () => {
   it('refuses a call the balance cannot pay with 402 insufficient_credits and charges nothing', async () => {
     const before = credits('acct_broke');
-    const r = await callSandbox(sandbox, 'find_investors', { key: KEYS.broke, params: { description: 'A tool for robots.' } });
+    const r = await callSandbox(sandbox, 'find_investors', {
+      key: KEYS.broke,
+      params: { description: 'A tool for robots.' },
+    });
     expect(r.status).toBe(402);
     expect(r.body.error?.code).toBe('insufficient_credits');
     expect(r.body.error?.message).toBe(`find_investors costs 3 credits; the balance is ${before}`);
@@ -140,7 +176,9 @@ describe('credits', () => {
       { key: 'vis_live_test_two', account_id: 'acct_two', scopes: ['ask'], revoked: false },
     ]);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => callSandbox(sandbox, 'ask', { key: 'vis_live_test_two', params: { query: `question ${i}` } })),
+      Array.from({ length: 6 }, (_, i) =>
+        callSandbox(sandbox, 'ask', { key: 'vis_live_test_two', params: { query: `question ${i}` } }),
+      ),
     );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 402);
@@ -155,7 +193,10 @@ describe('credits', () => {
 
   it('debits the price and reports charged and remaining', async () => {
     const before = credits('acct_startup');
-    const r = await callSandbox(sandbox, 'ask', { key: KEYS.startup, params: { query: 'top investors in Germany' } });
+    const r = await callSandbox(sandbox, 'ask', {
+      key: KEYS.startup,
+      params: { query: 'top investors in Germany' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.credits).toEqual({ charged: 1, remaining: before - 1 });
     expect(credits('acct_startup')).toBe(before - 1);
@@ -174,7 +215,10 @@ describe('credits', () => {
     expect(failed.status).toBe(422);
     expect(failed.body.error).toEqual({ code: 'unanswerable', message: 'the agent could not answer' });
     expect(failed.body.credits).toEqual({ charged: 0, remaining: before });
-    const crashed = await callSandbox(sandbox, 'ask', { key: KEYS.startup, params: { query: 'please crash' } });
+    const crashed = await callSandbox(sandbox, 'ask', {
+      key: KEYS.startup,
+      params: { query: 'please crash' },
+    });
     expect(crashed.status).toBe(500);
     expect(crashed.body.error).toEqual({ code: 'internal_error', message: 'internal error in ask: boom' });
     expect(credits('acct_startup')).toBe(before);
@@ -188,11 +232,21 @@ describe('result views', () => {
     const match = new RegExp(`^${sandbox.url}/view/results/(r_[\\w-]+)$`).exec(r.body.url ?? '');
     expect(match).not.toBeNull();
     const stored = sandbox.state.results.get(match?.[1] ?? '');
-    expect(stored).toMatchObject({ operation: 'ask', account_id: 'acct_vc', summary: 'answer to seed rounds this week' });
-    const fixed = await callSandbox(sandbox, 'find_customers', { key: KEYS.org, params: { org_key: 'harbour-cloud' } });
+    expect(stored).toMatchObject({
+      operation: 'ask',
+      account_id: 'acct_vc',
+      summary: 'answer to seed rounds this week',
+    });
+    const fixed = await callSandbox(sandbox, 'find_customers', {
+      key: KEYS.org,
+      params: { org_key: 'harbour-cloud' },
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.body.url).toBe(`${sandbox.url}/view/results/fc-123`);
-    expect(sandbox.state.results.get('fc-123')).toMatchObject({ operation: 'find_customers', data: { org_key: 'harbour-cloud' } });
+    expect(sandbox.state.results.get('fc-123')).toMatchObject({
+      operation: 'find_customers',
+      data: { org_key: 'harbour-cloud' },
+    });
   });
 });
 
@@ -229,10 +283,17 @@ describe('seeded accounts', () => {
 
   it('refuses run-time accounts that do not validate, naming the field', () => {
     expect(() =>
-      sandbox.addAccount({ id: 'x', name: 'X', type: 'fund' as Account['type'], plan: 'paid', credits: 1 }, []),
-    ).toThrow(/addAccount: accounts\.0\.type: must be one of: startup, investor, service_provider, organisation/);
-    expect(() => sandbox.addAccount({ id: 'y', name: 'Y', type: 'startup', plan: 'paid', credits: 1 }, [
-      { key: 'vis_live_test_orphan', account_id: 'nobody', scopes: ['read'], revoked: false },
-    ])).toThrow(/keys\.0\.account_id: no account 'nobody'/);
+      sandbox.addAccount(
+        { id: 'x', name: 'X', type: 'fund' as Account['type'], plan: 'paid', credits: 1 },
+        [],
+      ),
+    ).toThrow(
+      /addAccount: accounts\.0\.type: must be one of: startup, investor, service_provider, organisation/,
+    );
+    expect(() =>
+      sandbox.addAccount({ id: 'y', name: 'Y', type: 'startup', plan: 'paid', credits: 1 }, [
+        { key: 'vis_live_test_orphan', account_id: 'nobody', scopes: ['read'], revoked: false },
+      ]),
+    ).toThrow(/keys\.0\.account_id: no account 'nobody'/);
   });
 });

@@ -139,7 +139,9 @@ describe('fault injection', () => {
   });
 
   it('refuses bad fault options, naming the field', () => {
-    expect(() => sandbox.setFaults({ errorRate: 1.5 })).toThrow('faults.errorRate: errorRate must be at most 1');
+    expect(() => sandbox.setFaults({ errorRate: 1.5 })).toThrow(
+      'faults.errorRate: errorRate must be at most 1',
+    );
     expect(() => validateFaults({ dropRate: 0.6, hangRate: 0.6 })).toThrow(/must not exceed 1/);
     expect(() => validateFaults({ burst429: -1 })).toThrow(/faults.burst429/);
     expect(new FaultInjector({ burst429: 3 }, 1, 60).faults.burst429).toBe(3);

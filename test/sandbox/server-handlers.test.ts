@@ -19,12 +19,18 @@ const QUESTION = 'How many seed rounds were there in Germany in 2025?';
 
 describe('paid calls with real handlers', () => {
   it('never overspends the broke account: with 2 credits exactly 2 of 5 parallel asks succeed', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => callSandbox(sandbox, 'ask', { key: KEYS.broke, params: { query: QUESTION } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        callSandbox(sandbox, 'ask', { key: KEYS.broke, params: { query: QUESTION } }),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(2);
     for (const r of ok) expect(r.body.credits?.charged).toBe(1);
     const refused = results.filter((r) => r.status !== 200);
-    expect(refused.map((r) => [r.status, r.body.error?.code])).toEqual(Array.from({ length: 3 }, () => [402, 'insufficient_credits']));
+    expect(refused.map((r) => [r.status, r.body.error?.code])).toEqual(
+      Array.from({ length: 3 }, () => [402, 'insufficient_credits']),
+    );
     expect(sandbox.state.accounts.get('acct_broke')?.credits).toBe(0);
     const after = await callSandbox(sandbox, 'my_account', { key: KEYS.broke });
     expect(after.body.data?.credits_balance).toBe(0);
@@ -36,7 +42,11 @@ describe('paid calls with real handlers', () => {
     expect(r.status).toBe(200);
     const id = /\/view\/results\/([^/?#]+)$/.exec(r.body.url ?? '')?.[1];
     expect(id).toBeDefined();
-    expect(sandbox.state.results.get(id ?? '')).toMatchObject({ operation: 'ask', account_id: 'acct_startup', summary: r.body.summary });
+    expect(sandbox.state.results.get(id ?? '')).toMatchObject({
+      operation: 'ask',
+      account_id: 'acct_startup',
+      summary: r.body.summary,
+    });
     const page = await fetch(r.body.url ?? '');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('seed rounds');
@@ -46,11 +56,17 @@ describe('paid calls with real handlers', () => {
 describe('free plan find_investors', () => {
   it('gives one run with the top 5, then 402 upgrade_required at no cost', async () => {
     const before = sandbox.state.accounts.get('acct_free')?.credits ?? 0;
-    const first = await callSandbox(sandbox, 'find_investors', { key: KEYS.free, params: { description: 'AI tools for radiologists.' } });
+    const first = await callSandbox(sandbox, 'find_investors', {
+      key: KEYS.free,
+      params: { description: 'AI tools for radiologists.' },
+    });
     expect(first.status).toBe(200);
     expect((first.body.data?.investors as unknown[]).length).toBeLessThanOrEqual(5);
     expect(first.body.credits).toEqual({ charged: 3, remaining: before - 3 });
-    const second = await callSandbox(sandbox, 'find_investors', { key: KEYS.free, params: { description: 'AI tools for radiologists.' } });
+    const second = await callSandbox(sandbox, 'find_investors', {
+      key: KEYS.free,
+      params: { description: 'AI tools for radiologists.' },
+    });
     expect(second.status).toBe(402);
     expect(second.body.error?.code).toBe('upgrade_required');
     expect(second.body.credits).toEqual({ charged: 0, remaining: before - 3 });

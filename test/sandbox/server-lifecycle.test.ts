@@ -57,9 +57,13 @@ describe('close()', () => {
 
 describe('options', () => {
   it('refuses bad options, naming the field', async () => {
-    await expect(startSandbox({ rateLimitPerMinute: 0 })).rejects.toThrow('sandbox option rateLimitPerMinute: must be at least 1');
+    await expect(startSandbox({ rateLimitPerMinute: 0 })).rejects.toThrow(
+      'sandbox option rateLimitPerMinute: must be at least 1',
+    );
     await expect(startSandbox({ port: 70000 })).rejects.toThrow('sandbox option port: must be at most 65535');
-    await expect(startSandbox({ asOf: '21.11.2026' })).rejects.toThrow('sandbox option asOf: must be a date YYYY-MM-DD');
+    await expect(startSandbox({ asOf: '21.11.2026' })).rejects.toThrow(
+      'sandbox option asOf: must be a date YYYY-MM-DD',
+    );
     await expect(startSandbox({ faults: { hangRate: 2 } })).rejects.toThrow('faults.hangRate');
   });
 
@@ -80,7 +84,12 @@ describe('options', () => {
     try {
       const fromFile = await callSandbox(sandbox, 'my_account', { key: 'vis_live_from_file' });
       expect(fromFile.status).toBe(200);
-      expect(fromFile.body.data).toMatchObject({ account_name: 'File Fund', plan: 'paid', credits_balance: 7, scopes: ['read'] });
+      expect(fromFile.body.data).toMatchObject({
+        account_name: 'File Fund',
+        plan: 'paid',
+        credits_balance: 7,
+        scopes: ['read'],
+      });
       const fromCode = await callSandbox(sandbox, 'my_account', { key: 'vis_live_from_code' });
       expect(fromCode.body.data).toMatchObject({ account_name: 'Code Co', plan: 'free' });
       // The seeded keys are still there.
@@ -92,18 +101,32 @@ describe('options', () => {
 
   it('names the file and the field of a bad accounts file, and never the key', async () => {
     const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ accounts: [{ id: 'a', name: 'A', type: 'startup', plan: 'gold', credits: 1 }] }));
-    expect(() => loadAccountsFile(bad)).toThrow(`accounts file ${bad}: accounts.0.plan: must be one of: free, paid`);
+    writeFileSync(
+      bad,
+      JSON.stringify({ accounts: [{ id: 'a', name: 'A', type: 'startup', plan: 'gold', credits: 1 }] }),
+    );
+    expect(() => loadAccountsFile(bad)).toThrow(
+      `accounts file ${bad}: accounts.0.plan: must be one of: free, paid`,
+    );
     const orphan = join(dir, 'orphan.json');
     writeFileSync(orphan, JSON.stringify({ keys: [{ key: 'vis_live_orphan_secret', account_id: 'ghost' }] }));
-    await expect(startTestSandbox({ accountsFile: orphan })).rejects.toThrow(`accounts file ${orphan}: keys.0.account_id: no account 'ghost'`);
+    await expect(startTestSandbox({ accountsFile: orphan })).rejects.toThrow(
+      `accounts file ${orphan}: keys.0.account_id: no account 'ghost'`,
+    );
     await expect(startTestSandbox({ accountsFile: orphan })).rejects.not.toThrow(/vis_live_orphan_secret/);
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{ "accounts": [');
-    expect(() => loadAccountsFile(broken)).toThrow(new RegExp(`accounts file ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid JSON`));
+    expect(() => loadAccountsFile(broken)).toThrow(
+      new RegExp(`accounts file ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid JSON`),
+    );
     expect(() => loadAccountsFile(join(dir, 'missing.json'))).toThrow(/cannot be read \(ENOENT\)/);
     const extra = join(dir, 'extra.json');
-    writeFileSync(extra, JSON.stringify({ accounts: [{ id: 'a', name: 'A', type: 'startup', plan: 'paid', credits: 1, colour: 'red' }] }));
+    writeFileSync(
+      extra,
+      JSON.stringify({
+        accounts: [{ id: 'a', name: 'A', type: 'startup', plan: 'paid', credits: 1, colour: 'red' }],
+      }),
+    );
     expect(() => loadAccountsFile(extra)).toThrow(/accounts\.0\.colour: unknown field/);
   });
 });
@@ -118,13 +141,18 @@ describe('insertStartup', () => {
   });
 
   it('inserts a startup with defaults, a slug key and total raised from its rounds', () => {
-    const investor = sandbox.db.prepare('SELECT key FROM investors ORDER BY key LIMIT 1').get() as { key: string };
+    const investor = sandbox.db.prepare('SELECT key FROM investors ORDER BY key LIMIT 1').get() as {
+      key: string;
+    };
     const key = sandbox.insertStartup({ name: '=HYPERLINK("http://x","y")', hq_country: 'de' }, [
       { amount_usd: 3_000_000, stage: 'seed', date: '2025-01-10' },
       { amount_usd: 12_000_000, stage: 'series-a', lead_investor_key: investor.key },
     ]);
     expect(key).toBe('hyperlink-http-x-y');
-    const row = sandbox.db.prepare('SELECT * FROM startups WHERE key = ?').get(key) as Record<string, unknown>;
+    const row = sandbox.db.prepare('SELECT * FROM startups WHERE key = ?').get(key) as Record<
+      string,
+      unknown
+    >;
     expect(row).toMatchObject({
       name: '=HYPERLINK("http://x","y")',
       hq_country: 'Germany',
@@ -135,35 +163,64 @@ describe('insertStartup', () => {
       website: 'https://hyperlink-http-x-y.example.com',
       domain: 'hyperlink-http-x-y.example.com',
     });
-    const rounds = sandbox.db.prepare('SELECT date, year, stage, amount_usd, lead_investor_key FROM rounds WHERE startup_key = ? ORDER BY date').all(key);
+    const rounds = sandbox.db
+      .prepare(
+        'SELECT date, year, stage, amount_usd, lead_investor_key FROM rounds WHERE startup_key = ? ORDER BY date',
+      )
+      .all(key);
     expect(rounds.map((r) => ({ ...r }))).toEqual([
       { date: '2025-01-10', year: 2025, stage: 'seed', amount_usd: 3_000_000, lead_investor_key: null },
-      { date: '2026-11-18', year: 2026, stage: 'series-a', amount_usd: 12_000_000, lead_investor_key: investor.key },
+      {
+        date: '2026-11-18',
+        year: 2026,
+        stage: 'series-a',
+        amount_usd: 12_000_000,
+        lead_investor_key: investor.key,
+      },
     ]);
-    const leads = sandbox.db.prepare('SELECT investor_key, is_lead FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE r.startup_key = ?').all(key);
+    const leads = sandbox.db
+      .prepare(
+        'SELECT investor_key, is_lead FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE r.startup_key = ?',
+      )
+      .all(key);
     expect(leads.map((r) => ({ ...r }))).toEqual([{ investor_key: investor.key, is_lead: 1 }]);
     // The same name again gets a new key.
-    expect(sandbox.insertStartup({ name: '=HYPERLINK("http://x","y")', hq_country: 'Germany' })).toBe('hyperlink-http-x-y-2');
+    expect(sandbox.insertStartup({ name: '=HYPERLINK("http://x","y")', hq_country: 'Germany' })).toBe(
+      'hyperlink-http-x-y-2',
+    );
   });
 
   it('makes the startup visible to the operations', async () => {
-    sandbox.insertStartup({ name: 'Zebra Quantum Widgets', hq_country: 'France', description: 'Quantum widgets for zebras.' });
-    const r = await callSandbox(sandbox, 'get_startup', { key: KEYS.startup, params: { key: 'Zebra Quantum Widgets' } });
+    sandbox.insertStartup({
+      name: 'Zebra Quantum Widgets',
+      hq_country: 'France',
+      description: 'Quantum widgets for zebras.',
+    });
+    const r = await callSandbox(sandbox, 'get_startup', {
+      key: KEYS.startup,
+      params: { key: 'Zebra Quantum Widgets' },
+    });
     expect(r.status).toBe(200);
     expect(JSON.stringify(r.body.data)).toContain('Quantum widgets for zebras.');
   });
 
   it('refuses an unknown country', () => {
-    expect(() => sandbox.insertStartup({ name: 'Nowhere Inc', hq_country: 'Atlantis' })).toThrow("insertStartup: unknown country 'Atlantis'");
+    expect(() => sandbox.insertStartup({ name: 'Nowhere Inc', hq_country: 'Atlantis' })).toThrow(
+      "insertStartup: unknown country 'Atlantis'",
+    );
   });
 });
 
 describe('npm run sandbox', () => {
   it('prints the URL and the seeded keys, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--rate-per-minute', '7'], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--rate-per-minute', '7'],
+      {
+        cwd: join(import.meta.dirname, '..', '..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));

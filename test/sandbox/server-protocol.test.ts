@@ -24,7 +24,13 @@ describe('POST bodies', () => {
     expect(r.body.error?.code).toBe('invalid_input');
     expect(r.body.error?.message).toMatch(/body is required/);
     expect(ResultSchema.safeParse(r.body).success).toBe(true);
-    expect(r.body).toMatchObject({ success: false, operation: 'my_account', data: null, charts: [], url: null });
+    expect(r.body).toMatchObject({
+      success: false,
+      operation: 'my_account',
+      data: null,
+      charts: [],
+      url: null,
+    });
   });
 
   it('refuses an empty JSON body', async () => {
@@ -58,7 +64,10 @@ describe('POST bodies', () => {
   });
 
   it('refuses a body over 1 MiB with 413 and an envelope', async () => {
-    const r = await callSandbox(sandbox, 'ask', { key: KEYS.startup, body: JSON.stringify({ query: 'x'.repeat(1_100_000) }) });
+    const r = await callSandbox(sandbox, 'ask', {
+      key: KEYS.startup,
+      body: JSON.stringify({ query: 'x'.repeat(1_100_000) }),
+    });
     expect(r.status).toBe(413);
     expect(r.body.error?.code).toBe('invalid_input');
     expect(r.body.error?.message).toMatch(/too large/);
@@ -77,30 +86,51 @@ describe('POST bodies', () => {
 
 describe('GET queries', () => {
   it('decodes arrays given as repeated parameters and comma-separated, and integers', () => {
-    expect(readQueryParams('search_startups', 'countries=Germany&countries=France&limit=5&offset=0')).toEqual({
-      countries: ['Germany', 'France'],
-      limit: 5,
-      offset: 0,
-    });
-    expect(readQueryParams('search_startups', 'countries=Germany,France&stages=seed&stages=series-a,series-b')).toEqual({
+    expect(readQueryParams('search_startups', 'countries=Germany&countries=France&limit=5&offset=0')).toEqual(
+      {
+        countries: ['Germany', 'France'],
+        limit: 5,
+        offset: 0,
+      },
+    );
+    expect(
+      readQueryParams('search_startups', 'countries=Germany,France&stages=seed&stages=series-a,series-b'),
+    ).toEqual({
       countries: ['Germany', 'France'],
       stages: ['seed', 'series-a', 'series-b'],
     });
-    expect(readQueryParams('search_startups', 'countries=Germany%2C%20France')).toEqual({ countries: ['Germany', 'France'] });
-    expect(readQueryParams('search_investors', 'limit=ten&query=a&query=b')).toEqual({ limit: 'ten', query: ['a', 'b'] });
+    expect(readQueryParams('search_startups', 'countries=Germany%2C%20France')).toEqual({
+      countries: ['Germany', 'France'],
+    });
+    expect(readQueryParams('search_investors', 'limit=ten&query=a&query=b')).toEqual({
+      limit: 'ten',
+      query: ['a', 'b'],
+    });
     expect(readQueryParams('search_investors', 'query=Berlin%2C+DE')).toEqual({ query: 'Berlin, DE' });
   });
 
   it('validates decoded integers against their bounds', async () => {
-    const over = await callSandbox(sandbox, 'search_investors', { key: KEYS.startup, method: 'GET', params: { limit: 101 } });
+    const over = await callSandbox(sandbox, 'search_investors', {
+      key: KEYS.startup,
+      method: 'GET',
+      params: { limit: 101 },
+    });
     expect(over.status).toBe(400);
     expect(over.body.error?.message).toBe('search_investors: limit must be at most 100 (1 to 100)');
-    const text = await callSandbox(sandbox, 'search_investors', { key: KEYS.startup, method: 'GET', params: { limit: 'ten' } });
+    const text = await callSandbox(sandbox, 'search_investors', {
+      key: KEYS.startup,
+      method: 'GET',
+      params: { limit: 'ten' },
+    });
     expect(text.status).toBe(400);
     expect(text.body.error?.message).toMatch(/limit must be an integer from 1 to 100/);
-    const empty = await fetch(`${sandbox.url}/v1/search_startups?countries=`, { headers: { authorization: `Bearer ${KEYS.startup}` } });
+    const empty = await fetch(`${sandbox.url}/v1/search_startups?countries=`, {
+      headers: { authorization: `Bearer ${KEYS.startup}` },
+    });
     expect(empty.status).toBe(400);
-    expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/countries must list at least one value/);
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(
+      /countries must list at least one value/,
+    );
   });
 
   it('answers GET and POST alike, with arrays either way', async () => {
@@ -108,13 +138,20 @@ describe('GET queries', () => {
       key: KEYS.startup,
       params: { countries: ['Germany', 'France'], limit: 10 },
     });
-    const repeated = await fetch(`${sandbox.url}/v1/search_startups?countries=Germany&countries=France&limit=10`, {
-      headers: { authorization: `Bearer ${KEYS.startup}` },
-    });
+    const repeated = await fetch(
+      `${sandbox.url}/v1/search_startups?countries=Germany&countries=France&limit=10`,
+      {
+        headers: { authorization: `Bearer ${KEYS.startup}` },
+      },
+    );
     const commas = await fetch(`${sandbox.url}/v1/search_startups?countries=Germany,France&limit=10`, {
       headers: { authorization: `Bearer ${KEYS.startup}` },
     });
-    const germany = await callSandbox(sandbox, 'search_startups', { key: KEYS.startup, method: 'GET', params: { countries: 'Germany', limit: 10 } });
+    const germany = await callSandbox(sandbox, 'search_startups', {
+      key: KEYS.startup,
+      method: 'GET',
+      params: { countries: 'Germany', limit: 10 },
+    });
     expect(post.status).toBe(200);
     expect(repeated.status).toBe(200);
     expect(commas.status).toBe(200);
@@ -126,12 +163,19 @@ describe('GET queries', () => {
   });
 
   it('refuses GET on a paid operation with 405 method_not_allowed', async () => {
-    const r = await callSandbox(sandbox, 'ask', { key: KEYS.startup, method: 'GET', params: { query: 'how many seed rounds?' } });
+    const r = await callSandbox(sandbox, 'ask', {
+      key: KEYS.startup,
+      method: 'GET',
+      params: { query: 'how many seed rounds?' },
+    });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST');
     expect(r.body.error?.code).toBe('method_not_allowed');
     expect(r.body.error?.message).toMatch(/ask costs 1 credit and must be called with POST \/v1\/ask/);
-    expect(r.body.credits).toEqual({ charged: 0, remaining: sandbox.state.accounts.get('acct_startup')?.credits });
+    expect(r.body.credits).toEqual({
+      charged: 0,
+      remaining: sandbox.state.accounts.get('acct_startup')?.credits,
+    });
   });
 
   it('refuses other methods with 405 and an Allow header', async () => {
@@ -143,7 +187,10 @@ describe('GET queries', () => {
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('POST');
     expect(del.headers.get('x-ratelimit-limit')).toBe('60');
-    const head = await fetch(`${sandbox.url}/v1/my_account`, { method: 'HEAD', headers: { authorization: `Bearer ${KEYS.startup}` } });
+    const head = await fetch(`${sandbox.url}/v1/my_account`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${KEYS.startup}` },
+    });
     expect(head.status).toBe(405);
     expect(head.headers.get('allow')).toBe('GET, POST');
   });
@@ -186,7 +233,11 @@ describe('service routes', () => {
     const r = await fetch(`${sandbox.url}/openapi.json`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
-    const doc = (await r.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
+    const doc = (await r.json()) as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers[0]?.url).toBe(sandbox.url);
     expect(Object.keys(doc.paths)).toContain('/v1/find_investors');
@@ -219,7 +270,8 @@ describe('HTML views', () => {
 describe('MCP endpoint', () => {
   it('runs tool calls through the same pipeline as REST (same credits, same rate limit)', async () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StreamableHTTPClientTransport } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     sandbox.addAccount({ id: 'acct_mcp', name: 'MCP Co', type: 'startup', plan: 'paid', credits: 5 }, [
       { key: 'vis_live_test_mcp', account_id: 'acct_mcp', scopes: ['read', 'ask'], revoked: false },
     ]);
@@ -229,11 +281,21 @@ describe('MCP endpoint', () => {
     });
     await client.connect(transport);
     try {
-      const asked = await client.callTool({ name: 'ask', arguments: { query: 'How many seed rounds were there in Germany in 2025?' } });
-      expect(asked.structuredContent).toMatchObject({ success: true, operation: 'ask', credits: { charged: 1, remaining: 4 } });
+      const asked = await client.callTool({
+        name: 'ask',
+        arguments: { query: 'How many seed rounds were there in Germany in 2025?' },
+      });
+      expect(asked.structuredContent).toMatchObject({
+        success: true,
+        operation: 'ask',
+        credits: { charged: 1, remaining: 4 },
+      });
       const refused = await client.callTool({ name: 'find_investors', arguments: {} });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ success: false, error: { code: 'insufficient_scope' } });
+      expect(refused.structuredContent).toMatchObject({
+        success: false,
+        error: { code: 'insufficient_scope' },
+      });
     } finally {
       await client.close();
     }

@@ -20,7 +20,11 @@ function header(r: { headers: Headers }, name: string): number {
 describe('per-minute limit', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ rateLimitPerMinute: 3, rateLimitPerDay: 1000, minuteWindowMs: MINUTE_MS });
+    sandbox = await startTestSandbox({
+      rateLimitPerMinute: 3,
+      rateLimitPerDay: 1000,
+      minuteWindowMs: MINUTE_MS,
+    });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -51,11 +55,16 @@ describe('per-minute limit', () => {
     const refused = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
     expect(refused.status).toBe(429);
     expect(refused.body.error?.code).toBe('rate_limited');
-    expect(refused.body.error?.message).toMatch(/rate limit exceeded \(3 calls per minute per key\); retry after \d{4}-\d\d-\d\dT/);
+    expect(refused.body.error?.message).toMatch(
+      /rate limit exceeded \(3 calls per minute per key\); retry after \d{4}-\d\d-\d\dT/,
+    );
     expect(header(refused, 'x-ratelimit-remaining')).toBe(0);
     const reset = header(refused, 'x-ratelimit-reset');
     expect(header(refused, 'retry-after')).toBeGreaterThanOrEqual(1);
-    expect(refused.body.credits).toEqual({ charged: 0, remaining: sandbox.state.accounts.get('acct_vc')?.credits });
+    expect(refused.body.credits).toEqual({
+      charged: 0,
+      remaining: sandbox.state.accounts.get('acct_vc')?.credits,
+    });
 
     // Another key has its own window.
     const other = await callSandbox(sandbox, 'my_account', { key: KEYS.startup });
@@ -82,7 +91,12 @@ describe('per-minute limit', () => {
 describe('per-day limit', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ rateLimitPerMinute: 100, rateLimitPerDay: 4, minuteWindowMs: 60_000, dayWindowMs: DAY_MS });
+    sandbox = await startTestSandbox({
+      rateLimitPerMinute: 100,
+      rateLimitPerDay: 4,
+      minuteWindowMs: 60_000,
+      dayWindowMs: DAY_MS,
+    });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -117,7 +131,13 @@ describe('RateLimiter', () => {
     const r = limiter.consume('k', now);
     expect(r.snapshot.resetDayMs).toBe(Date.UTC(2026, 10, 21));
     expect(nextUtcMidnight(Date.UTC(2026, 11, 31, 12))).toBe(Date.UTC(2027, 0, 1));
-    expect(r.snapshot).toMatchObject({ limit: 60, remaining: 59, limitDay: 5000, remainingDay: 4999, resetMs: now + 60_000 });
+    expect(r.snapshot).toMatchObject({
+      limit: 60,
+      remaining: 59,
+      limitDay: 5000,
+      remainingDay: 4999,
+      resetMs: now + 60_000,
+    });
   });
 
   it('does not count refused calls', () => {
