@@ -166,8 +166,8 @@ export class ReportPdf {
     doc.restore();
     let y = 110;
     if (input.kicker) {
-      doc.font(FONT_FAMILY).fontSize(11).fillColor('#cfe0f1').text(input.kicker.toUpperCase(), this.left, y, { width: w, characterSpacing: 1.5 });
-      y = doc.y + 8;
+      doc.font(FONT_FAMILY).fontSize(11).fillColor('#cfe0f1').text(input.kicker.toUpperCase(), this.left, y, { lineBreak: false });
+      y += 24;
     }
     doc.font(FONT_FAMILY_BOLD).fontSize(28).fillColor('white');
     for (const line of wrapText(input.title, w, 28, { bold: true, maxLines: 3 })) {
