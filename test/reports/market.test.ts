@@ -15,6 +15,13 @@ let result: RenderMarketReportResult;
 let text: string;
 const wb = new ExcelJS.Workbook();
 
+/** The text of a cell: a string, or a hyperlink's text. */
+function cellText(v: ExcelJS.CellValue): string {
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  if (v && typeof v === 'object' && 'text' in v) return String(v.text);
+  return '';
+}
+
 function normalise(s: string): string {
   return s.replace(/\s+/g, ' ');
 }
@@ -184,16 +191,10 @@ describe('market report workbook', () => {
   it('keeps the awkward names, neutralised, and unicode intact', () => {
     const startups = wb.getWorksheet('Startups')!;
     const names: string[] = [];
-    startups.getColumn(2).eachCell((c) => {
-      const v = c.value;
-      names.push(v && typeof v === 'object' && 'text' in v ? String(v.text) : String(v));
-    });
+    startups.getColumn(2).eachCell((c) => names.push(cellText(c.value)));
     expect(names).toContain(`'${MALICIOUS_STARTUP}`);
     const investors: string[] = [];
-    wb.getWorksheet('Investors')!.getColumn(4).eachCell((c) => {
-      const v = c.value;
-      investors.push(v && typeof v === 'object' && 'text' in v ? String(v.text) : String(v));
-    });
+    wb.getWorksheet('Investors')!.getColumn(4).eachCell((c) => investors.push(cellText(c.value)));
     for (const n of PREFIXED_INVESTORS) expect(investors).toContain(`'${n}`);
     for (const n of UNICODE_INVESTORS) expect(investors).toContain(n);
   });
