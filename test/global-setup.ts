@@ -24,7 +24,7 @@ export default async function setup(project: TestProject) {
     dbFile: join(dir, 'temporal.sqlite'),
     dynamicConfig: {
       // Small histories in tests prove that long paging continues as new.
-      'limit.historyCount.suggestContinueAsNew': 200,
+      'limit.historyCount.suggestContinueAsNew': 20,
     },
   });
   console.log(`[global-setup] Temporal dev server on ${server.address} in ${Date.now() - started} ms`);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { loadSettings, type Settings } from '../../config/settings.js';
 import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../cli/worker-runtime.js';
@@ -21,6 +22,22 @@ export interface RunnerHarness {
 
 let seq = 0;
 
+/** Every log entry of the Temporal runtime (workers, activities) in this test process. */
+export const capturedLogs: LogEntry[] = [];
+let runtimeInstalled = false;
+
+/** Sends the SDK's logs to `capturedLogs` (printing only errors), once per process. */
+export function captureRuntimeLogs(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: new DefaultLogger('DEBUG', (entry) => {
+      capturedLogs.push(entry);
+      if (entry.level === 'ERROR') console.error(`[temporal] ${entry.message}`, entry.meta ?? '');
+    }),
+  });
+}
+
 /**
  * Starts workers against the given sandbox URL and key.
  *
@@ -33,7 +50,10 @@ export async function startRunner(opts: {
   rateLimitPerMinute?: number;
   tuning?: WorkerTuning;
   name?: string;
+  /** Extra environment settings (e.g. VIR_RATE_LIMIT_PER_MINUTE). */
+  env?: Record<string, string>;
 }): Promise<RunnerHarness> {
+  captureRuntimeLogs();
   const dir = mkdtempSync(join(tmpdir(), 'vir-run-'));
   const suffix = `${opts.name ?? 'test'}-${process.pid}-${++seq}`;
   const settings = loadSettings({
@@ -46,6 +66,7 @@ export async function startRunner(opts: {
     VIR_STORE_DIR: join(dir, 'store'),
     VIR_REPORTS_DIR: join(dir, 'reports'),
     VIR_LOG_LEVEL: 'warn',
+    ...opts.env,
   });
   const workers = await startWorkers(settings, opts.tuning);
   const running = workers.run();
