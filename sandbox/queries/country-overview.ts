@@ -5,8 +5,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { getCountry } from '../data/countries.js';
-import { STAGES } from '../data/schema.js';
 import { FIRST_YEAR, trailingStart } from './as-of.js';
+import { byStageLadder } from './filters.js';
 import { change, median, share } from './format.js';
 import { memoized } from './stats.js';
 import { prepared } from './statements.js';
@@ -149,10 +149,6 @@ function compute(db: DatabaseSync, country: string, asOf: string, baseUrl: strin
   ).all(country, recentFrom, asOf) as { stage: string; deals: number; capital_usd: number }[];
   const recentDeals = stages.reduce((a, s) => a + s.deals, 0);
   const recentCapital = stages.reduce((a, s) => a + s.capital_usd, 0);
-  const rank = (s: string) => {
-    const i = (STAGES as readonly string[]).indexOf(s);
-    return i < 0 ? STAGES.length : i;
-  };
   const sectors = prepared(
     db,
     `SELECT s.sector AS sector, COUNT(*) AS deals, SUM(r.amount_usd) AS capital_usd ${IN_COUNTRY}
@@ -182,9 +178,7 @@ function compute(db: DatabaseSync, country: string, asOf: string, baseUrl: strin
     period: { from, to: asOf },
     recent_period: { from: recentFrom, to: asOf, years: RECENT_YEARS },
     by_year: byYear,
-    stage_mix: stages
-      .sort((a, b) => rank(a.stage) - rank(b.stage) || a.stage.localeCompare(b.stage))
-      .map((s) => ({ ...s, share_pct: share(s.deals, recentDeals) })),
+    stage_mix: byStageLadder(stages).map((s) => ({ ...s, share_pct: share(s.deals, recentDeals) })),
     top_sectors: sectors.map((s) => ({ ...s, share_pct: share(s.deals, recentDeals) })),
     most_active_investors: investors.map((i) => ({ ...i, url: investorUrl(baseUrl, i.key) })),
     largest_rounds: largest.map((r) => ({ ...r, url: startupUrl(baseUrl, r.startup_key) })),

@@ -6,6 +6,7 @@
 import { SECTORS } from '../../api/enums.js';
 import { COUNTRIES, countriesOfRegion, resolveCountry } from '../data/countries.js';
 import { INVESTOR_TYPES, STAGES } from '../data/schema.js';
+import { stageIndex } from '../finders/stages.js';
 import { SandboxError } from '../types.js';
 
 function invalid(message: string): SandboxError {
@@ -104,6 +105,15 @@ export function stagesFilter(values: readonly string[]): string[] {
     else throw invalid(`stages: unknown stage '${value}'; use one of: ${STAGES.join(', ')}, series-c-plus`);
   }
   return [...out];
+}
+
+/** Rows sorted along the funding ladder (pre-seed first; unknown stages last, by name). */
+export function byStageLadder<T extends { stage: string }>(rows: readonly T[]): T[] {
+  const rank = (stage: string) => {
+    const i = stageIndex(stage);
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  return [...rows].sort((a, b) => rank(a.stage) - rank(b.stage) || a.stage.localeCompare(b.stage));
 }
 
 function editDistance(a: string, b: string): number {

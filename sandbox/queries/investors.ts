@@ -5,11 +5,11 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ParamsOut } from '../../api/index.js';
 import { resolveCountry } from '../data/countries.js';
-import { STAGES } from '../data/schema.js';
 import { FIRST_YEAR, trailingStart } from './as-of.js';
-import { countryFilter, investorTypeFilter, regionFilter, sectorFilter } from './filters.js';
+import { byStageLadder, countryFilter, investorTypeFilter, regionFilter, sectorFilter } from './filters.js';
 import { median, share } from './format.js';
 import { ensureStats, memoized } from './stats.js';
+import { pageFields, Where } from './where.js';
 import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -102,62 +102,42 @@ export function searchInvestors(
   baseUrl: string,
 ): InvestorSearchResult {
   ensureStats(db);
-  const where: string[] = [];
-  const args: (string | number)[] = [];
-  const filters: Record<string, unknown> = {};
+  const where = new Where();
   if (params.query !== undefined) {
     const q = params.query.toLowerCase();
-    const asCountry = resolveCountry(params.query) ?? '';
-    where.push(
+    where.add(
       '(instr(lower(i.name), ?) > 0 OR instr(lower(i.hq_city), ?) > 0 OR instr(lower(i.hq_country), ?) > 0 OR i.hq_country = ?)',
+      [q, q, q, resolveCountry(params.query) ?? ''],
+      ['query', params.query],
     );
-    args.push(q, q, q, asCountry);
-    filters.query = params.query;
   }
   if (params.country !== undefined) {
     const country = countryFilter('country', params.country);
-    where.push('i.hq_country = ?');
-    args.push(country);
-    filters.country = country;
+    where.add('i.hq_country = ?', [country], ['country', country]);
   }
-  if (params.region !== undefined) {
-    const countries = regionFilter(params.region);
-    where.push('i.hq_country IN (SELECT value FROM json_each(?))');
-    args.push(JSON.stringify(countries));
-    filters.region = params.region;
-  }
-  if (params.investor_type !== undefined) {
-    const types = investorTypeFilter(params.investor_type);
-    where.push('i.investor_type IN (SELECT value FROM json_each(?))');
-    args.push(JSON.stringify(types));
-    filters.investor_type = types;
-  }
-  if (params.sector !== undefined) {
-    const sectors = sectorFilter(params.sector);
-    where.push("json_extract(i.sectors, '$[0]') IN (SELECT value FROM json_each(?))");
-    args.push(JSON.stringify(sectors));
-    filters.sector = sectors;
-  }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  if (params.region !== undefined)
+    where.in('i.hq_country', regionFilter(params.region), 'region', params.region);
+  if (params.investor_type !== undefined)
+    where.in('i.investor_type', investorTypeFilter(params.investor_type), 'investor_type');
+  if (params.sector !== undefined)
+    where.in("json_extract(i.sectors, '$[0]')", sectorFilter(params.sector), 'sector');
   const order = ORDERS[params.sort];
   const rows = prepared(
     db,
     `SELECT i.key, i.name, i.investor_type, i.hq_city, i.hq_country, i.region, i.sectors, i.score,
             i.check_min_usd, i.check_max_usd, s.investments, s.lead_investments
-     FROM ${order.from} ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
-  ).all(...args, params.limit, params.offset) as unknown as InvestorDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${whereSql}`).get(...args) as {
+     FROM ${order.from} ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+  ).all(...where.args, params.limit, params.offset) as unknown as InvestorDbRow[];
+  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${where.sql}`).get(
+    ...where.args,
+  ) as {
     total: number;
   };
-  const end = params.offset + rows.length;
   return {
     investors: rows.map((r) => summaryRow(r, baseUrl)),
-    total,
-    limit: params.limit,
-    offset: params.offset,
-    next_offset: end < total ? end : null,
+    ...pageFields(total, params.limit, params.offset, rows.length),
     order: order.text,
-    filters,
+    filters: where.filters,
   };
 }
 
@@ -201,15 +181,6 @@ interface ProfileDbRow extends InvestorDbRow {
   thesis: string;
   team: string;
   stage_mix: string;
-}
-
-/** Orders stage rows along the funding ladder (unknown stages last, by name). */
-function byLadder<T extends { stage: string }>(rows: T[]): T[] {
-  const rank = (s: string) => {
-    const i = (STAGES as readonly string[]).indexOf(s);
-    return i < 0 ? STAGES.length : i;
-  };
-  return [...rows].sort((a, b) => rank(a.stage) - rank(b.stage) || a.stage.localeCompare(b.stage));
 }
 
 /**
@@ -343,12 +314,12 @@ function computeProfile(
     },
     portfolio_companies: followOn.companies,
     sector_mix: sectors.map((s) => ({ sector: s.sector, deals: s.deals, share_pct: share(s.deals, total) })),
-    stage_mix: byLadder(stages).map((s) => ({
+    stage_mix: byStageLadder(stages).map((s) => ({
       stage: s.stage,
       deals: s.deals,
       share_pct: share(s.deals, total),
     })),
-    stated_stage_focus: byLadder(
+    stated_stage_focus: byStageLadder(
       Object.entries(stated).map(([stage, value]) => ({ stage, share_pct: Math.round(value * 1000) / 10 })),
     ),
     investments_by_year: investmentsByYear,

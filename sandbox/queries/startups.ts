@@ -7,6 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { ParamsOut } from '../../api/index.js';
 import { countryFilter, matchSectors, stagesFilter } from './filters.js';
 import { ensureStats } from './stats.js';
+import { pageFields, Where } from './where.js';
 import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -42,25 +43,8 @@ export interface StartupSearchResult {
   filters: Record<string, unknown>;
 }
 
-interface StartupDbRow {
-  key: string;
-  name: string;
-  description: string;
-  website: string;
-  hq_city: string;
-  hq_country: string;
-  region: string;
-  sector: string;
-  subsector: string;
-  stage: string;
-  status: string;
-  founded_year: number;
-  total_raised_usd: number;
-  rounds_count: number | null;
-  last_round_date: string | null;
-  last_round_stage: string | null;
-  last_round_amount_usd: number | null;
-}
+/** A summary row as SQL returns it (no url; rounds_count null without rounds). */
+type StartupDbRow = Omit<StartupSummaryRow, 'rounds_count' | 'url'> & { rounds_count: number | null };
 
 const SUMMARY_COLUMNS = `s.key, s.name, s.description, s.website, s.hq_city, s.hq_country, s.region, s.sector,
   s.subsector, s.stage, s.status, s.founded_year, s.total_raised_usd, l.rounds AS rounds_count,
@@ -88,63 +72,49 @@ export function searchStartups(
   baseUrl: string,
 ): StartupSearchResult {
   ensureStats(db);
-  const where: string[] = [];
-  const args: string[] = [];
-  const filters: Record<string, unknown> = {};
+  const where = new Where();
   if (params.query !== undefined) {
     const words = params.query.toLowerCase().split(/\s+/).filter(Boolean).slice(0, MAX_QUERY_WORDS);
-    for (const word of words) {
-      where.push('(instr(lower(s.name), ?) > 0 OR instr(lower(s.description), ?) > 0)');
-      args.push(word, word);
-    }
-    filters.query = params.query;
+    for (const word of words)
+      where.add('(instr(lower(s.name), ?) > 0 OR instr(lower(s.description), ?) > 0)', [word, word]);
+    where.filters.query = params.query;
   }
   if (params.sector !== undefined) {
     const sectors = matchSectors(params.sector);
-    if (sectors.length) {
-      where.push('s.sector IN (SELECT value FROM json_each(?))');
-      args.push(JSON.stringify(sectors));
-      filters.sector = sectors;
-    } else {
+    if (sectors.length) where.in('s.sector', sectors, 'sector');
+    else {
       const term = params.sector.trim().toLowerCase();
-      where.push(
+      where.add(
         '(instr(lower(s.subsector), ?) > 0 OR EXISTS (SELECT 1 FROM json_each(s.tags) t WHERE lower(t.value) = ?))',
+        [term, term],
+        ['subsector_or_tag', params.sector],
       );
-      args.push(term, term);
-      filters.subsector_or_tag = params.sector;
     }
   }
   if (params.countries !== undefined) {
-    const countries = [...new Set(params.countries.map((c) => countryFilter('countries', c)))];
-    where.push('s.hq_country IN (SELECT value FROM json_each(?))');
-    args.push(JSON.stringify(countries));
-    filters.countries = countries;
+    where.in(
+      's.hq_country',
+      [...new Set(params.countries.map((c) => countryFilter('countries', c)))],
+      'countries',
+    );
   }
-  if (params.stages !== undefined) {
-    const stages = stagesFilter(params.stages);
-    where.push('s.stage IN (SELECT value FROM json_each(?))');
-    args.push(JSON.stringify(stages));
-    filters.stages = stages;
-  }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  if (params.stages !== undefined) where.in('s.stage', stagesFilter(params.stages), 'stages');
   const rows = prepared(
     db,
     `SELECT ${SUMMARY_COLUMNS}
      FROM startups s LEFT JOIN temp.vis_startup_last_round l ON l.startup_key = s.key
-     ${whereSql} ORDER BY s.total_raised_usd DESC, s.key ASC LIMIT ? OFFSET ?`,
-  ).all(...args, params.limit, params.offset) as unknown as StartupDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM startups s ${whereSql}`).get(...args) as {
+     ${where.sql} ORDER BY s.total_raised_usd DESC, s.key ASC LIMIT ? OFFSET ?`,
+  ).all(...where.args, params.limit, params.offset) as unknown as StartupDbRow[];
+  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM startups s ${where.sql}`).get(
+    ...where.args,
+  ) as {
     total: number;
   };
-  const end = params.offset + rows.length;
   return {
     startups: rows.map((r) => summaryRow(r, baseUrl)),
-    total,
-    limit: params.limit,
-    offset: params.offset,
-    next_offset: end < total ? end : null,
+    ...pageFields(total, params.limit, params.offset, rows.length),
     order: STARTUP_ORDER,
-    filters,
+    filters: where.filters,
   };
 }
 
