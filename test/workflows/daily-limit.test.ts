@@ -1,0 +1,75 @@
+/**
+ * The daily limit: when the sandbox's (shortened) day window is used up, the run waits
+ * durably until the reset (a workflow timer, not a retry loop) and then goes on.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parseMarketReportJob } from '../../config/jobs.js';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import type { RunProgress } from '../../workflows/index.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { startRunner, type RunnerHarness } from '../helpers/runner.js';
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  // 20 calls a "day" of 6 seconds; the runner treats a reset more than 2 s away as the daily limit.
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000, rateLimitPerDay: 20, dayWindowMs: 6000 });
+  h = await startRunner({
+    baseUrl: sandbox.url,
+    apiKey: 'vis_live_sandbox_vc',
+    name: 'daily',
+    tuning: { dailyLimitThresholdMs: 2000 },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+test('a daily limit reached makes the run wait until the reset and resume', async () => {
+  const job = parseMarketReportJob({
+    id: 'daily-limit',
+    title: 'Daily limit test',
+    countries: ['Germany', 'France'],
+    top: { investors: 3, startups: 3 },
+    paging: { maxInvestorsPerCountry: 200, maxStartupsPerCountry: 200 },
+    enrich: { investors: 2, startups: 2 },
+    questions: [],
+    destination: `${h.dir}/reports`,
+  });
+  const handle = await startJobRun(h.client, h.settings, job);
+  const seen: RunProgress[] = [];
+  const poll = setInterval(() => {
+    handle.query<RunProgress>('progress').then((p) => seen.push(p), () => undefined);
+  }, 100);
+  const started = Date.now();
+  let result;
+  try {
+    result = await followRun(handle, { tty: false, out: { write: () => true } as unknown as NodeJS.WriteStream });
+  } finally {
+    clearInterval(poll);
+  }
+  // 1 + 2 overviews + 2 * (2 + 2 + 2) pages + 8 profiles = 23 calls or more: more than one "day".
+  expect(result.callsMade).toBeGreaterThan(20);
+  expect(result.partial).toBe(false);
+  expect(existsSync(result.files.pdf!)).toBe(true);
+  expect(Date.now() - started).toBeGreaterThan(2000);
+  expect(seen.some((p) => p.waitingUntil !== null)).toBe(true);
+  // The wait is a durable timer in a workflow history (the run or one of its paging children).
+  const ids: string[] = [handle.workflowId];
+  for await (const wf of h.client.workflow.list({ query: `WorkflowType = 'pageSearchWorkflow'` })) {
+    if (wf.workflowId.startsWith(`${handle.workflowId}/`)) ids.push(wf.workflowId);
+  }
+  let timers = 0;
+  for (const id of new Set(ids)) {
+    const history = await h.client.workflow.getHandle(id).fetchHistory();
+    timers += (history.events ?? []).filter((e) => e.timerStartedEventAttributes).length;
+  }
+  expect(timers).toBeGreaterThan(0);
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
+  expect(manifest.status).toBe('complete');
+});
