@@ -52,7 +52,7 @@ export function toolOf(name: OperationName): Tool {
     name,
     title: name.replace(/_/g, ' '),
     description: `${def.description} Cost: ${credits}; scope: ${def.scope}; plan: ${def.rule.text}.`,
-    inputSchema: { ...schema, type: 'object' } as Tool['inputSchema'],
+    inputSchema: { ...schema, type: 'object' },
     annotations: { readOnlyHint: def.credits === 0, openWorldHint: name === 'analyze_deck' },
   };
 }
@@ -114,7 +114,7 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
     const auth = checkMcpAuthorization(authorization, deps.state);
     if (!auth.ok) return jsonRpcError(reply, 401, -32001, auth.message, { 'www-authenticate': 'Bearer' });
 
-    const server = createMcpServer(deps.execute, authorization!);
+    const server = createMcpServer(deps.execute, authorization);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -91,7 +91,7 @@ function consume(text: string, index: number, length: number): string {
 }
 
 function readGeo(original: string): { geo: Geo | null; rest: string } {
-  let text = ` ${fold(original)} `;
+  const text = ` ${fold(original)} `;
   const cased = ` ${original.normalize('NFD').replace(/[\u0300-\u036f]/g, '')} `;
   for (const [re, label, countries] of REGIONS) {
     const m = re.exec(text);

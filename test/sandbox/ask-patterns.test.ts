@@ -9,7 +9,6 @@ import { openSandboxDatabase, SANDBOX_TEST_AS_OF } from '../../sandbox/data/inde
 
 let db: DatabaseSync;
 const AS_OF = SANDBOX_TEST_AS_OF; // 2026-11-20
-const YEAR = Number(AS_OF.slice(0, 4));
 
 beforeAll(() => {
   db = openSandboxDatabase({ asOf: AS_OF }).db;
@@ -18,7 +17,7 @@ afterAll(() => db.close());
 
 type Row = Record<string, any>;
 const one = (sql: string, ...p: (string | number)[]): Row => db.prepare(sql).get(...p) as Row;
-const all = (sql: string, ...p: (string | number)[]): Row[] => db.prepare(sql).all(...p) as Row[];
+const all = (sql: string, ...p: (string | number)[]): Row[] => db.prepare(sql).all(...p);
 const asked: string[] = [];
 
 function ask(question: string, pattern: string): AgentAnswer {

@@ -178,7 +178,7 @@ ORDER BY r.date, r.id`,
   answer: (rows, _s, ctx) => {
     if (!rows.length) return { answer: `${ctx.entity!.name} has no recorded funding rounds.` };
     const total = rows.reduce((a, r) => a + Number(r.amount_usd), 0);
-    const list = rows.map((r) => `${r.date} ${r.stage} ${usd(r.amount_usd)}${r.lead_investor ? ` led by ${r.lead_investor}` : ''}`).join('; ');
+    const list = rows.map((r) => `${r.date} ${r.stage} ${usd(r.amount_usd)}${r.lead_investor ? ` led by ${r.lead_investor as string}` : ''}`).join('; ');
     return {
       answer: `${ctx.entity!.name} raised ${usd(total)} in ${int(rows.length)} ${rows.length === 1 ? 'round' : 'rounds'}: ${list}.`,
       charts: [chart('bar', `${ctx.entity!.name}: funding rounds`, 'date', [{ key: 'amount_usd', name: 'Round size (USD)' }], rows, 'USD')],

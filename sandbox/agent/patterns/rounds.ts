@@ -358,7 +358,7 @@ ORDER BY growth_pct DESC, sector`,
     const [a, b] = s.compare ?? [refYear - 2, refYear - 1];
     if (!rows.length) return { answer: `There were no rounds in ${a} or ${b} for that scope.` };
     const top = rows[0]!;
-    const list = rows.map((r) => `${r.sector} ${r.growth_pct === null ? 'n/a' : `${Number(r.growth_pct) >= 0 ? '+' : ''}${r.growth_pct}%`}`).join('; ');
+    const list = rows.map((r) => `${r.sector} ${r.growth_pct === null ? 'n/a' : `${Number(r.growth_pct) >= 0 ? '+' : ''}${Number(r.growth_pct)}%`}`).join('; ');
     return {
       answer: `From ${a} to ${b}, ${top.sector} grew fastest${s.geo ? ` in ${s.geo.label}` : ''}: ${usd(top.capital_from_usd)} to ${usd(top.capital_to_usd)} (${top.growth_pct}%). All sectors: ${list}.`,
       charts: [chart('bar', `Capital growth by sector, ${a} to ${b}`, 'sector', [{ key: 'growth_pct', name: 'Growth (%)' }], rows, '%')],

@@ -53,29 +53,19 @@ function startupsPer(id: string, dim: 'sector' | 'country' | 'city' | 'stage' | 
     examples,
     matches: (s) => isStartups(s) && has(s, re) && !(dim !== 'status' && has(s, /\b(raised the most|most funded|best funded|top funded)\b/)),
     query: (s) => {
-      const f = startupScope(s);
-      if (dim === 'sector') {
-        // Grouping by sector: a sector named in the question is not a filter.
-        const g = new Filters();
-        startupFilters(g, s, { geo: true, sector: false });
-        if (s.stages || s.period) {
-          const sub = roundFilters(new Filters(), s, { stage: true, period: true, amount: true });
-          g.add(`EXISTS (SELECT 1 FROM rounds r WHERE r.startup_key = st.key AND ${sub.toString().replace(/^WHERE /, '')})`, ...sub.params);
-        }
-        return sectorQuery(g, s);
-      }
-      const geoless = dim === 'country' && (s.geo?.countries.length ?? 0) <= 1 ? withoutGeo(s) : s;
-      const ff = geoless === s ? f : startupScope(geoless);
+      // Grouping by a dimension: a sector (or a single country) named in the question is not a filter.
+      const scoped = dim === 'sector' ? { ...s, sector: null, subsector: null } : dim === 'country' ? withoutGeo(s) : s;
+      const f = startupScope(scoped);
       const extra = dim === 'city' ? ', st.hq_country AS country' : '';
-      const order = dim === 'stage' ? STAGE_ORDER('st.stage') : 'startups DESC, 1';
+      const order = dim === 'stage' ? STAGE_ORDER('st.stage') : `startups DESC, ${dim}`;
       return {
-        sql: `SELECT ${col} AS ${dim}${extra}, COUNT(*) AS startups, COALESCE(SUM(st.total_raised_usd), 0) AS total_raised_usd\nFROM startups st\n${ff}\nGROUP BY ${col}${dim === 'city' ? ', st.hq_country' : ''}\nORDER BY ${order}\nLIMIT ?`,
-        params: [...ff.params, dim === 'stage' || dim === 'status' ? 100 : s.topNGiven ? s.topN : 100],
+        sql: `SELECT ${col} AS ${dim}${extra}, COUNT(*) AS startups, COALESCE(SUM(st.total_raised_usd), 0) AS total_raised_usd\nFROM startups st\n${f}\nGROUP BY ${col}${dim === 'city' ? ', st.hq_country' : ''}\nORDER BY ${order}\nLIMIT ?`,
+        params: [...f.params, s.topNGiven && dim !== 'stage' && dim !== 'status' ? s.topN : 100],
         columns: dim === 'city' ? ['city', 'country', 'startups', 'total_raised_usd'] : [dim, 'startups', 'total_raised_usd'],
       };
     },
     answer: (rows, s) => {
-      const scoped = dim === 'sector' ? { ...s, sector: null, subsector: null } : dim === 'country' && (s.geo?.countries.length ?? 0) <= 1 ? withoutGeo(s) : s;
+      const scoped = dim === 'sector' ? { ...s, sector: null, subsector: null } : dim === 'country' ? withoutGeo(s) : s;
       const total = rows.reduce((a, r) => a + Number(r.startups), 0);
       const what = `${startupWords(scoped)}${raisedText(s)}`;
       if (!total) return { answer: `There are no ${what}.` };
@@ -99,14 +89,6 @@ function startupsPer(id: string, dim: 'sector' | 'country' | 'city' | 'stage' | 
 
 function withoutGeo(s: Slots): Slots {
   return s.geo && s.geo.countries.length <= 1 ? { ...s, geo: null } : s;
-}
-
-function sectorQuery(f: Filters, _s: Slots) {
-  return {
-    sql: `SELECT st.sector AS sector, COUNT(*) AS startups, COALESCE(SUM(st.total_raised_usd), 0) AS total_raised_usd\nFROM startups st\n${f}\nGROUP BY st.sector\nORDER BY startups DESC, sector\nLIMIT ?`,
-    params: [...f.params, 100],
-    columns: ['sector', 'startups', 'total_raised_usd'],
-  };
 }
 
 export const startupsPerSector = startupsPer('startups_per_sector', 'sector', W.bySector, ['number of startups per sector in Canada', 'how many startups in each sector in Germany']);
