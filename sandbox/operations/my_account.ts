@@ -1,19 +1,8 @@
 import { allowedOperations } from '../access.js';
+import { savedBatches } from '../finders/fund-result.js';
 import { count, plural } from '../queries/format.js';
 import { accountUrl } from '../queries/urls.js';
 import type { Handler } from '../types.js';
-
-/** Summary of a saved find_startups_for_fund batch, whatever its stored shape. */
-function batchSummary(batch: unknown): Record<string, unknown> {
-  if (batch === null || typeof batch !== 'object') return { value: batch };
-  const b = batch as Record<string, unknown>;
-  const startups = Array.isArray(b.startups) ? b.startups : [];
-  return {
-    ...(b.batch_id !== undefined ? { batch_id: b.batch_id } : {}),
-    ...(b.created_at !== undefined ? { created_at: b.created_at } : {}),
-    startups: startups.length,
-  };
-}
 
 /**
  * my_account: the plan, credit balance, account type and name, the key's scopes, the tools
@@ -38,10 +27,18 @@ export const my_account: Handler<'my_account'> = ({ account, key, state, options
   }
   if (account.type === 'investor') {
     data.thesis = account.thesis ?? null;
-    const batches = state.matchLists.get(account.id) ?? [];
+    const batches = savedBatches(state, account.id);
+    const latest = batches.at(-1);
     data.match_list = {
       batches: batches.length,
-      latest: batches.length ? batchSummary(batches[batches.length - 1]) : null,
+      latest: latest
+        ? {
+            batch_id: latest.batch_id,
+            created_at: latest.created_at,
+            fund_name: latest.fund_name,
+            startups: latest.startups.length,
+          }
+        : null,
     };
   }
   if (account.type === 'service_provider' || account.type === 'organisation') {

@@ -2,6 +2,7 @@
  * HTML pages of the search results, an account, any stored result and errors.
  */
 import { allowedOperations } from '../access.js';
+import { savedBatches } from '../finders/fund-result.js';
 import { count, usd, usdRange } from '../queries/format.js';
 import type { InvestorSearchResult } from '../queries/investors.js';
 import type { StartupSearchResult } from '../queries/startups.js';
@@ -122,7 +123,7 @@ export function accountPage(account: Account, keys: ApiKeyRecord[], state: Sandb
             'Portfolio',
             raw(t.portfolio.map((k) => link(`/view/startups/${encodeURIComponent(k)}`, k).html).join(', ')),
           ],
-          ['Saved match batches', count(state.matchLists.get(account.id)?.length ?? 0)],
+          ['Saved match batches', count(savedBatches(state, account.id).length)],
         ]),
       ),
     );

@@ -104,6 +104,20 @@ describe('my_account', () => {
   });
 });
 
+describe('my_account after find_startups_for_fund', () => {
+  it('summarises the saved match list', async () => {
+    const run = await callSandbox(sandbox, 'find_startups_for_fund', { key: KEYS.vc, params: { limit: 7 } });
+    expect(run.status, run.text).toBe(200);
+    const { data } = await ok('my_account');
+    expect(data.match_list.batches).toBe(1);
+    expect(data.match_list.latest).toMatchObject({
+      batch_id: (run.body.data as Row).batch_id,
+      fund_name: 'Northwind Seed Fund II',
+      startups: 7,
+    });
+  });
+});
+
 describe('search_investors', () => {
   it('pages all investors of one country with limit 100 and 7, in both sorts, without skips or repeats', async () => {
     const byScore = sql<{ key: string }>(
