@@ -5,7 +5,6 @@
 import type { RaisingStage } from '../../api/index.js';
 import { STAGES } from '../data/schema.js';
 
-export type DbStage = (typeof STAGES)[number];
 
 /** Position of a database stage in the funding ladder (unknown → -1). */
 export function stageIndex(stage: string): number {
@@ -43,13 +42,6 @@ export function nextRaisingStage(currentStage: string): RaisingStage {
   if (i < 0) return 'seed';
   const next = STAGES[Math.min(STAGES.length - 1, i + 1)] ?? 'growth';
   return raisingBucket(next) ?? 'series-c-plus';
-}
-
-/** The database stage that follows a database stage (growth stays growth). */
-export function nextDbStage(currentStage: string): DbStage {
-  const i = stageIndex(currentStage);
-  if (i < 0) return 'seed';
-  return STAGES[Math.min(STAGES.length - 1, i + 1)] ?? 'growth';
 }
 
 /** Readable stage name: "series-a" → "Series A", "series-c-plus" → "Series C+". */

@@ -37,11 +37,6 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** Content words of a text: {@link words} without stop words and one-letter tokens. */
-export function contentWords(text: string): string[] {
-  return words(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-}
-
 /**
  * Words of a host name, for reading an unknown website: the labels before the public suffix,
  * split on hyphens and digits, plus known words found inside run-together labels.
@@ -75,14 +70,4 @@ export function titleCase(text: string): string {
     .filter((w) => w.length > 0)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
-}
-
-/** A short stable hash (FNV-1a, hex) of a string, for ids and parameter fingerprints. */
-export function shortHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
