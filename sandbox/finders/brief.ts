@@ -65,7 +65,10 @@ export function readBrief(brief: string): BriefReading {
     }
   }
   for (const country of countriesInText(rest)) regions.push(country);
-  const recent = /\b(just|recently|newly)\s+(raised|funded|closed)\b|\bfresh(ly)?\s+(funded|round|capital)\b|\bjust closed\b/i.test(brief);
+  const recent =
+    /\b(just|recently|newly)\s+(raised|funded|closed)\b|\bfresh(ly)?\s+(funded|round|capital)\b|\bjust closed\b/i.test(
+      brief,
+    );
   return {
     sectors: sectors.length > 0 ? sectors : [],
     tags: sectors.length > 0 ? c.tags.filter((t) => c.matched.includes(t)) : [],

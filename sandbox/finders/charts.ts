@@ -48,7 +48,12 @@ export function comboChart(
 }
 
 /** Counts of labels as chart rows, biggest first, the tail beyond `top` folded into "Other". */
-export function countRows(counts: Map<string, number>, xKey: string, valueKey: string, top = 10): Record<string, unknown>[] {
+export function countRows(
+  counts: Map<string, number>,
+  xKey: string,
+  valueKey: string,
+  top = 10,
+): Record<string, unknown>[] {
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const rows = sorted.slice(0, top).map(([k, v]) => ({ [xKey]: k, [valueKey]: v }));
   const rest = sorted.slice(top).reduce((n, [, v]) => n + v, 0);

@@ -67,9 +67,9 @@ function weightOf(h: Haystack, phrase: string): number {
 
 /** Name words of each sector ("pay", "ledger", "health"), used only for host words of a website. */
 const NAME_WORDS: Map<string, Sector> = new Map(
-  SECTORS.flatMap((sector) => (SECTOR_WORDS[sector] ?? []).map((w): [string, Sector] => [w.toLowerCase(), sector])).filter(
-    ([w]) => w.length >= 3 && w !== 'labs' && w !== 'works' && w !== 'systems' && w !== 'life',
-  ),
+  SECTORS.flatMap((sector) =>
+    (SECTOR_WORDS[sector] ?? []).map((w): [string, Sector] => [w.toLowerCase(), sector]),
+  ).filter(([w]) => w.length >= 3 && w !== 'labs' && w !== 'works' && w !== 'systems' && w !== 'life'),
 );
 
 /** Everyday names of the sectors ("fintech", "climate tech") that briefs and descriptions use. */

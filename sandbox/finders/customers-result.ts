@@ -108,7 +108,10 @@ export function buildTarget(
     );
   }
   const offering = [org?.offering ?? '', params.brief ?? ''].filter(Boolean).join(' ');
-  const kindText = params.brief && sellerKind(params.brief) !== 'general' ? params.brief : (org?.offering ?? params.brief ?? '');
+  const kindText =
+    params.brief && sellerKind(params.brief) !== 'general'
+      ? params.brief
+      : (org?.offering ?? params.brief ?? '');
   return {
     target: {
       sectors: [...new Set<string>(sectors)],
@@ -126,8 +129,13 @@ export function buildTarget(
 }
 
 /** The fingerprint of a call for the 24-hour free repeat: account, organisation and normalised parameters. */
-export function repeatKey(accountId: string, org: Organisation | null, params: ParamsOut<'find_customers'>): string {
-  const norm = (xs: string[] | undefined) => (xs ? [...new Set(xs.map((x) => x.trim().toLowerCase()))].sort() : null);
+export function repeatKey(
+  accountId: string,
+  org: Organisation | null,
+  params: ParamsOut<'find_customers'>,
+): string {
+  const norm = (xs: string[] | undefined) =>
+    xs ? [...new Set(xs.map((x) => x.trim().toLowerCase()))].sort() : null;
   return `${accountId}|${JSON.stringify({
     org: org?.org_key ?? null,
     brief: params.brief ? params.brief.trim().replace(/\s+/g, ' ').toLowerCase() : null,
@@ -141,9 +149,14 @@ export function repeatKey(accountId: string, org: Organisation | null, params: P
  * Decides the charge of a call: free (0) when the same call was charged less than 24 hours
  * before `now`; otherwise the price, and the window starts again at `now`.
  */
-export function decideRepeat(state: SandboxState, key: string, now: Date): { free: boolean; chargedAt: number } {
+export function decideRepeat(
+  state: SandboxState,
+  key: string,
+  now: Date,
+): { free: boolean; chargedAt: number } {
   const at = state.customerCalls.get(key);
-  if (at !== undefined && now.getTime() - at >= 0 && now.getTime() - at < REPEAT_FREE_MS) return { free: true, chargedAt: at };
+  if (at !== undefined && now.getTime() - at >= 0 && now.getTime() - at < REPEAT_FREE_MS)
+    return { free: true, chargedAt: at };
   return { free: false, chargedAt: now.getTime() };
 }
 
@@ -158,7 +171,12 @@ export interface CustomersOutcome {
 }
 
 /** Ranks the customers of a call (no charging decisions). */
-export function findCustomers(snap: Snapshot, account: Account, params: ParamsOut<'find_customers'>, baseUrl: string): CustomersOutcome {
+export function findCustomers(
+  snap: Snapshot,
+  account: Account,
+  params: ParamsOut<'find_customers'>,
+  baseUrl: string,
+): CustomersOutcome {
   const org = pickOrganisation(account, params.org_key);
   if (!org && !params.brief) {
     throw new SandboxError(
@@ -182,17 +200,34 @@ export function findCustomers(snap: Snapshot, account: Account, params: ParamsOu
       'Capital raised in the last 12 months by the top customers',
       'startup',
       [{ key: 'capital_last_12m_usd', name: 'Capital, last 12 months (USD)' }],
-      customers.slice(0, 10).map((c) => ({ startup: c.name, capital_last_12m_usd: c.momentum.capital_last_12m_usd })),
+      customers
+        .slice(0, 10)
+        .map((c) => ({ startup: c.name, capital_last_12m_usd: c.momentum.capital_last_12m_usd })),
       'USD',
     ),
-    barChart('Customers by country', 'country', [{ key: 'customers', name: 'Customers' }], countRows(countries, 'country', 'customers'), 'customers'),
-    barChart('Customers by stage', 'stage', [{ key: 'customers', name: 'Customers' }], countRows(stages, 'stage', 'customers'), 'customers'),
+    barChart(
+      'Customers by country',
+      'country',
+      [{ key: 'customers', name: 'Customers' }],
+      countRows(countries, 'country', 'customers'),
+      'customers',
+    ),
+    barChart(
+      'Customers by stage',
+      'stage',
+      [{ key: 'customers', name: 'Customers' }],
+      countRows(stages, 'stage', 'customers'),
+      'customers',
+    ),
   ];
 
   const seller = org?.name ?? 'the brief';
   const best = customers
     .slice(0, 3)
-    .map((c, i) => `${i + 1}. ${c.name} (${c.fit_pct}%, ${c.hq_country}, ${usd(c.momentum.capital_last_12m_usd)} raised in 12 months)`)
+    .map(
+      (c, i) =>
+        `${i + 1}. ${c.name} (${c.fit_pct}%, ${c.hq_country}, ${usd(c.momentum.capital_last_12m_usd)} raised in 12 months)`,
+    )
     .join(', ');
   const scope = [
     target.sectors.length ? `${target.sectors.length} sector${target.sectors.length === 1 ? '' : 's'}` : null,

@@ -38,7 +38,8 @@ export interface FundOutcome {
 /** The account's saved batches (state.matchLists holds them as unknown). */
 export function savedBatches(state: SandboxState, accountId: string): MatchBatch[] {
   return (state.matchLists.get(accountId) ?? []).filter(
-    (b): b is MatchBatch => typeof b === 'object' && b !== null && typeof (b as MatchBatch).batch_id === 'string',
+    (b): b is MatchBatch =>
+      typeof b === 'object' && b !== null && typeof (b as MatchBatch).batch_id === 'string',
   );
 }
 
@@ -49,7 +50,14 @@ export function savedBatches(state: SandboxState, accountId: string): MatchBatch
  * const { batch } = runFundMatch(snap, account, state, 20, baseUrl, new Date());
  * state.matchLists.get(account.id)?.at(-1) === batch;
  */
-export function runFundMatch(snap: Snapshot, account: Account & { thesis: NonNullable<Account['thesis']> }, state: SandboxState, limit: number, baseUrl: string, now: Date): FundOutcome {
+export function runFundMatch(
+  snap: Snapshot,
+  account: Account & { thesis: NonNullable<Account['thesis']> },
+  state: SandboxState,
+  limit: number,
+  baseUrl: string,
+  now: Date,
+): FundOutcome {
   const thesis = account.thesis;
   const ranked = rankForFund(snap, thesis, baseUrl, limit);
   const top = ranked.matches;
@@ -83,9 +91,27 @@ export function runFundMatch(snap: Snapshot, account: Account & { thesis: NonNul
     stages.set(stageLabel(e.stage), (stages.get(stageLabel(e.stage)) ?? 0) + 1);
   }
   const charts: ChartSpec[] = [
-    barChart('Fit distribution of the batch', 'fit', [{ key: 'count', name: 'Startups' }], fitBuckets(entries.map((e) => e.fit_pct)), 'startups'),
-    barChart('Sector mix of the batch', 'sector', [{ key: 'startups', name: 'Startups' }], countRows(sectors, 'sector', 'startups'), 'startups'),
-    barChart('Stage mix of the batch', 'stage', [{ key: 'startups', name: 'Startups' }], countRows(stages, 'stage', 'startups'), 'startups'),
+    barChart(
+      'Fit distribution of the batch',
+      'fit',
+      [{ key: 'count', name: 'Startups' }],
+      fitBuckets(entries.map((e) => e.fit_pct)),
+      'startups',
+    ),
+    barChart(
+      'Sector mix of the batch',
+      'sector',
+      [{ key: 'startups', name: 'Startups' }],
+      countRows(sectors, 'sector', 'startups'),
+      'startups',
+    ),
+    barChart(
+      'Stage mix of the batch',
+      'stage',
+      [{ key: 'startups', name: 'Startups' }],
+      countRows(stages, 'stage', 'startups'),
+      'startups',
+    ),
   ];
 
   const conflicts = entries.filter((e) => e.conflict).length;

@@ -69,7 +69,10 @@ export function expandPlaces(names: readonly string[]): Places {
  * How near an investor's HQ country is to a startup's country: 1 same country, 0.7 same
  * subregion (e.g. DACH), 0.45 same region (e.g. Europe), 0.1 elsewhere.
  */
-export function proximity(a: string, b: string): { score: number; relation: 'same country' | 'same subregion' | 'same region' | 'far' } {
+export function proximity(
+  a: string,
+  b: string,
+): { score: number; relation: 'same country' | 'same subregion' | 'same region' | 'far' } {
   if (a === b) return { score: 1, relation: 'same country' };
   const ca = getCountry(a);
   const cb = getCountry(b);
@@ -86,7 +89,9 @@ export function areaOf(country: string): { subregion: string; region: string } {
 
 /** Cities of the data → their country, for reading a location from a description. */
 const CITY_COUNTRY = new Map<string, string>();
-for (const c of COUNTRIES) for (const city of c.cities) if (!CITY_COUNTRY.has(city.toLowerCase())) CITY_COUNTRY.set(city.toLowerCase(), c.name);
+for (const c of COUNTRIES)
+  for (const city of c.cities)
+    if (!CITY_COUNTRY.has(city.toLowerCase())) CITY_COUNTRY.set(city.toLowerCase(), c.name);
 
 /**
  * Countries named in a text, in order of appearance: capitalised country names, aliases or main

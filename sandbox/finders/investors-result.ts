@@ -31,7 +31,10 @@ const REGION_LABELS: Record<InvestorRegion, string> = {
 };
 
 /** The investor HQ countries a call asks for: investor_countries wins over investor_region; undefined = anywhere. */
-export function requestedPlaces(params: ParamsOut<'find_investors'>): { countries?: Set<string>; label?: string } {
+export function requestedPlaces(params: ParamsOut<'find_investors'>): {
+  countries?: Set<string>;
+  label?: string;
+} {
   if (params.investor_countries?.length) {
     const places = expandPlaces(params.investor_countries);
     if (places.unknown.length > 0) {
@@ -67,7 +70,12 @@ export interface FindInvestorsOutcome {
  * Runs find_investors on a snapshot: reads the startup, ranks the investors and returns the top
  * `count` with charts and a summary.
  */
-export function findInvestors(snap: Snapshot, params: ParamsOut<'find_investors'>, count: number, baseUrl: string): FindInvestorsOutcome {
+export function findInvestors(
+  snap: Snapshot,
+  params: ParamsOut<'find_investors'>,
+  count: number,
+  baseUrl: string,
+): FindInvestorsOutcome {
   const { profile, record } = readStartup(snap, params);
   const places = requestedPlaces(params);
   const ranked = rankInvestors(
@@ -94,7 +102,9 @@ export function findInvestors(snap: Snapshot, params: ParamsOut<'find_investors'
 }
 
 function charts(snap: Snapshot, profile: StartupProfile, top: InvestorMatch[]): ChartSpec[] {
-  const years = [...(snap.sectorYears.get(profile.sector) ?? new Map<number, { deals: number; capital_usd: number }>())]
+  const years = [
+    ...(snap.sectorYears.get(profile.sector) ?? new Map<number, { deals: number; capital_usd: number }>()),
+  ]
     .filter(([y]) => y >= 2020)
     .sort((a, b) => a[0] - b[0])
     .map(([year, v]) => ({ year, deals: v.deals, capital_usd: v.capital_usd }));
@@ -112,8 +122,20 @@ function charts(snap: Snapshot, profile: StartupProfile, top: InvestorMatch[]): 
       { key: 'capital_usd', name: 'Capital (USD)', unit: 'USD' },
       years,
     ),
-    barChart(`Stages of the matched investors' deals in ${profile.sector}`, 'stage', [{ key: 'deals', name: 'Deals' }], stages, 'deals'),
-    barChart('Where the matched investors are (HQ country)', 'country', [{ key: 'investors', name: 'Investors' }], countRows(countries, 'country', 'investors'), 'investors'),
+    barChart(
+      `Stages of the matched investors' deals in ${profile.sector}`,
+      'stage',
+      [{ key: 'deals', name: 'Deals' }],
+      stages,
+      'deals',
+    ),
+    barChart(
+      'Where the matched investors are (HQ country)',
+      'country',
+      [{ key: 'investors', name: 'Investors' }],
+      countRows(countries, 'country', 'investors'),
+      'investors',
+    ),
   ];
 }
 

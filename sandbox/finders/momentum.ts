@@ -32,7 +32,10 @@ export function daysBefore(date: string, days: number): string {
 
 /** Whole months between two YYYY-MM-DD dates (b after a). */
 export function monthsBetween(a: string, b: string): number {
-  return Math.max(0, Math.floor((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / (30.44 * DAY)));
+  return Math.max(
+    0,
+    Math.floor((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / (30.44 * DAY)),
+  );
 }
 
 /**
@@ -62,14 +65,19 @@ export function momentumOf(s: StartupRecord, refDate: string): Momentum {
   const recency = months === null ? 0 : Math.max(0, Math.min(1, 1 - (months - 3) / 21));
   const volume = Math.min(1, Math.log10(1 + capital12 / 1e6) / Math.log10(51));
   const roundsF = Math.min(1, rounds12 / 2);
-  const growthPct = capitalPrior > 0 ? Math.round(((capital12 - capitalPrior) / capitalPrior) * 1000) / 10 : null;
+  const growthPct =
+    capitalPrior > 0 ? Math.round(((capital12 - capitalPrior) / capitalPrior) * 1000) / 10 : null;
   const growth = growthPct === null ? (capital12 > 0 ? 0.6 : 0) : Math.max(0, Math.min(1, growthPct / 200));
   const score = Math.round(100 * (0.35 * recency + 0.3 * volume + 0.15 * roundsF + 0.2 * growth));
   return {
     score: Math.max(0, Math.min(100, score)),
     rounds_last_12m: rounds12,
     capital_last_12m_usd: capital12,
-    growth: { raised_vs_prior_year_pct: growthPct, capital_prior_12m_usd: capitalPrior, total_raised_usd: s.total_raised_usd },
+    growth: {
+      raised_vs_prior_year_pct: growthPct,
+      capital_prior_12m_usd: capitalPrior,
+      total_raised_usd: s.total_raised_usd,
+    },
     last_round_date: last?.date ?? null,
     last_round_stage: last?.stage ?? null,
     last_round_amount_usd: last?.amount_usd ?? null,

@@ -8,14 +8,18 @@ import { usd } from './money.js';
 import type { StartupRecord } from './snapshot.js';
 import { stageLabel } from './stages.js';
 
-export type SellerKind = 'legal' | 'accelerator' | 'recruiting' | 'finance' | 'security' | 'cloud' | 'marketing' | 'general';
+export type SellerKind =
+  'legal' | 'accelerator' | 'recruiting' | 'finance' | 'security' | 'cloud' | 'marketing' | 'general';
 
 const KINDS: [SellerKind, RegExp][] = [
   ['legal', /\b(law|legal|lawyers?|attorneys?|counsel|term sheets?|employee equity|contracts?)\b/i],
   ['accelerator', /\b(accelerator|incubator|demo day|cohort|venture studio)\b/i],
   ['recruiting', /\b(recruit\w*|hiring|talent|headhunt\w*|staffing|executive search)\b/i],
   ['finance', /\b(accounting|bookkeeping|tax|audit\w*|fractional cfo|cfo services)\b/i],
-  ['security', /\b(cyber ?security|security audits?|compliance|soc ?2|iso ?27001|gdpr|penetration test\w*)\b/i],
+  [
+    'security',
+    /\b(cyber ?security|security audits?|compliance|soc ?2|iso ?27001|gdpr|penetration test\w*)\b/i,
+  ],
   ['cloud', /\b(cloud|infrastructure|compute|hosting|developer tool\w*|devops|gpus?|startup credits)\b/i],
   ['marketing', /\b(marketing|acquisition|brand(ing)?|advertising|seo|lifecycle|pr agency|agency)\b/i],
 ];
@@ -28,7 +32,12 @@ export function sellerKind(text: string): SellerKind {
 
 const SOFTWARE = new Set(['Software & Developer Tools', 'Artificial Intelligence & Data']);
 const CONSUMER = new Set(['Commerce & Marketing', 'Consumer, Lifestyle & Services']);
-const REGULATED = new Set(['Software & Developer Tools', 'Artificial Intelligence & Data', 'Finance & Blockchain', 'Healthcare & Life Sciences']);
+const REGULATED = new Set([
+  'Software & Developer Tools',
+  'Artificial Intelligence & Data',
+  'Finance & Blockchain',
+  'Healthcare & Life Sciences',
+]);
 
 /** How much the startup's situation calls for this kind of seller (0..1), without the reason text. */
 export function needScore(kind: SellerKind, s: StartupRecord, m: Momentum): number {
@@ -59,7 +68,12 @@ export function needScore(kind: SellerKind, s: StartupRecord, m: Momentum): numb
  * How much the startup's situation calls for this kind of seller (0..1, as {@link needScore})
  * and the concrete reason, with the startup's numbers.
  */
-export function needOf(kind: SellerKind, s: StartupRecord, m: Momentum, offering: string): { score: number; reason: string } {
+export function needOf(
+  kind: SellerKind,
+  s: StartupRecord,
+  m: Momentum,
+  offering: string,
+): { score: number; reason: string } {
   const score = needScore(kind, s, m);
   const months = m.months_since_last_round;
   const last = m.last_round_date
@@ -70,20 +84,40 @@ export function needOf(kind: SellerKind, s: StartupRecord, m: Momentum, offering
   const subject = s.subsector || s.sector;
   switch (kind) {
     case 'legal':
-      if (last && score === 1) return { score, reason: `closed a ${last}: closing documents, employee equity and investor reporting follow` };
-      if (last && score === 0.7) return { score, reason: `last raised ${months} months ago (${last}): the next round's term sheet is likely within a year` };
-      return { score, reason: `${rounds} so far (${usd(s.total_raised_usd)}): equity and IP work grows with each round` };
+      if (last && score === 1)
+        return {
+          score,
+          reason: `closed a ${last}: closing documents, employee equity and investor reporting follow`,
+        };
+      if (last && score === 0.7)
+        return {
+          score,
+          reason: `last raised ${months} months ago (${last}): the next round's term sheet is likely within a year`,
+        };
+      return {
+        score,
+        reason: `${rounds} so far (${usd(s.total_raised_usd)}): equity and IP work grows with each round`,
+      };
     case 'accelerator':
       return {
         score,
         reason: `${stageLabel(s.stage)} team founded in ${s.founded_year} with ${usd(s.total_raised_usd)} raised so far${score === 1 ? ': the stage an accelerator serves' : ''}`,
       };
     case 'recruiting':
-      return { score, reason: `raised ${raised12} in the last 12 months (${m.rounds_last_12m} round${m.rounds_last_12m === 1 ? '' : 's'}): hiring follows funding` };
+      return {
+        score,
+        reason: `raised ${raised12} in the last 12 months (${m.rounds_last_12m} round${m.rounds_last_12m === 1 ? '' : 's'}): hiring follows funding`,
+      };
     case 'finance':
-      return { score, reason: `${rounds} and ${usd(s.total_raised_usd)} raised: investor reporting, audit and tax work grow` };
+      return {
+        score,
+        reason: `${rounds} and ${usd(s.total_raised_usd)} raised: investor reporting, audit and tax work grow`,
+      };
     case 'security':
-      return { score, reason: `${subject} company at ${stageLabel(s.stage)}: business buyers ask for security and compliance evidence` };
+      return {
+        score,
+        reason: `${subject} company at ${stageLabel(s.stage)}: business buyers ask for security and compliance evidence`,
+      };
     case 'cloud':
       return {
         score,
@@ -96,7 +130,10 @@ export function needOf(kind: SellerKind, s: StartupRecord, m: Momentum, offering
       };
     case 'general': {
       const what = offering.split(/[.:;]/)[0]?.trim().toLowerCase() || 'the offering';
-      return { score, reason: `raised ${raised12} in the last 12 months: budget for ${what.length > 80 ? `${what.slice(0, 77)}…` : what}` };
+      return {
+        score,
+        reason: `raised ${raised12} in the last 12 months: budget for ${what.length > 80 ? `${what.slice(0, 77)}…` : what}`,
+      };
     }
   }
 }

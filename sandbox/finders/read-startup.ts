@@ -5,7 +5,15 @@
  */
 import type { ParamsOut, RaisingStage } from '../../api/index.js';
 import { SandboxError } from '../types.js';
-import { canonicalSubsector, canonicalTag, classifyText, sectorOfSubsector, sectorOfTag, subsectorsOfTag, VOCABULARY } from './classify.js';
+import {
+  canonicalSubsector,
+  canonicalTag,
+  classifyText,
+  sectorOfSubsector,
+  sectorOfTag,
+  subsectorsOfTag,
+  VOCABULARY,
+} from './classify.js';
 import { countryInText } from './geo.js';
 import type { Snapshot, StartupRecord } from './snapshot.js';
 import { nextRaisingStage } from './stages.js';
@@ -83,7 +91,11 @@ export function readStartup(snap: Snapshot, params: ParamsOut<'find_investors'>)
   let record: StartupRecord | undefined;
   const domain = website ? normaliseDomain(website) : undefined;
   if (website && !domain) {
-    throw new SandboxError(400, 'invalid_input', `find_investors: website '${website.slice(0, 80)}' has no host name; give e.g. https://example.com`);
+    throw new SandboxError(
+      400,
+      'invalid_input',
+      `find_investors: website '${website.slice(0, 80)}' has no host name; give e.g. https://example.com`,
+    );
   }
 
   if (domain) {
@@ -144,7 +156,8 @@ export function readStartup(snap: Snapshot, params: ParamsOut<'find_investors'>)
 
   // Overrides.
   if (raising_stage) {
-    if (raising_stage !== profile.stage || profile.source !== 'parameters') profile.overrides.push('raising_stage');
+    if (raising_stage !== profile.stage || profile.source !== 'parameters')
+      profile.overrides.push('raising_stage');
     profile.stage = raising_stage;
   }
   if (sector) {
@@ -182,4 +195,3 @@ export function readStartup(snap: Snapshot, params: ParamsOut<'find_investors'>)
   else if (params.investor_region) profile.overrides.push('investor_region');
   return record ? { profile, record } : { profile };
 }
-

@@ -73,11 +73,19 @@ interface Scored {
  * Ranks active startups in the target countries (all countries when none are given) and
  * explains the top `count` (ties: momentum, then key).
  */
-export function rankCustomers(snap: Snapshot, t: CustomerTarget, baseUrl: string, count: number): CustomerRanking {
+export function rankCustomers(
+  snap: Snapshot,
+  t: CustomerTarget,
+  baseUrl: string,
+  count: number,
+): CustomerRanking {
   const sectors = new Set(t.sectors);
   const tags = new Set(t.tags);
   const stageIdx = t.stages.map(bucketIndex);
-  const weightsOf: Record<CustomerComponent, number> = { ...CUSTOMER_WEIGHTS, ...(t.recentRaise ? { momentum: 40 } : {}) };
+  const weightsOf: Record<CustomerComponent, number> = {
+    ...CUSTOMER_WEIGHTS,
+    ...(t.recentRaise ? { momentum: 40 } : {}),
+  };
   const all: Scored[] = [];
   for (const s of snap.startups) {
     if (s.status !== 'active') continue;
@@ -91,7 +99,8 @@ export function rankCustomers(snap: Snapshot, t: CustomerTarget, baseUrl: string
     let fStage: number | null = null;
     if (t.stages.length > 0) {
       const i = bucket ? bucketIndex(bucket) : -9;
-      fStage = bucket && t.stages.includes(bucket) ? 1 : stageIdx.some((j) => Math.abs(j - i) === 1) ? 0.4 : 0;
+      fStage =
+        bucket && t.stages.includes(bucket) ? 1 : stageIdx.some((j) => Math.abs(j - i) === 1) ? 0.4 : 0;
     }
     const parts: Record<CustomerComponent, number | null> = {
       sector: fSector,
@@ -111,7 +120,9 @@ export function rankCustomers(snap: Snapshot, t: CustomerTarget, baseUrl: string
     }
     all.push({ s, m, parts, fit: pct(weights > 0 ? (100 * sum) / weights : 0), overlap });
   }
-  all.sort((a, b) => b.fit - a.fit || b.m.score - a.m.score || (a.s.key < b.s.key ? -1 : a.s.key > b.s.key ? 1 : 0));
+  all.sort(
+    (a, b) => b.fit - a.fit || b.m.score - a.m.score || (a.s.key < b.s.key ? -1 : a.s.key > b.s.key ? 1 : 0),
+  );
   return { customers: all.slice(0, count).map(explain), total: all.length };
 
   function explain({ s, m, parts, fit, overlap }: Scored): CustomerMatch {
@@ -121,11 +132,17 @@ export function rankCustomers(snap: Snapshot, t: CustomerTarget, baseUrl: string
       `momentum ${m.score}/100: ${m.rounds_last_12m} round${m.rounds_last_12m === 1 ? '' : 's'} and ${usd(m.capital_last_12m_usd)} in the last 12 months` +
         (growth !== null ? ` (${growth > 0 ? '+' : ''}${growth}% vs the year before)` : ''),
     );
-    if (parts.sector !== null) why.push(parts.sector ? `${s.sector}: a target sector` : `${s.sector} is outside the target sectors`);
+    if (parts.sector !== null)
+      why.push(parts.sector ? `${s.sector}: a target sector` : `${s.sector} is outside the target sectors`);
     if (overlap.length > 0) why.push(`works on ${overlap.join(', ')}`);
-    if (parts.region !== null) why.push(`HQ in ${[s.hq_city, s.hq_country].filter(Boolean).join(', ')}: in the target regions (${t.regionsLabel})`);
+    if (parts.region !== null)
+      why.push(
+        `HQ in ${[s.hq_city, s.hq_country].filter(Boolean).join(', ')}: in the target regions (${t.regionsLabel})`,
+      );
     if (parts.stage !== null) {
-      why.push(`at ${stageLabel(s.stage)}: ${parts.stage === 1 ? 'a target stage' : parts.stage > 0 ? 'next to the target stages' : 'outside the target stages'}`);
+      why.push(
+        `at ${stageLabel(s.stage)}: ${parts.stage === 1 ? 'a target stage' : parts.stage > 0 ? 'next to the target stages' : 'outside the target stages'}`,
+      );
     }
     return {
       key: s.key,
@@ -142,10 +159,9 @@ export function rankCustomers(snap: Snapshot, t: CustomerTarget, baseUrl: string
       website: s.website,
       domain: s.domain,
       total_raised_usd: s.total_raised_usd,
-      fit_breakdown: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)])) as Record<
-        CustomerComponent,
-        number | null
-      >,
+      fit_breakdown: Object.fromEntries(
+        Object.entries(parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)]),
+      ) as Record<CustomerComponent, number | null>,
     };
   }
 }

@@ -83,12 +83,16 @@ export interface FundRanking {
  */
 export function rankForFund(snap: Snapshot, thesis: FundThesis, baseUrl: string, count: number): FundRanking {
   const sectors = new Set(thesis.sectors);
-  const stageBuckets = new Set(thesis.stages.map((s) => parseStage(s)).filter((s): s is RaisingStage => s !== null));
+  const stageBuckets = new Set(
+    thesis.stages.map((s) => parseStage(s)).filter((s): s is RaisingStage => s !== null),
+  );
   const bucketIdx = [...stageBuckets].map(bucketIndex);
   const thesisCountries = expandPlaces(thesis.countries).countries;
   const thesisSubregions = new Set([...thesisCountries].map((c) => areaOf(c).subregion));
   const thesisRegions = new Set([...thesisCountries].map((c) => areaOf(c).region));
-  const portfolio = thesis.portfolio.map((k) => snap.startupsByKey.get(k)).filter((s): s is StartupRecord => s !== undefined);
+  const portfolio = thesis.portfolio
+    .map((k) => snap.startupsByKey.get(k))
+    .filter((s): s is StartupRecord => s !== undefined);
   const inPortfolio = new Set(thesis.portfolio);
   const stagesText = thesis.stages.map(stageLabel).join(', ');
   const checkText = usdRange(thesis.check_min_usd, thesis.check_max_usd);
@@ -113,14 +117,20 @@ export function rankForFund(snap: Snapshot, thesis: FundThesis, baseUrl: string,
     const typical = typicalRound(snap, next, s.sector);
     let lastAmount = 0;
     for (const r of s.rounds) if (r.amount_usd > 0) lastAmount = r.amount_usd;
-    const expected = Math.round(lastAmount > 0 && typical > 0 ? Math.sqrt(typical * lastAmount * 2.5) : typical || lastAmount * 2.5);
+    const expected = Math.round(
+      lastAmount > 0 && typical > 0 ? Math.sqrt(typical * lastAmount * 2.5) : typical || lastAmount * 2.5,
+    );
     let fCheck = 0;
     if (expected > 0 && thesis.check_max_usd > 0) {
       // A fund's check is typically 15–50% of a round.
       const lo = expected * 0.15;
       const hi = expected * 0.5;
       if (thesis.check_max_usd >= lo && thesis.check_min_usd <= hi) fCheck = 1;
-      else fCheck = thesis.check_max_usd < lo ? logCloseness(thesis.check_max_usd, lo, 4) : logCloseness(thesis.check_min_usd, hi, 4);
+      else
+        fCheck =
+          thesis.check_max_usd < lo
+            ? logCloseness(thesis.check_max_usd, lo, 4)
+            : logCloseness(thesis.check_min_usd, hi, 4);
     }
     const m = momentumOf(s, snap.refDate);
     let conflict: FundMatch['conflict'] = null;
@@ -148,9 +158,21 @@ export function rankForFund(snap: Snapshot, thesis: FundThesis, baseUrl: string,
     };
     let sum = 0;
     for (const [k, w] of Object.entries(FUND_WEIGHTS) as [FundComponent, number][]) sum += w * parts[k];
-    all.push({ s, next, m, parts, fit: pct(sum - (conflict ? CONFLICT_PENALTY : 0)), typical, expected, conflict, similar: conflict ? null : similar });
+    all.push({
+      s,
+      next,
+      m,
+      parts,
+      fit: pct(sum - (conflict ? CONFLICT_PENALTY : 0)),
+      typical,
+      expected,
+      conflict,
+      similar: conflict ? null : similar,
+    });
   }
-  all.sort((a, b) => b.fit - a.fit || b.m.score - a.m.score || (a.s.key < b.s.key ? -1 : a.s.key > b.s.key ? 1 : 0));
+  all.sort(
+    (a, b) => b.fit - a.fit || b.m.score - a.m.score || (a.s.key < b.s.key ? -1 : a.s.key > b.s.key ? 1 : 0),
+  );
   return { matches: all.slice(0, count).map(explain), total: all.length };
 
   function explain(x: Scored): FundMatch {
@@ -192,7 +214,9 @@ export function rankForFund(snap: Snapshot, thesis: FundThesis, baseUrl: string,
       );
     }
     if (conflict) {
-      why.push(`CONFLICT: direct competitor of portfolio company ${conflict.name} (${conflict.subsector}, ${conflict.country})`);
+      why.push(
+        `CONFLICT: direct competitor of portfolio company ${conflict.name} (${conflict.subsector}, ${conflict.country})`,
+      );
     } else if (similar) {
       const how =
         similar.p.subsector === s.subsector
@@ -220,7 +244,10 @@ export function rankForFund(snap: Snapshot, thesis: FundThesis, baseUrl: string,
       momentum: m,
       conflict,
       similar_portfolio: similar ? { key: similar.p.key, name: similar.p.name } : null,
-      fit_breakdown: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, pct(100 * v)])) as Record<FundComponent, number>,
+      fit_breakdown: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, pct(100 * v)])) as Record<
+        FundComponent,
+        number
+      >,
       record: s,
     };
   }
@@ -235,7 +262,11 @@ function firstSentence(text: string): string {
  * A 2–3 sentence analyst note with numbers: what the startup does and where, its funding so
  * far, and why it fits (or what to watch).
  */
-export function analystNote(m: FundMatch, thesis: FundThesis, investorName: (key: string) => string | undefined): string {
+export function analystNote(
+  m: FundMatch,
+  thesis: FundThesis,
+  investorName: (key: string) => string | undefined,
+): string {
   const s = m.record;
   const rounds = s.rounds.filter((r) => r.amount_usd > 0);
   const last = rounds.at(-1);

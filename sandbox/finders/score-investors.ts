@@ -7,7 +7,13 @@ import { investorUrl } from '../queries/urls.js';
 import { proximity } from './geo.js';
 import { logCloseness, median, pct, quantile, usd, usdRange } from './money.js';
 import type { StartupProfile } from './read-startup.js';
-import { typicalRound, type Deal, type InvestorRecord, type Snapshot, type StartupRecord } from './snapshot.js';
+import {
+  typicalRound,
+  type Deal,
+  type InvestorRecord,
+  type Snapshot,
+  type StartupRecord,
+} from './snapshot.js';
 import { bucketIndex, raisingBucket, stageLabel } from './stages.js';
 
 /** Weights of the fit components (sum 100). Components without an input drop out and the rest are rescaled. */
@@ -95,7 +101,12 @@ export function findTwins(snap: Snapshot, profile: StartupProfile, exclude?: str
     if (profile.country && s.hq_country === profile.country) sim += 0.05;
     if (sim >= 0.55) out.push({ startup: s, similarity: Math.min(1, sim) });
   }
-  out.sort((a, b) => b.similarity - a.similarity || b.startup.rounds.length - a.startup.rounds.length || (a.startup.key < b.startup.key ? -1 : 1));
+  out.sort(
+    (a, b) =>
+      b.similarity - a.similarity ||
+      b.startup.rounds.length - a.startup.rounds.length ||
+      (a.startup.key < b.startup.key ? -1 : 1),
+  );
   return out.slice(0, max);
 }
 
@@ -186,7 +197,10 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
   }
   all.sort(
     (a, b) =>
-      b.fit - a.fit || b.nSector - a.nSector || b.inv.score - a.inv.score || (a.inv.key < b.inv.key ? -1 : a.inv.key > b.inv.key ? 1 : 0),
+      b.fit - a.fit ||
+      b.nSector - a.nSector ||
+      b.inv.score - a.inv.score ||
+      (a.inv.key < b.inv.key ? -1 : a.inv.key > b.inv.key ? 1 : 0),
   );
   return { matches: all.slice(0, count).map(explain), total: all.length };
 
@@ -230,7 +244,10 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
     const fFocus = hasFocus ? Math.min(1, focusHits / 4) : null;
     const fStage = Math.min(
       1,
-      0.45 * Math.min(1, nStage / 6) + 0.35 * (nStage / total) + 0.2 * Math.min(1, nLead / 2) + 0.15 * Math.min(1, nAdj / 6),
+      0.45 * Math.min(1, nStage / 6) +
+        0.35 * (nStage / total) +
+        0.2 * Math.min(1, nLead / 2) +
+        0.15 * Math.min(1, nAdj / 6),
     );
     let fGeo: number | null = null;
     let geoRelation: Features['geoRelation'] = null;
@@ -326,11 +343,15 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
       );
     } else {
       const top = topBy(sectorCounts);
-      why.push(`no deals in ${profile.sector} yet: ${total} deal${total === 1 ? '' : 's'} in all, most in ${top?.[0] ?? 'other sectors'} (${top?.[1] ?? 0})`);
+      why.push(
+        `no deals in ${profile.sector} yet: ${total} deal${total === 1 ? '' : 's'} in all, most in ${top?.[0] ?? 'other sectors'} (${top?.[1] ?? 0})`,
+      );
     }
     if (nTag > 0) {
       const topTags = [...tagCounts].sort((a, b) => b[1] - a[1]).slice(0, 3);
-      why.push(`${nTag} deal${nTag === 1 ? '' : 's'} tagged ${topTags.map(([t, n]) => `${t} (${n})`).join(', ')}`);
+      why.push(
+        `${nTag} deal${nTag === 1 ? '' : 's'} tagged ${topTags.map(([t, n]) => `${t} (${n})`).join(', ')}`,
+      );
     }
     const sl = stageLabel(stage);
     if (nLead > 0) {
@@ -339,13 +360,19 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
           (nStage > nLead ? `, joined ${nStage - nLead} more` : ''),
       );
     } else if (nStage > 0) {
-      why.push(`joined ${nStage} ${sl} round${nStage === 1 ? '' : 's'} of ${usdRange(quantile(stageAmounts, 0.25), quantile(stageAmounts, 0.75))}`);
+      why.push(
+        `joined ${nStage} ${sl} round${nStage === 1 ? '' : 's'} of ${usdRange(quantile(stageAmounts, 0.25), quantile(stageAmounts, 0.75))}`,
+      );
     } else {
       const top = topBy(stageCounts);
-      why.push(`no ${sl} deals: most active at ${top ? stageLabel(top[0]) : 'other stages'} (${top?.[1] ?? 0} deals)`);
+      why.push(
+        `no ${sl} deals: most active at ${top ? stageLabel(top[0]) : 'other stages'} (${top?.[1] ?? 0} deals)`,
+      );
     }
     if (stageAmounts.length > 0 && typical > 0) {
-      why.push(`its ${sl} rounds: median ${usd(median(stageAmounts))} vs ${usd(typical)} typical for ${sl} in ${profile.sector}`);
+      why.push(
+        `its ${sl} rounds: median ${usd(median(stageAmounts))} vs ${usd(typical)} typical for ${sl} in ${profile.sector}`,
+      );
     }
     const where = [inv.hq_city, inv.hq_country].filter(Boolean).join(', ');
     if (q.countries) {
@@ -367,7 +394,9 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
     }
     const backed = [...new Set((twinsByInvestor.get(inv.key) ?? []).map((s) => s.name))];
     if (backed.length > 0) {
-      why.push(`backed ${backed.length} look-alike${backed.length === 1 ? '' : 's'}: ${backed.slice(0, 3).join(', ')}${backed.length > 3 ? ', …' : ''}`);
+      why.push(
+        `backed ${backed.length} look-alike${backed.length === 1 ? '' : 's'}: ${backed.slice(0, 3).join(', ')}${backed.length > 3 ? ', …' : ''}`,
+      );
     }
 
     return {
@@ -383,10 +412,9 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
       deals_total: total,
       deals_in_sector: nSector,
       deals_at_stage: nStage,
-      fit_breakdown: Object.fromEntries(Object.entries(f.parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)])) as Record<
-        InvestorComponent,
-        number | null
-      >,
+      fit_breakdown: Object.fromEntries(
+        Object.entries(f.parts).map(([k, v]) => [k, v === null ? null : pct(100 * v)]),
+      ) as Record<InvestorComponent, number | null>,
       recent_comparable_deals: comparableDeals(sectorDeals, subs, tags),
       sectorStageCounts,
     };
@@ -395,14 +423,21 @@ export function rankInvestors(snap: Snapshot, q: InvestorQuery, count: number): 
 
 /** The three most recent deals in the sector, preferring the same subsector or tags; one per startup. */
 function comparableDeals(sectorDeals: Deal[], subs: Set<string>, tags: Set<string>): ComparableDeal[] {
-  const close = (d: Deal) => subs.has(d.startup.subsector.toLowerCase()) || d.startup.tags.some((t) => tags.has(t));
+  const close = (d: Deal) =>
+    subs.has(d.startup.subsector.toLowerCase()) || d.startup.tags.some((t) => tags.has(t));
   const ordered = [...sectorDeals.filter(close), ...sectorDeals.filter((d) => !close(d))];
   const seen = new Set<string>();
   const out: ComparableDeal[] = [];
   for (const d of ordered) {
     if (seen.has(d.startup.key)) continue;
     seen.add(d.startup.key);
-    out.push({ startup: d.startup.name, startup_key: d.startup.key, stage: d.stage, amount_usd: d.amount_usd, date: d.date });
+    out.push({
+      startup: d.startup.name,
+      startup_key: d.startup.key,
+      stage: d.stage,
+      amount_usd: d.amount_usd,
+      date: d.date,
+    });
     if (out.length === 3) break;
   }
   return out;

@@ -172,7 +172,10 @@ function parseJsonArray(text: unknown): string[] {
 
 function build(db: DatabaseSync, version: string): Snapshot {
   const countries = new Map<string, CountryRecord>();
-  for (const r of db.prepare('SELECT name, iso2, region, subregion, in_eu FROM countries').all() as Record<string, unknown>[]) {
+  for (const r of db.prepare('SELECT name, iso2, region, subregion, in_eu FROM countries').all() as Record<
+    string,
+    unknown
+  >[]) {
     countries.set(String(r.name), {
       name: String(r.name),
       iso2: String(r.iso2),
@@ -219,7 +222,9 @@ function build(db: DatabaseSync, version: string): Snapshot {
 
   const rounds = new Map<number, { round: RoundLite; startup: StartupRecord }>();
   const roundRows = db
-    .prepare('SELECT id, startup_key, date, year, stage, amount_usd, lead_investor_key FROM rounds ORDER BY date, id')
+    .prepare(
+      'SELECT id, startup_key, date, year, stage, amount_usd, lead_investor_key FROM rounds ORDER BY date, id',
+    )
     .all() as unknown as DbRound[];
   let latestRoundDate = '';
   const sectorYears = new Map<string, Map<number, { deals: number; capital_usd: number }>>();
@@ -279,7 +284,10 @@ function build(db: DatabaseSync, version: string): Snapshot {
     investorsByKey.set(inv.key, inv);
   }
 
-  for (const r of db.prepare('SELECT round_id, investor_key, is_lead FROM round_investors').all() as Record<string, unknown>[]) {
+  for (const r of db.prepare('SELECT round_id, investor_key, is_lead FROM round_investors').all() as Record<
+    string,
+    unknown
+  >[]) {
     const entry = rounds.get(Number(r.round_id));
     const inv = investorsByKey.get(String(r.investor_key));
     if (!entry || !inv) continue;
@@ -298,9 +306,11 @@ function build(db: DatabaseSync, version: string): Snapshot {
       is_lead: Number(r.is_lead) === 1 || round.lead_investor_key === inv.key,
     });
   }
-  for (const inv of investors) inv.deals.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.round_id - a.round_id));
+  for (const inv of investors)
+    inv.deals.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.round_id - a.round_id));
 
-  const meta = db.prepare("SELECT value FROM meta WHERE key = 'as_of'").get() as { value?: unknown } | undefined;
+  const meta = db.prepare("SELECT value FROM meta WHERE key = 'as_of'").get() as
+    { value?: unknown } | undefined;
   const asOf = typeof meta?.value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(meta.value) ? meta.value : '';
   const refDate = [asOf, latestRoundDate].sort().at(-1) || new Date().toISOString().slice(0, 10);
 

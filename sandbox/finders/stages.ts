@@ -5,7 +5,6 @@
 import type { RaisingStage } from '../../api/index.js';
 import { STAGES } from '../data/schema.js';
 
-
 /** Position of a database stage in the funding ladder (unknown → -1). */
 export function stageIndex(stage: string): number {
   return (STAGES as readonly string[]).indexOf(stage);
@@ -67,7 +66,10 @@ export function stageLabel(stage: string): string {
  * Returns null when it names no stage.
  */
 export function parseStage(text: string): RaisingStage | null {
-  const t = text.trim().toLowerCase().replace(/[_\s]+/g, '-');
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/[_\s]+/g, '-');
   if (/^pre-?seed$/.test(t)) return 'pre-seed';
   if (t === 'seed') return 'seed';
   const m = /^(?:series-?)?([a-z])(-?plus|\+)?$/.exec(t);

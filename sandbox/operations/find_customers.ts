@@ -18,7 +18,9 @@ export const find_customers: Handler<'find_customers'> = (ctx) => {
   const { target } = outcome;
   return {
     data: {
-      organisation: outcome.org ? { org_key: outcome.org.org_key, name: outcome.org.name, offering: outcome.org.offering } : null,
+      organisation: outcome.org
+        ? { org_key: outcome.org.org_key, name: outcome.org.name, offering: outcome.org.offering }
+        : null,
       target: {
         sectors: target.sectors,
         tags: target.tags,

@@ -34,7 +34,11 @@ export const find_investors: Handler<'find_investors'> = (ctx) => {
       investors: outcome.items,
       total_matches: outcome.total,
       limit: count,
-      ...(free ? { free_plan: { runs_included: FREE_PLAN_RUNS, runs_used: used + 1, max_matches: FREE_PLAN_MATCHES } } : {}),
+      ...(free
+        ? {
+            free_plan: { runs_included: FREE_PLAN_RUNS, runs_used: used + 1, max_matches: FREE_PLAN_MATCHES },
+          }
+        : {}),
     },
     summary: outcome.summary + freeNote,
     charts: outcome.charts,

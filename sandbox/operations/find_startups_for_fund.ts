@@ -16,7 +16,14 @@ export const find_startups_for_fund: Handler<'find_startups_for_fund'> = (ctx) =
     );
   }
   const withThesis = account as Account & { thesis: NonNullable<Account['thesis']> };
-  const outcome = runFundMatch(getSnapshot(ctx.db), withThesis, ctx.state, ctx.params.limit, ctx.baseUrl, ctx.now);
+  const outcome = runFundMatch(
+    getSnapshot(ctx.db),
+    withThesis,
+    ctx.state,
+    ctx.params.limit,
+    ctx.baseUrl,
+    ctx.now,
+  );
   const { batch } = outcome;
   return {
     data: {

@@ -63,7 +63,8 @@ function expectWellFormed(items: Customer[]) {
     expect(typeof c.stage).toBe('string');
     expect(typeof c.sector).toBe('string');
   }
-  for (let i = 1; i < items.length; i++) expect(items[i - 1]!.fit_pct).toBeGreaterThanOrEqual(items[i]!.fit_pct);
+  for (let i = 1; i < items.length; i++)
+    expect(items[i - 1]!.fit_pct).toBeGreaterThanOrEqual(items[i]!.fit_pct);
 }
 
 /** Momentum fields recomputed from the database for one startup, relative to the data's as-of date. */
@@ -71,7 +72,9 @@ function roundsInLast12m(key: string): { n: number; capital: number } {
   const from = new Date(`${SANDBOX_TEST_AS_OF}T00:00:00Z`);
   from.setUTCDate(from.getUTCDate() - 365);
   const row = sandbox.db
-    .prepare('SELECT COUNT(*) AS n, COALESCE(SUM(amount_usd), 0) AS capital FROM rounds WHERE startup_key = ? AND date > ? AND date <= ?')
+    .prepare(
+      'SELECT COUNT(*) AS n, COALESCE(SUM(amount_usd), 0) AS capital FROM rounds WHERE startup_key = ? AND date > ? AND date <= ?',
+    )
     .get(key, from.toISOString().slice(0, 10), SANDBOX_TEST_AS_OF) as { n: number; capital: number };
   return row;
 }
@@ -123,9 +126,14 @@ describe('find_customers', () => {
     const fr = await customers({ regions: ['France'], stages: ['series-b'], limit: 10 });
     for (const c of fr.items) expect(c.hq_country).toBe('France');
     expect(fr.items[0]!.stage).toBe('series-b');
-    expect(fr.data.target).toMatchObject({ sources: { regions: 'parameters', stages: 'parameters', sectors: 'organisation' } });
+    expect(fr.data.target).toMatchObject({
+      sources: { regions: 'parameters', stages: 'parameters', sectors: 'organisation' },
+    });
 
-    const brief = await customers({ brief: 'Series A fintech startups in the UK that just raised', limit: 10 });
+    const brief = await customers({
+      brief: 'Series A fintech startups in the UK that just raised',
+      limit: 10,
+    });
     expect(brief.data.target).toMatchObject({
       sectors: ['Finance & Blockchain'],
       stages: ['series-a'],

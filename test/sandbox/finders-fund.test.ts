@@ -35,7 +35,10 @@ interface Entry {
 }
 
 async function run(limit?: number) {
-  const r = await callSandbox(sandbox, 'find_startups_for_fund', { key: KEYS.vc, params: limit === undefined ? {} : { limit } });
+  const r = await callSandbox(sandbox, 'find_startups_for_fund', {
+    key: KEYS.vc,
+    params: limit === undefined ? {} : { limit },
+  });
   expect(r.status, r.text).toBe(200);
   const data = FindStartupsForFundDataSchema.parse(r.body.data);
   return { r, data, entries: data.startups as unknown as Entry[] };
@@ -44,7 +47,14 @@ async function run(limit?: number) {
 function portfolioCompany() {
   return sandbox.db
     .prepare('SELECT key, name, sector, subsector, tags, hq_country FROM startups WHERE key = ?')
-    .get(thesis.portfolio[0]!) as { key: string; name: string; sector: string; subsector: string; tags: string; hq_country: string };
+    .get(thesis.portfolio[0]!) as {
+    key: string;
+    name: string;
+    sector: string;
+    subsector: string;
+    tags: string;
+    hq_country: string;
+  };
 }
 
 describe('find_startups_for_fund', () => {
@@ -53,7 +63,7 @@ describe('find_startups_for_fund', () => {
     expect(r.body.credits?.charged).toBe(3);
     expect(entries).toHaveLength(20);
     expect(data.batch_id).toMatch(/^mb_/);
-    const active = sandbox.db.prepare("SELECT status FROM startups WHERE key = ?");
+    const active = sandbox.db.prepare('SELECT status FROM startups WHERE key = ?');
     for (const [i, e] of entries.entries()) {
       expect(e.fit_pct).toBeGreaterThanOrEqual(0);
       expect(e.fit_pct).toBeLessThanOrEqual(100);
@@ -77,13 +87,16 @@ describe('find_startups_for_fund', () => {
       expect(thesis.sectors).toContain(e.sector);
       expect(thesis.countries).toContain(e.hq_country);
     }
-    for (let i = 1; i < entries.length; i++) expect(entries[i - 1]!.fit_pct).toBeGreaterThanOrEqual(entries[i]!.fit_pct);
+    for (let i = 1; i < entries.length; i++)
+      expect(entries[i - 1]!.fit_pct).toBeGreaterThanOrEqual(entries[i]!.fit_pct);
 
     const saved = sandbox.state.matchLists.get('acct_vc') as { batch_id: string; entries: Entry[] }[];
     expect(saved.at(-1)!.batch_id).toBe(data.batch_id);
     expect(saved.at(-1)!.entries.map((e) => e.key)).toEqual(entries.map((e) => e.key));
     const account = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
-    expect(account.body.data).toMatchObject({ match_list: { latest: { batch_id: data.batch_id, startups: 20 } } });
+    expect(account.body.data).toMatchObject({
+      match_list: { latest: { batch_id: data.batch_id, startups: 20 } },
+    });
     expect(r.body.url).toBe(`${sandbox.url}/view/results/${data.batch_id}`);
     expect(sandbox.state.results.get(data.batch_id!)?.operation).toBe('find_startups_for_fund');
 
@@ -121,7 +134,15 @@ describe('find_startups_for_fund', () => {
       return x.toISOString().slice(0, 10);
     };
     const key = sandbox.insertStartup(
-      { name: 'Freshline Systems', hq_country: country, sector: p.sector, subsector: p.subsector, tags: p.tags, stage: 'seed', status: 'active' },
+      {
+        name: 'Freshline Systems',
+        hq_country: country,
+        sector: p.sector,
+        subsector: p.subsector,
+        tags: p.tags,
+        stage: 'seed',
+        status: 'active',
+      },
       [
         { date: d(9), stage: 'seed', amount_usd: 3_000_000 },
         { date: SANDBOX_TEST_AS_OF, stage: 'seed', amount_usd: 5_000_000 },
@@ -132,9 +153,13 @@ describe('find_startups_for_fund', () => {
     // A startup of the first batch with little momentum gets a fresh round.
     const slow = [...first.entries].reverse().find((e) => e.momentum.score < 60)!;
     expect(slow).toBeDefined();
-    const stage = (sandbox.db.prepare('SELECT stage FROM startups WHERE key = ?').get(slow.key) as { stage: string }).stage;
+    const stage = (
+      sandbox.db.prepare('SELECT stage FROM startups WHERE key = ?').get(slow.key) as { stage: string }
+    ).stage;
     sandbox.db
-      .prepare('INSERT INTO rounds (startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, NULL)')
+      .prepare(
+        'INSERT INTO rounds (startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, NULL)',
+      )
       .run(slow.key, SANDBOX_TEST_AS_OF, Number(SANDBOX_TEST_AS_OF.slice(0, 4)), stage, 4_000_000);
 
     const second = await run(30);
@@ -153,7 +178,14 @@ describe('find_startups_for_fund', () => {
   it('flags a direct competitor of a portfolio company as a conflict', () => {
     const p = portfolioCompany();
     const key = sandbox.insertStartup(
-      { name: 'Rival Works', hq_country: p.hq_country, sector: p.sector, subsector: p.subsector, tags: p.tags, stage: 'seed' },
+      {
+        name: 'Rival Works',
+        hq_country: p.hq_country,
+        sector: p.sector,
+        subsector: p.subsector,
+        tags: p.tags,
+        stage: 'seed',
+      },
       [{ date: SANDBOX_TEST_AS_OF, stage: 'seed', amount_usd: 3_000_000 }],
     );
     const ranking = rankForFund(getSnapshot(sandbox.db), thesis, sandbox.url, 1_000_000);

@@ -32,7 +32,9 @@ async function find(params: Record<string, unknown>, key: string = KEYS.startup)
   return r;
 }
 
-async function investors(params: Record<string, unknown>): Promise<{ items: Item[]; startup: Record<string, unknown> }> {
+async function investors(
+  params: Record<string, unknown>,
+): Promise<{ items: Item[]; startup: Record<string, unknown> }> {
   const r = await find(params);
   expect(r.status, r.text).toBe(200);
   const data = FindInvestorsDataSchema.parse(r.body.data);
@@ -53,7 +55,9 @@ function sectorDeals(investorKey: string, sector: string): number {
 /** Deals of an investor at a database stage. */
 function stageDeals(investorKey: string, stage: string): number {
   const row = sandbox.db
-    .prepare('SELECT COUNT(*) AS n FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE ri.investor_key = ? AND r.stage = ?')
+    .prepare(
+      'SELECT COUNT(*) AS n FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE ri.investor_key = ? AND r.stage = ?',
+    )
     .get(investorKey, stage) as { n: number };
   return row.n;
 }
@@ -73,7 +77,8 @@ function expectWellFormed(items: Item[]) {
     expect(typeof it.investor_type).toBe('string');
     expect(typeof it.score).toBe('number');
   }
-  for (let i = 1; i < items.length; i++) expect(items[i - 1]!.fit_pct).toBeGreaterThanOrEqual(items[i]!.fit_pct);
+  for (let i = 1; i < items.length; i++)
+    expect(items[i - 1]!.fit_pct).toBeGreaterThanOrEqual(items[i]!.fit_pct);
 }
 
 describe('find_investors', () => {
@@ -87,7 +92,12 @@ describe('find_investors', () => {
     const data = FindInvestorsDataSchema.parse(r.body.data);
     expect(data.investors).toHaveLength(20);
     expectWellFormed(data.investors as unknown as Item[]);
-    expect(data.startup).toMatchObject({ source: 'parameters', sector: 'Finance & Blockchain', tags: ['payments'], stage: 'seed' });
+    expect(data.startup).toMatchObject({
+      source: 'parameters',
+      sector: 'Finance & Blockchain',
+      tags: ['payments'],
+      stage: 'seed',
+    });
     const first = data.investors[0] as unknown as Item;
     expect(first.why.join(' ')).toMatch(/deals? in Finance & Blockchain since 2020/);
     expect(first.recent_comparable_deals.length).toBeGreaterThan(0);
@@ -111,7 +121,9 @@ describe('find_investors', () => {
     const years = (combo!.data ?? []).map((d) => d.year as number);
     expect(years[0]).toBe(2020);
     const dbDeals2021 = sandbox.db
-      .prepare("SELECT COUNT(*) AS n FROM rounds r JOIN startups s ON s.key = r.startup_key WHERE s.sector = 'Finance & Blockchain' AND r.year = 2021")
+      .prepare(
+        "SELECT COUNT(*) AS n FROM rounds r JOIN startups s ON s.key = r.startup_key WHERE s.sector = 'Finance & Blockchain' AND r.year = 2021",
+      )
       .get() as { n: number };
     expect(combo!.data!.find((d) => d.year === 2021)?.deals).toBe(dbDeals2021.n);
     expect(charts.some((c) => c.xKey === 'stage')).toBe(true);
@@ -126,8 +138,12 @@ describe('find_investors', () => {
     const healthKeys = health.items.map((i) => i.key);
     const energyKeys = energy.items.map((i) => i.key);
     expect(healthKeys.filter((k) => energyKeys.includes(k)).length).toBeLessThan(5);
-    const energyDealsOfEnergyTop = avg(energyKeys.map((k) => sectorDeals(k, 'Energy, Environment & Mobility')));
-    const energyDealsOfHealthTop = avg(healthKeys.map((k) => sectorDeals(k, 'Energy, Environment & Mobility')));
+    const energyDealsOfEnergyTop = avg(
+      energyKeys.map((k) => sectorDeals(k, 'Energy, Environment & Mobility')),
+    );
+    const energyDealsOfHealthTop = avg(
+      healthKeys.map((k) => sectorDeals(k, 'Energy, Environment & Mobility')),
+    );
     expect(energyDealsOfEnergyTop).toBeGreaterThan(energyDealsOfHealthTop);
     for (const k of energyKeys) expect(sectorDeals(k, 'Energy, Environment & Mobility')).toBeGreaterThan(0);
   });
@@ -136,13 +152,22 @@ describe('find_investors', () => {
     const dach = REGION_COUNTRIES.dach as string[];
     const anywhere = await investors({ sector: 'Software & Developer Tools', limit: 20 });
     expect(anywhere.items.some((i) => !dach.includes(i.hq_country))).toBe(true);
-    const region = await investors({ sector: 'Software & Developer Tools', investor_region: 'dach', limit: 20 });
+    const region = await investors({
+      sector: 'Software & Developer Tools',
+      investor_region: 'dach',
+      limit: 20,
+    });
     expect(region.items).toHaveLength(20);
     for (const i of region.items) expect(dach).toContain(i.hq_country);
     expect(region.startup.overrides).toContain('investor_region');
     expect(region.items[0]!.why.join(' ')).toContain('requested: DACH');
 
-    const countries = await investors({ sector: 'Software & Developer Tools', investor_region: 'dach', investor_countries: ['France'], limit: 20 });
+    const countries = await investors({
+      sector: 'Software & Developer Tools',
+      investor_region: 'dach',
+      investor_countries: ['France'],
+      limit: 20,
+    });
     expect(countries.items.length).toBeGreaterThan(0);
     for (const i of countries.items) expect(i.hq_country).toBe('France');
     expect(countries.startup.overrides).toContain('investor_countries');
@@ -162,8 +187,18 @@ describe('find_investors', () => {
 
   it('reads a known startup from the database by its website', async () => {
     const s = sandbox.db
-      .prepare("SELECT key, name, domain, sector, subsector, hq_country, stage FROM startups WHERE stage = 'seed' ORDER BY key LIMIT 1")
-      .get() as { key: string; name: string; domain: string; sector: string; subsector: string; hq_country: string; stage: string };
+      .prepare(
+        "SELECT key, name, domain, sector, subsector, hq_country, stage FROM startups WHERE stage = 'seed' ORDER BY key LIMIT 1",
+      )
+      .get() as {
+      key: string;
+      name: string;
+      domain: string;
+      sector: string;
+      subsector: string;
+      hq_country: string;
+      stage: string;
+    };
     const { items, startup } = await investors({ website: `HTTPS://www.${s.domain}/about?ref=x`, limit: 5 });
     expect(startup).toMatchObject({
       source: 'database',
@@ -178,19 +213,38 @@ describe('find_investors', () => {
     });
     expect(items).toHaveLength(5);
     // A raising_stage and a sector override the reading and are listed.
-    const over = await investors({ website: `https://${s.domain}`, raising_stage: 'series-b', sector: 'Industry & Hardware', limit: 5 });
-    expect(over.startup).toMatchObject({ source: 'database', stage: 'series-b', sector: 'Industry & Hardware' });
+    const over = await investors({
+      website: `https://${s.domain}`,
+      raising_stage: 'series-b',
+      sector: 'Industry & Hardware',
+      limit: 5,
+    });
+    expect(over.startup).toMatchObject({
+      source: 'database',
+      stage: 'series-b',
+      sector: 'Industry & Hardware',
+    });
     expect(over.startup.overrides).toEqual(expect.arrayContaining(['raising_stage', 'sector']));
   });
 
   it('reads an unknown website from its host name and a description from its keywords', async () => {
     const site = await investors({ website: 'https://ledgerpay-cloud.example', limit: 3 });
-    expect(site.startup).toMatchObject({ source: 'website', domain: 'ledgerpay-cloud.example', name: 'Ledgerpay Cloud' });
+    expect(site.startup).toMatchObject({
+      source: 'website',
+      domain: 'ledgerpay-cloud.example',
+      name: 'Ledgerpay Cloud',
+    });
     const desc = await investors({
-      description: 'We build payment APIs and card issuing for online marketplaces. Based in Berlin and raising a seed round.',
+      description:
+        'We build payment APIs and card issuing for online marketplaces. Based in Berlin and raising a seed round.',
       limit: 3,
     });
-    expect(desc.startup).toMatchObject({ source: 'description', sector: 'Finance & Blockchain', country: 'Germany', stage: 'seed' });
+    expect(desc.startup).toMatchObject({
+      source: 'description',
+      sector: 'Finance & Blockchain',
+      country: 'Germany',
+      stage: 'seed',
+    });
     expect(desc.startup.subsectors).toContain('Payments');
   });
 

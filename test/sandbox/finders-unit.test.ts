@@ -8,7 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openSandboxDatabase, REGION_COUNTRIES, SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import { readBrief } from '../../sandbox/finders/brief.js';
 import { classifyText } from '../../sandbox/finders/classify.js';
-import { decideRepeat, pickOrganisation, repeatKey, REPEAT_FREE_MS } from '../../sandbox/finders/customers-result.js';
+import {
+  decideRepeat,
+  pickOrganisation,
+  repeatKey,
+  REPEAT_FREE_MS,
+} from '../../sandbox/finders/customers-result.js';
 import { countriesInText, expandPlaces, proximity } from '../../sandbox/finders/geo.js';
 import { findInvestors } from '../../sandbox/finders/investors-result.js';
 import { logCloseness, pct, usd, usdRange } from '../../sandbox/finders/money.js';
@@ -73,7 +78,11 @@ describe('places and stages', () => {
     expect(proximity('Germany', 'Austria').relation).toBe('same subregion');
     expect(proximity('Germany', 'France').relation).toBe('same region');
     expect(proximity('Germany', 'Brazil').score).toBeLessThan(0.2);
-    expect(countriesInText('Based in Berlin, selling to the UK and USA.')).toEqual(['Germany', 'United Kingdom', 'United States']);
+    expect(countriesInText('Based in Berlin, selling to the UK and USA.')).toEqual([
+      'Germany',
+      'United Kingdom',
+      'United States',
+    ]);
     expect(countriesInText('It is in use by us.')).toEqual([]);
   });
 
@@ -177,7 +186,9 @@ describe('find_customers rules', () => {
     expect(pickOrganisation(account([org('a', false), org('b', true)]), undefined)?.org_key).toBe('b');
     expect(pickOrganisation(account([org('a', false)]), undefined)?.org_key).toBe('a');
     expect(pickOrganisation(account([]), undefined)).toBeNull();
-    expect(() => pickOrganisation(account([org('a', false), org('b', false)]), undefined)).toThrow(/org_key, one of: a, b/);
+    expect(() => pickOrganisation(account([org('a', false), org('b', false)]), undefined)).toThrow(
+      /org_key, one of: a, b/,
+    );
     try {
       pickOrganisation(account([org('a', false)]), 'zz');
       expect.unreachable();
@@ -213,7 +224,9 @@ describe('speed on the real database', () => {
   it('reuses the snapshot while the data is unchanged and rebuilds it after an insert', () => {
     const a = getSnapshot(db);
     expect(getSnapshot(db)).toBe(a);
-    db.prepare("INSERT INTO rounds (startup_key, date, year, stage, amount_usd) VALUES (?, '2026-11-20', 2026, 'seed', 1000000)").run(a.startups[0]!.key);
+    db.prepare(
+      "INSERT INTO rounds (startup_key, date, year, stage, amount_usd) VALUES (?, '2026-11-20', 2026, 'seed', 1000000)",
+    ).run(a.startups[0]!.key);
     const b = getSnapshot(db);
     expect(b).not.toBe(a);
     expect(b.startupsByKey.get(a.startups[0]!.key)!.rounds.length).toBe(a.startups[0]!.rounds.length + 1);
@@ -223,7 +236,12 @@ describe('speed on the real database', () => {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      const o = findInvestors(getSnapshot(db), { description: 'Payment APIs for marketplaces, based in Berlin', limit: 50 }, 50, 'http://x');
+      const o = findInvestors(
+        getSnapshot(db),
+        { description: 'Payment APIs for marketplaces, based in Berlin', limit: 50 },
+        50,
+        'http://x',
+      );
       times.push(performance.now() - t);
       expect(o.items).toHaveLength(50);
     }
