@@ -8,7 +8,12 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { OperationName } from '../api/operations.js';
 import type { Store } from './store.js';
-import { DAILY_LIMIT_FAILURE, type ApiCallInput, type ApiCallOutput, type DailyLimitDetails } from './types.js';
+import {
+  DAILY_LIMIT_FAILURE,
+  type ApiCallInput,
+  type ApiCallOutput,
+  type DailyLimitDetails,
+} from './types.js';
 
 /** The part of the client the activity needs (VisClient implements it). */
 export interface ApiCaller {
@@ -16,7 +21,11 @@ export interface ApiCaller {
     operation: OperationName,
     params: Record<string, unknown>,
   ): Promise<{
-    result: { summary?: string | null; data: unknown; credits?: { charged: number; remaining: number | null } | null };
+    result: {
+      summary?: string | null;
+      data: unknown;
+      credits?: { charged: number; remaining: number | null } | null;
+    };
     rateLimit: { limit: number | null; remaining: number | null; resetAt: Date | null };
     durationMs: number;
   }>;
@@ -74,7 +83,12 @@ export function toActivityFailure(
         resetAt: (resetAt ?? new Date(now.getTime() + waitMs)).toISOString(),
         operation,
       };
-      return ApplicationFailure.create({ message, type: DAILY_LIMIT_FAILURE, nonRetryable: true, details: [details] });
+      return ApplicationFailure.create({
+        message,
+        type: DAILY_LIMIT_FAILURE,
+        nonRetryable: true,
+        details: [details],
+      });
     }
     // Retry right after the reset, with a little spread so parallel calls do not stampede.
     const delay = waitMs + 250 + Math.floor(Math.random() * 500);

@@ -82,13 +82,18 @@ export function dedupeByKey<T extends { key: string }>(items: T[]): { items: T[]
   return { items: out, dropped: items.length - out.length };
 }
 
-async function readPages<T extends { key: string }>(store: Store, refs: StoreRef[], field: string): Promise<T[]> {
+async function readPages<T extends { key: string }>(
+  store: Store,
+  refs: StoreRef[],
+  field: string,
+): Promise<T[]> {
   const all: T[] = [];
   for (const ref of refs) {
     const call = await store.getJson<StoredCall>(ref);
     const arr = (call.result.data?.[field] ?? []) as unknown[];
     for (const it of arr) {
-      if (it && typeof it === 'object' && typeof (it as { key?: unknown }).key === 'string') all.push(it as T);
+      if (it && typeof it === 'object' && typeof (it as { key?: unknown }).key === 'string')
+        all.push(it as T);
     }
   }
   return all;
@@ -108,14 +113,17 @@ export async function readCountry(store: Store, refs: CountryRefs): Promise<Coun
     overviewCharts = call.result.charts ?? [];
   }
   const byScore = dedupeByKey(await readPages<InvestorSummary>(store, refs.investorsByScore, 'investors'));
-  const byInv = dedupeByKey(await readPages<InvestorSummary>(store, refs.investorsByInvestments, 'investors'));
+  const byInv = dedupeByKey(
+    await readPages<InvestorSummary>(store, refs.investorsByInvestments, 'investors'),
+  );
   const startups = dedupeByKey(await readPages<StartupSummary>(store, refs.startups, 'startups'));
   const profiles = async (rs: StoreRef[], field: string) => {
     const out: Record<string, unknown>[] = [];
     for (const r of rs) {
       const call = await store.getJson<StoredCall>(r);
       const v = call.result.data?.[field];
-      if (v && typeof v === 'object') out.push({ ...(v as Record<string, unknown>), url: (v as { url?: unknown }).url ?? call.result.url });
+      if (v && typeof v === 'object')
+        out.push({ ...(v as Record<string, unknown>), url: (v as { url?: unknown }).url ?? call.result.url });
     }
     return out;
   };
@@ -182,7 +190,13 @@ function sumYears(c: CountryData) {
 }
 
 /** The snapshot of this run that the next run compares against. */
-export function snapshotOf(jobId: string, workflowId: string, runAt: string, countries: CountryData[], topN: { investors: number; startups: number }): RunSnapshot {
+export function snapshotOf(
+  jobId: string,
+  workflowId: string,
+  runAt: string,
+  countries: CountryData[],
+  topN: { investors: number; startups: number },
+): RunSnapshot {
   const snap: RunSnapshot = { jobId, workflowId, runAt, countries: {} };
   for (const c of countries) {
     const t = sumYears(c);
@@ -191,7 +205,11 @@ export function snapshotOf(jobId: string, workflowId: string, runAt: string, cou
       topStartupKeys: c.startups.slice(0, topN.startups).map((s) => s.key),
       totalDeals: t.deals,
       totalCapitalUsd: t.capital,
-      byYear: (c.overview?.by_year ?? []).map((y) => ({ year: y.year, deals: y.deals, capital_usd: y.capital_usd })),
+      byYear: (c.overview?.by_year ?? []).map((y) => ({
+        year: y.year,
+        deals: y.deals,
+        capital_usd: y.capital_usd,
+      })),
     };
   }
   return snap;
@@ -237,8 +255,12 @@ export function compare(
     return {
       country: c.country,
       previousRunAt: prev ? (previous?.runAt ?? null) : null,
-      newTopInvestors: prev ? topInv.filter((i) => !prevInv.has(i.key)).map((i) => ({ key: i.key, name: i.name })) : [],
-      newTopStartups: prev ? topSt.filter((s) => !prevSt.has(s.key)).map((s) => ({ key: s.key, name: s.name })) : [],
+      newTopInvestors: prev
+        ? topInv.filter((i) => !prevInv.has(i.key)).map((i) => ({ key: i.key, name: i.name }))
+        : [],
+      newTopStartups: prev
+        ? topSt.filter((s) => !prevSt.has(s.key)).map((s) => ({ key: s.key, name: s.name }))
+        : [],
       dealsSinceLastRun: prev ? t.deals - prev.totalDeals : null,
       capitalSinceLastRun: prev ? t.capital - prev.totalCapitalUsd : null,
       lastFullYear: last ? last.year : null,

@@ -19,7 +19,9 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
   const o = c.overview;
   const profiles = c.investorProfiles.map((p) => {
     const hq = [str(p.hq_city), str(p.hq_country)].filter(Boolean).join(', ');
-    const portfolio = Array.isArray(p.recent_portfolio) ? (p.recent_portfolio as Record<string, unknown>[]) : [];
+    const portfolio = Array.isArray(p.recent_portfolio)
+      ? (p.recent_portfolio as Record<string, unknown>[])
+      : [];
     return {
       key: String(p.key),
       name: String(p.name),
@@ -28,7 +30,7 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
       hq: hq || null,
       url: str(p.url),
       recent_portfolio: portfolio.slice(0, 5).map((r) => ({
-        name: String(r.name ?? r.startup ?? ''),
+        name: str(r.name) ?? str(r.startup) ?? '',
         date: str(r.date),
         stage: str(r.stage ?? r.round_stage),
         amount_usd: num(r.amount_usd),
@@ -46,8 +48,16 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
       deals_yoy_pct: num(y.yoy_deals_pct),
       capital_yoy_pct: num(y.yoy_capital_pct),
     })),
-    stage_mix: (o?.stage_mix ?? []).map((s) => ({ stage: s.stage, deals: s.deals, capital_usd: num(s.capital_usd) })),
-    top_sectors: (o?.top_sectors ?? []).map((s) => ({ sector: s.sector, deals: s.deals, capital_usd: num(s.capital_usd) })),
+    stage_mix: (o?.stage_mix ?? []).map((s) => ({
+      stage: s.stage,
+      deals: s.deals,
+      capital_usd: num(s.capital_usd),
+    })),
+    top_sectors: (o?.top_sectors ?? []).map((s) => ({
+      sector: s.sector,
+      deals: s.deals,
+      capital_usd: num(s.capital_usd),
+    })),
     most_active_investors: (o?.most_active_investors ?? []).map((i) => ({
       key: i.key,
       name: i.name,
@@ -119,8 +129,14 @@ export function toMarketReportModel(input: {
   for (const a of input.answers) creditsByOp.ask = (creditsByOp.ask ?? 0) + a.charged;
   const notes: string[] = [];
   for (const c of countries) {
-    if (c.investorsCapped) notes.push(`${c.country}: investor lists capped at ${job.paging.maxInvestorsPerCountry} of ${c.investorsTotal ?? 'more'} (job setting)`);
-    if (c.startupsCapped) notes.push(`${c.country}: startup list capped at ${job.paging.maxStartupsPerCountry} of ${c.startupsTotal ?? 'more'} (job setting)`);
+    if (c.investorsCapped)
+      notes.push(
+        `${c.country}: investor lists capped at ${job.paging.maxInvestorsPerCountry} of ${c.investorsTotal ?? 'more'} (job setting)`,
+      );
+    if (c.startupsCapped)
+      notes.push(
+        `${c.country}: startup list capped at ${job.paging.maxStartupsPerCountry} of ${c.startupsTotal ?? 'more'} (job setting)`,
+      );
   }
   return {
     job: { id: job.id, title: job.title, countries: job.countries },
@@ -134,14 +150,18 @@ export function toMarketReportModel(input: {
         cmp.newTopInvestors.map((i) => ({
           name: i.name,
           country: cmp.country,
-          url: countries.find((c) => c.country === cmp.country)?.investorsByScore.find((x) => x.key === i.key)?.url ?? null,
+          url:
+            countries.find((c) => c.country === cmp.country)?.investorsByScore.find((x) => x.key === i.key)
+              ?.url ?? null,
         })),
       ),
       newStartups: input.comparisons.flatMap((cmp) =>
         cmp.newTopStartups.map((s) => ({
           name: s.name,
           country: cmp.country,
-          url: countries.find((c) => c.country === cmp.country)?.startups.find((x) => x.key === s.key)?.url ?? null,
+          url:
+            countries.find((c) => c.country === cmp.country)?.startups.find((x) => x.key === s.key)?.url ??
+            null,
         })),
       ),
       changes: input.comparisons.map((cmp) => {

@@ -6,7 +6,15 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { renderMarketReport as renderMarket } from '../reports/market/index.js';
 import { safeFileName } from '../reports/index.js';
-import { compare, dedupeByKey, readAnswers, readCountry, snapshotOf, type RunSnapshot, type StoredCall } from './market-data.js';
+import {
+  compare,
+  dedupeByKey,
+  readAnswers,
+  readCountry,
+  snapshotOf,
+  type RunSnapshot,
+  type StoredCall,
+} from './market-data.js';
 import { toMarketReportModel } from './market-model.js';
 import type { Store } from './store.js';
 import type {
@@ -100,9 +108,23 @@ export function createReportActivities(deps: { store: Store; reportsDir: string 
         input.stats.startedAt.slice(0, 10);
       const asOfYear = Number(asOf.slice(0, 4));
       const comparisons = compare(countries, previous, input.job.top, asOfYear);
-      const model = toMarketReportModel({ job: input.job, countries, answers, comparisons, previous, stats: input.stats, asOf });
+      const model = toMarketReportModel({
+        job: input.job,
+        countries,
+        answers,
+        comparisons,
+        previous,
+        stats: input.stats,
+        asOf,
+      });
       const modelRef = await store.putJson(input.runKey, 'report/model', model);
-      const snapshot = snapshotOf(input.job.id, input.stats.workflowId, input.stats.startedAt, countries, input.job.top);
+      const snapshot = snapshotOf(
+        input.job.id,
+        input.stats.workflowId,
+        input.stats.startedAt,
+        countries,
+        input.job.top,
+      );
       const snapshotRef = await store.putJson(input.runKey, 'report/snapshot', snapshot);
       return { modelRef, snapshotRef, asOf };
     },
@@ -110,7 +132,12 @@ export function createReportActivities(deps: { store: Store; reportsDir: string 
     /** Renders the workbook and the PDF into <destination>/<job>/<date>/. */
     async renderMarketReport(input: RenderInput): Promise<RenderOutput> {
       const model = await store.getJson<Parameters<typeof renderMarket>[0]>(input.modelRef);
-      const outDir = await outputFolder(rootOf(input.job.destination), input.job.id, input.date, input.workflowId);
+      const outDir = await outputFolder(
+        rootOf(input.job.destination),
+        input.job.id,
+        input.date,
+        input.workflowId,
+      );
       const fileBase = safeFileName(`${input.job.id}-${input.date}`);
       const res = await renderMarket(model, { outDir, formats: input.job.outputs, fileBase });
       return { outDir, files: res.files, charts: res.charts, pages: res.pages ?? null };
@@ -127,7 +154,12 @@ export function createReportActivities(deps: { store: Store; reportsDir: string 
         startedAt: stats.startedAt,
         finishedAt: input.finishedAt,
         durationMs: Date.parse(input.finishedAt) - Date.parse(stats.startedAt),
-        calls: { total: stats.callsMade, byOperation: stats.callsByOperation, pages: stats.pages, records: stats.records },
+        calls: {
+          total: stats.callsMade,
+          byOperation: stats.callsByOperation,
+          pages: stats.pages,
+          records: stats.records,
+        },
         credits: { charged: stats.creditsSpent, budget: stats.creditsBudget },
         status: stats.partial ? 'partial' : 'complete',
         reasons: stats.reasons,

@@ -3,6 +3,7 @@
  * Nothing here carries the API key: activities read it from their own settings.
  */
 import type { OperationName } from '../api/operations.js';
+import type { MarketReportJob } from '../config/jobs.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
@@ -86,7 +87,7 @@ export interface RunStats {
 export interface BuildModelInput {
   runKey: string;
   /** The job as validated (no secrets). */
-  job: import('../config/jobs.js').MarketReportJob;
+  job: MarketReportJob;
   countries: CountryRefs[];
   answers: AnswerRef[];
   stats: RunStats;
@@ -115,7 +116,7 @@ export interface RenderOutput {
 }
 
 export interface FinalizeInput {
-  job: import('../config/jobs.js').MarketReportJob;
+  job: MarketReportJob;
   stats: RunStats;
   render: RenderOutput;
   snapshotRef: StoreRef;

@@ -76,19 +76,37 @@ export const RoundSchema = z.looseObject({
 export const GetInvestorDataSchema = z.looseObject({
   investor: InvestorSummarySchema.extend({
     thesis: str,
-    team: z.array(z.looseObject({ name: z.string(), role: str })).nullable().optional(),
+    team: z
+      .array(z.looseObject({ name: z.string(), role: str }))
+      .nullable()
+      .optional(),
     scores: z.record(z.string(), z.unknown()).nullable().optional(),
-    sector_mix: z.array(z.looseObject({ sector: z.string() })).nullable().optional(),
-    stage_mix: z.array(z.looseObject({ stage: z.string() })).nullable().optional(),
-    investments_by_year: z.array(z.looseObject({ year: z.number() })).nullable().optional(),
-    recent_portfolio: z.array(z.looseObject({ key: z.string().optional(), name: z.string() })).nullable().optional(),
+    sector_mix: z
+      .array(z.looseObject({ sector: z.string() }))
+      .nullable()
+      .optional(),
+    stage_mix: z
+      .array(z.looseObject({ stage: z.string() }))
+      .nullable()
+      .optional(),
+    investments_by_year: z
+      .array(z.looseObject({ year: z.number() }))
+      .nullable()
+      .optional(),
+    recent_portfolio: z
+      .array(z.looseObject({ key: z.string().optional(), name: z.string() }))
+      .nullable()
+      .optional(),
   }),
 });
 export type GetInvestorData = z.infer<typeof GetInvestorDataSchema>;
 
 export const GetStartupDataSchema = z.looseObject({
   startup: StartupSummarySchema.extend({
-    founders: z.array(z.looseObject({ name: z.string(), role: str })).nullable().optional(),
+    founders: z
+      .array(z.looseObject({ name: z.string(), role: str }))
+      .nullable()
+      .optional(),
     rounds: z.array(RoundSchema).nullable().optional(),
     tags: strs,
     subsectors: strs,
@@ -102,10 +120,18 @@ export const CountryOverviewDataSchema = z.looseObject({
   region: str,
   as_of: str,
   by_year: z.array(z.looseObject({ year: z.number(), deals: z.number(), capital_usd: z.number() })),
-  stage_mix: z.array(z.looseObject({ stage: z.string(), deals: z.number(), capital_usd: num })).nullable().optional(),
-  top_sectors: z.array(z.looseObject({ sector: z.string(), deals: z.number(), capital_usd: num })).nullable().optional(),
+  stage_mix: z
+    .array(z.looseObject({ stage: z.string(), deals: z.number(), capital_usd: num }))
+    .nullable()
+    .optional(),
+  top_sectors: z
+    .array(z.looseObject({ sector: z.string(), deals: z.number(), capital_usd: num }))
+    .nullable()
+    .optional(),
   most_active_investors: z
-    .array(z.looseObject({ key: z.string().optional(), name: z.string(), deals: z.number(), lead_deals: num }))
+    .array(
+      z.looseObject({ key: z.string().optional(), name: z.string(), deals: z.number(), lead_deals: num }),
+    )
     .nullable()
     .optional(),
 });

@@ -18,7 +18,11 @@ export interface PlanRule {
   text: string;
 }
 
-export interface OperationDef<Name extends string = string, Params extends z.ZodType = z.ZodType, Data extends z.ZodType = z.ZodType> {
+export interface OperationDef<
+  Name extends string = string,
+  Params extends z.ZodType = z.ZodType,
+  Data extends z.ZodType = z.ZodType,
+> {
   name: Name;
   path: `/v1/${Name}`;
   credits: number;
@@ -56,7 +60,8 @@ export const OPERATIONS = {
     credits: 1,
     scope: 'ask',
     rule: { plan: 'paid', text: 'paid' },
-    description: 'A data agent answers a plain-language question with the answer, the result rows and charts.',
+    description:
+      'A data agent answers a plain-language question with the answer, the result rows and charts.',
     params: P.AskParams,
     data: D.AskDataSchema,
   }),
@@ -108,7 +113,8 @@ export const OPERATIONS = {
       accountTypes: ['service_provider', 'organisation'],
       text: 'paid; organisations and service providers',
     },
-    description: 'Ranks startups as sales targets for an organisation; a repeat call within 24 hours is free.',
+    description:
+      'Ranks startups as sales targets for an organisation; a repeat call within 24 hours is free.',
     params: P.FindCustomersParams,
     data: D.FindCustomersDataSchema,
     arrayParams: ['regions', 'stages'],

@@ -5,8 +5,13 @@
 import { z } from 'zod';
 import { INVESTOR_REGIONS, INVESTOR_SORTS, RAISING_STAGES, SECTORS } from './enums.js';
 
-const nonEmpty = (what: string) => z.string().trim().min(1, { message: `${what} must not be empty` });
-const stringArray = (what: string) => z.array(nonEmpty(what)).min(1, { message: `${what} must list at least one value` });
+const nonEmpty = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: `${what} must not be empty` });
+const stringArray = (what: string) =>
+  z.array(nonEmpty(what)).min(1, { message: `${what} must list at least one value` });
 
 /** limit with the operation's range and default. */
 export const limitSchema = (max: number, dflt: number) =>
@@ -64,7 +69,9 @@ export const AnalyzeDeckParams = z
   .strict();
 
 export const GetDeckAnalysisParams = z
-  .object({ room_id: z.string({ message: 'room_id is required' }).min(1, { message: 'room_id is required' }) })
+  .object({
+    room_id: z.string({ message: 'room_id is required' }).min(1, { message: 'room_id is required' }),
+  })
   .strict();
 
 export const FindStartupsForFundParams = z.object({ limit: limitSchema(30, 20) }).strict();
@@ -93,7 +100,9 @@ export const SearchInvestorsParams = z
   .strict();
 
 export const GetInvestorParams = z
-  .object({ key: z.string({ message: 'key is required (an investor key)' }).min(1, { message: 'key is required' }) })
+  .object({
+    key: z.string({ message: 'key is required (an investor key)' }).min(1, { message: 'key is required' }),
+  })
   .strict();
 
 export const SearchStartupsParams = z
@@ -109,7 +118,9 @@ export const SearchStartupsParams = z
 
 export const GetStartupParams = z
   .object({
-    key: z.string({ message: 'key is required (a startup key or exact name)' }).min(1, { message: 'key is required' }),
+    key: z
+      .string({ message: 'key is required (a startup key or exact name)' })
+      .min(1, { message: 'key is required' }),
   })
   .strict();
 

@@ -12,8 +12,7 @@ export interface ParamIssue {
 }
 
 export type ValidationResult<N extends OperationName> =
-  | { ok: true; value: ParamsOut<N> }
-  | { ok: false; issues: ParamIssue[]; message: string };
+  { ok: true; value: ParamsOut<N> } | { ok: false; issues: ParamIssue[]; message: string };
 
 function issueText(issue: z.core.$ZodIssue): ParamIssue {
   const field = issue.path.map(String).join('.') || '(body)';

@@ -2,7 +2,7 @@
  * Starting a job run now and following it to the end with a progress bar: used by `vir run`
  * and the demo.
  */
-import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import cliProgress from 'cli-progress';
 import type { MarketReportJob } from '../config/jobs.js';
 import type { Settings } from '../config/settings.js';

@@ -44,8 +44,12 @@ const CalendarSchema = z
       .union([z.enum(DAYS), z.array(z.enum(DAYS)).min(1)])
       .optional()
       .describe('MONDAY..SUNDAY, one or a list'),
-    dayOfMonth: z.union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)]).optional(),
-    month: z.union([z.number().int().min(1).max(12), z.array(z.number().int().min(1).max(12)).min(1)]).optional(),
+    dayOfMonth: z
+      .union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)])
+      .optional(),
+    month: z
+      .union([z.number().int().min(1).max(12), z.array(z.number().int().min(1).max(12)).min(1)])
+      .optional(),
     hour: z.number().int().min(0).max(23).default(0),
     minute: z.number().int().min(0).max(59).default(0),
   })
@@ -70,7 +74,14 @@ const ScheduleSchema = z
   });
 export type JobSchedule = z.infer<typeof ScheduleSchema>;
 
-export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
+export const OVERLAP_POLICIES = [
+  'skip',
+  'buffer_one',
+  'buffer_all',
+  'cancel_other',
+  'terminate_other',
+  'allow_all',
+] as const;
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 const questionSchema = z.union([
@@ -86,7 +97,11 @@ const questionSchema = z.union([
 
 export const MarketReportJobSchema = z
   .object({
-    id: z.string().regex(ID_RE, { message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit' }),
+    id: z
+      .string()
+      .regex(ID_RE, {
+        message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
+      }),
     kind: z.literal('market-report').default('market-report'),
     title: z.string().min(1).max(200),
     countries: z.array(z.string().trim().min(1)).min(1).max(30).optional(),
@@ -135,7 +150,10 @@ export const MarketReportJobSchema = z
   });
 
 /** A validated market-report job, countries resolved, questions normalised. */
-export type MarketReportJob = Omit<z.output<typeof MarketReportJobSchema>, 'questions' | 'countries' | 'region'> & {
+export type MarketReportJob = Omit<
+  z.output<typeof MarketReportJobSchema>,
+  'questions' | 'countries' | 'region'
+> & {
   countries: string[];
   region?: JobRegion;
   questions: { text: string; perCountry: boolean }[];
@@ -171,7 +189,10 @@ export class JobFileError extends Error {
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** Normalises a parsed job: region expanded, questions as objects, duplicates removed. */
@@ -192,7 +213,7 @@ function normalise(job: z.output<typeof MarketReportJobSchema>): MarketReportJob
 
 /** Validates one job object (e.g. from a test) and returns it normalised. */
 export function parseMarketReportJob(input: unknown, file = '(inline)'): MarketReportJob {
-  const id = typeof input === 'object' && input && 'id' in input ? String((input as { id: unknown }).id) : null;
+  const id = typeof input === 'object' && input && 'id' in input ? String(input.id) : null;
   const parsed = MarketReportJobSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -226,10 +247,14 @@ export function parseJobFile(text: string, file: string): JobFile {
   });
   const seen = new Set<string>();
   for (const job of jobs) {
-    if (seen.has(job.id)) throw new JobFileError(file, job.id, 'id', 'is used by more than one job in this file');
+    if (seen.has(job.id))
+      throw new JobFileError(file, job.id, 'id', 'is used by more than one job in this file');
     seen.add(job.id);
   }
-  const fromName = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const fromName = basename(file, extname(file))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   const group = top.data.group ?? (fromName || 'jobs');
   return { path: file, group, jobs };
 }
@@ -240,7 +265,12 @@ export async function loadJobFile(path: string): Promise<JobFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new JobFileError(path, null, null, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new JobFileError(
+      path,
+      null,
+      null,
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   return parseJobFile(text, path);
 }
@@ -249,7 +279,12 @@ export async function loadJobFile(path: string): Promise<JobFile> {
 export function findJob(file: JobFile, id: string): MarketReportJob {
   const job = file.jobs.find((j) => j.id === id);
   if (!job) {
-    throw new JobFileError(file.path, id, null, `no such job (jobs in this file: ${file.jobs.map((j) => j.id).join(', ')})`);
+    throw new JobFileError(
+      file.path,
+      id,
+      null,
+      `no such job (jobs in this file: ${file.jobs.map((j) => j.id).join(', ')})`,
+    );
   }
   return job;
 }

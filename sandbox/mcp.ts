@@ -8,7 +8,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../api/index.js';
@@ -30,14 +35,21 @@ export interface McpDeps {
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** Checks the Authorization header; the message never contains the key. */
-export function checkMcpAuthorization(authorization: string | undefined, state?: SandboxState): { ok: true } | { ok: false; message: string } {
-  if (!authorization?.trim()) return { ok: false, message: 'missing API key: send the header Authorization: Bearer <API_KEY>' };
+export function checkMcpAuthorization(
+  authorization: string | undefined,
+  state?: SandboxState,
+): { ok: true } | { ok: false; message: string } {
+  if (!authorization?.trim())
+    return { ok: false, message: 'missing API key: send the header Authorization: Bearer <API_KEY>' };
   const match = BEARER.exec(authorization.trim());
-  if (!match?.[1]) return { ok: false, message: "malformed Authorization header: expected 'Bearer <API_KEY>'" };
+  if (!match?.[1])
+    return { ok: false, message: "malformed Authorization header: expected 'Bearer <API_KEY>'" };
   if (state) {
     const key = state.keys.get(match[1]);
-    if (!key || !state.accounts.has(key.account_id)) return { ok: false, message: 'unknown API key: check the key on the developer page' };
-    if (key.revoked) return { ok: false, message: 'this API key has been revoked: create a new key on the developer page' };
+    if (!key || !state.accounts.has(key.account_id))
+      return { ok: false, message: 'unknown API key: check the key on the developer page' };
+    if (key.revoked)
+      return { ok: false, message: 'this API key has been revoked: create a new key on the developer page' };
   }
   return { ok: true };
 }
@@ -45,9 +57,13 @@ export function checkMcpAuthorization(authorization: string | undefined, state?:
 /** The MCP tool of an operation: its name, description (cost, scope, plan) and parameter JSON Schema. */
 export function toolOf(name: OperationName): Tool {
   const def = OPERATIONS[name];
-  const schema = z.toJSONSchema(def.params, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(def.params, { io: 'input', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   delete schema.$schema;
-  const credits = def.credits === 0 ? 'free (0 credits)' : `${def.credits} credit${def.credits === 1 ? '' : 's'}`;
+  const credits =
+    def.credits === 0 ? 'free (0 credits)' : `${def.credits} credit${def.credits === 1 ? '' : 's'}`;
   return {
     name,
     title: name.replace(/_/g, ' '),
@@ -64,7 +80,8 @@ export const MCP_TOOLS: readonly Tool[] = OPERATION_NAMES.map(toolOf);
 export function createMcpServer(execute: ExecuteFn, authorization: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
-    instructions: 'Venture Intelligence Service (sandbox): the 12 operations as tools; each call acts as the key\'s account and uses its plan and credits.',
+    instructions:
+      "Venture Intelligence Service (sandbox): the 12 operations as tools; each call acts as the key's account and uses its plan and credits.",
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...MCP_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -75,7 +92,9 @@ export function createMcpServer(execute: ExecuteFn, authorization: string): Serv
       method: 'MCP',
     });
     const envelope = response.body;
-    const text = envelope.success ? envelope.summary : (envelope.error?.message ?? `${envelope.operation} failed with HTTP ${response.status}`);
+    const text = envelope.success
+      ? envelope.summary
+      : (envelope.error?.message ?? `${envelope.operation} failed with HTTP ${response.status}`);
     return {
       structuredContent: envelope as unknown as Record<string, unknown>,
       content: [{ type: 'text', text }],
@@ -85,7 +104,13 @@ export function createMcpServer(execute: ExecuteFn, authorization: string): Serv
   return server;
 }
 
-function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string, headers: Record<string, string> = {}): FastifyReply {
+function jsonRpcError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
   return reply
     .code(status)
     .headers(headers)
@@ -105,7 +130,13 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
     method: ['GET', 'DELETE'],
     url: '/mcp',
     handler: async (_request, reply) =>
-      jsonRpcError(reply, 405, -32000, 'this MCP server is stateless: send JSON-RPC requests with POST /mcp', { allow: 'POST' }),
+      jsonRpcError(
+        reply,
+        405,
+        -32000,
+        'this MCP server is stateless: send JSON-RPC requests with POST /mcp',
+        { allow: 'POST' },
+      ),
   });
 
   app.post('/mcp', async (request, reply) => {
@@ -115,7 +146,10 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
     if (!auth.ok) return jsonRpcError(reply, 401, -32001, auth.message, { 'www-authenticate': 'Bearer' });
 
     const server = createMcpServer(deps.execute, authorization);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     reply.hijack();
     reply.raw.on('close', () => {
       void transport.close();
@@ -128,7 +162,9 @@ export function registerMcp(app: FastifyInstance, deps: McpDeps): void {
       request.log.error({ err: error }, 'MCP request failed');
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+        reply.raw.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }),
+        );
       }
     }
   });

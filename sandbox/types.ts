@@ -4,7 +4,15 @@
  * envelope) is in server.ts; each operation's logic is a handler in operations/<name>.ts.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { AccountType, ChartSpec, ErrorCode, OperationName, ParamsOut, Plan, Scope } from '../api/index.js';
+import type {
+  AccountType,
+  ChartSpec,
+  ErrorCode,
+  OperationName,
+  ParamsOut,
+  Plan,
+  Scope,
+} from '../api/index.js';
 
 /** A fund thesis of an investor account. */
 export interface FundThesis {
@@ -88,7 +96,10 @@ export interface SandboxState {
   /** Data rooms by room_id. */
   rooms: Map<string, unknown>;
   /** Results of paid and list operations kept for their HTML view (/view/results/:id). */
-  results: Map<string, { operation: OperationName; account_id: string; summary: string; data: unknown; created_at: string }>;
+  results: Map<
+    string,
+    { operation: OperationName; account_id: string; summary: string; data: unknown; created_at: string }
+  >;
 }
 
 /** Thrown by handlers and the pipeline; becomes an error envelope with this status and code. */
@@ -183,7 +194,10 @@ export interface RunningSandbox {
    * Insert a startup (and optionally rounds) at run time, e.g. a formula-like name in tests.
    * Missing fields get plausible defaults; returns the startup key.
    */
-  insertStartup(startup: Partial<StartupRow> & { name: string; hq_country: string }, rounds?: Partial<RoundRow>[]): string;
+  insertStartup(
+    startup: Partial<StartupRow> & { name: string; hq_country: string },
+    rounds?: Partial<RoundRow>[],
+  ): string;
   close(): Promise<void>;
 }
 

@@ -65,7 +65,9 @@ export function temporalExecutable(): string {
  * // ... use server.address ...
  * await server.close();
  */
-export async function startTemporalDevServer(options: TemporalServerOptions = {}): Promise<RunningTemporalServer> {
+export async function startTemporalDevServer(
+  options: TemporalServerOptions = {},
+): Promise<RunningTemporalServer> {
   const executable = options.executable ?? temporalExecutable();
   if (!existsSync(executable)) {
     throw new Error(
@@ -90,9 +92,12 @@ export async function startTemporalDevServer(options: TemporalServerOptions = {}
     args.push('--db-filename', options.dbFile);
   }
   const dynamic = { 'frontend.enableServerVersionCheck': false, ...options.dynamicConfig };
-  for (const [k, v] of Object.entries(dynamic)) args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(dynamic))
+    args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
 
-  const child = spawn(executable, args, { stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'] });
+  const child = spawn(executable, args, {
+    stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
+  });
   let exited: string | null = null;
   child.once('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;
@@ -112,7 +117,9 @@ export async function startTemporalDevServer(options: TemporalServerOptions = {}
     } catch (err) {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`Temporal dev server did not answer on ${address} within the start timeout`, { cause: err });
+        throw new Error(`Temporal dev server did not answer on ${address} within the start timeout`, {
+          cause: err,
+        });
       }
       await new Promise((r) => setTimeout(r, 250));
     }

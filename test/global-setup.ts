@@ -33,7 +33,9 @@ export default async function setup(project: TestProject) {
   try {
     for (const asOf of new Set([SANDBOX_TEST_AS_OF, todayUtc()])) {
       const data = ensureSandboxDatabase({ asOf });
-      console.log(`[global-setup] sandbox database as of ${asOf}: ${data.built ? 'built' : 'cached'} in ${data.buildMs} ms`);
+      console.log(
+        `[global-setup] sandbox database as of ${asOf}: ${data.built ? 'built' : 'cached'} in ${data.buildMs} ms`,
+      );
     }
   } catch (err) {
     await server.close();

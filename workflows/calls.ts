@@ -55,7 +55,8 @@ export interface CallHooks {
 
 /** The failure type of an activity failure (the client's error code), or null. */
 export function failureType(err: unknown): string | null {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? null;
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure)
+    return err.cause.type ?? null;
   if (err instanceof ApplicationFailure) return err.type ?? null;
   return null;
 }

@@ -48,7 +48,12 @@ const report = proxyActivities<ReportActivities>({
 });
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'x'
+  );
 }
 
 /** Expands the job's questions: `{country}` questions once per country. */
@@ -91,8 +96,7 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     startedAt,
   };
   const callsByOperation: Record<string, number> = {};
-  const basePlanned =
-    1 + nCountries * (1 + job.enrich.investors + job.enrich.startups) + questions.length;
+  const basePlanned = 1 + nCountries * (1 + job.enrich.investors + job.enrich.startups) + questions.length;
   /** Planned calls: fixed calls plus, per paging stream, its known page count or its cap. */
   const replan = () => {
     let paging = 0;
@@ -139,7 +143,11 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     } catch (err) {
       const type = failureType(err);
       if (type === 'unauthorized' || type === 'invalid_params') {
-        throw ApplicationFailure.create({ message: failureMessage(err), type: type ?? 'failed', nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: failureMessage(err),
+          type: type ?? 'failed',
+          nonRetryable: true,
+        });
       }
       partial(`${what}: ${failureMessage(err)}`);
       return null;
@@ -159,13 +167,32 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
   const countries: CountryRefs[] = await Promise.all(
     job.countries.map(async (country): Promise<CountryRefs> => {
       const cs = slug(country);
-      const overviewP = tryCall('country_overview', { country }, `overview/${cs}`, `country_overview ${country}`);
-      const page = (operation: 'search_investors' | 'search_startups', params: Record<string, unknown>, label: string, cap: number) =>
+      const overviewP = tryCall(
+        'country_overview',
+        { country },
+        `overview/${cs}`,
+        `country_overview ${country}`,
+      );
+      const page = (
+        operation: 'search_investors' | 'search_startups',
+        params: Record<string, unknown>,
+        label: string,
+        cap: number,
+      ) =>
         executeChild(pageSearchWorkflow, {
           workflowId: `${info.workflowId}/paging/${label}`,
           parentClosePolicy: ParentClosePolicy.TERMINATE,
           args: [
-            { runKey, operation, params, cap, pageSize: PAGE_SIZE, label, apiTaskQueue, parentWorkflowId: info.workflowId },
+            {
+              runKey,
+              operation,
+              params,
+              cap,
+              pageSize: PAGE_SIZE,
+              label,
+              apiTaskQueue,
+              parentWorkflowId: info.workflowId,
+            },
           ],
         }).catch((err: unknown): PagingResult => {
           partial(`${operation} ${country}: ${failureMessage(err)}`);
@@ -173,8 +200,18 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
         });
       const [overview, byScore, byInvestments, startups] = await Promise.all([
         overviewP,
-        page('search_investors', { country, sort: 'score' }, `investors-${cs}-score`, job.paging.maxInvestorsPerCountry),
-        page('search_investors', { country, sort: 'investments' }, `investors-${cs}-investments`, job.paging.maxInvestorsPerCountry),
+        page(
+          'search_investors',
+          { country, sort: 'score' },
+          `investors-${cs}-score`,
+          job.paging.maxInvestorsPerCountry,
+        ),
+        page(
+          'search_investors',
+          { country, sort: 'investments' },
+          `investors-${cs}-investments`,
+          job.paging.maxInvestorsPerCountry,
+        ),
         page('search_startups', { countries: [country] }, `startups-${cs}`, job.paging.maxStartupsPerCountry),
       ]);
       return {
@@ -199,14 +236,20 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     countries.map(async (c) => {
       const cs = slug(c.country);
       const [topInvestors, topStartups] = await Promise.all([
-        job.enrich.investors > 0 ? report.selectTop({ refs: c.investorsByScore, n: job.enrich.investors }) : [],
+        job.enrich.investors > 0
+          ? report.selectTop({ refs: c.investorsByScore, n: job.enrich.investors })
+          : [],
         job.enrich.startups > 0 ? report.selectTop({ refs: c.startups, n: job.enrich.startups }) : [],
       ]);
       const inv = await Promise.all(
-        topInvestors.map((key, i) => tryCall('get_investor', { key }, `profiles/investor-${cs}-${i}`, `get_investor ${key}`)),
+        topInvestors.map((key, i) =>
+          tryCall('get_investor', { key }, `profiles/investor-${cs}-${i}`, `get_investor ${key}`),
+        ),
       );
       const st = await Promise.all(
-        topStartups.map((key, i) => tryCall('get_startup', { key }, `profiles/startup-${cs}-${i}`, `get_startup ${key}`)),
+        topStartups.map((key, i) =>
+          tryCall('get_startup', { key }, `profiles/startup-${cs}-${i}`, `get_startup ${key}`),
+        ),
       );
       c.investorProfiles = inv.flatMap((o) => (o ? [o.ref] : []));
       c.startupProfiles = st.flatMap((o) => (o ? [o.ref] : []));
@@ -227,12 +270,19 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
   }
   const skippedCount = answers.filter((a) => a.skipped).length;
   if (skippedCount > 0) {
-    partial(`${skippedCount} of ${answers.length} data-agent questions skipped: credit budget of ${job.budget.credits} credits`);
+    partial(
+      `${skippedCount} of ${answers.length} data-agent questions skipped: credit budget of ${job.budget.credits} credits`,
+    );
   }
   await Promise.all(
     reservedIdx.map(async (i) => {
       const a = answers[i]!;
-      const out = await tryCall('ask', { query: a.question }, `answers/q-${String(i).padStart(3, '0')}`, `ask "${a.question}"`);
+      const out = await tryCall(
+        'ask',
+        { query: a.question },
+        `answers/q-${String(i).padStart(3, '0')}`,
+        `ask "${a.question}"`,
+      );
       budget.settle(ASK_COST, out?.charged ?? 0, out?.remaining ?? null);
       progress.creditsSpent = budget.spent;
       if (out) {

@@ -49,7 +49,8 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
 
   for (;;) {
     const limit = Math.min(input.pageSize, input.cap - records);
-    if (limit <= 0) return { refs, records, pages: pageIndex, total, capped: total === null || records < total };
+    if (limit <= 0)
+      return { refs, records, pages: pageIndex, total, capped: total === null || records < total };
     const name = `pages/${input.label}-${String(pageIndex).padStart(4, '0')}`;
     const out = await call(input.operation, { ...input.params, limit, offset }, input.runKey, name);
     refs.push(out.ref);
@@ -58,7 +59,8 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
     total = out.total ?? total;
     const next = out.nextOffset ?? (out.records < limit ? null : offset + out.records);
     const knownTotal = total === null ? null : Math.min(total, input.cap);
-    const plannedPages = knownTotal === null ? pageIndex + (next === null ? 0 : 1) : Math.ceil(knownTotal / input.pageSize);
+    const plannedPages =
+      knownTotal === null ? pageIndex + (next === null ? 0 : 1) : Math.ceil(knownTotal / input.pageSize);
     if (parent) {
       await parent.signal(pageDoneSignal, {
         label: input.label,

@@ -4,7 +4,16 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 export interface RunProgress {
-  phase: 'starting' | 'overview' | 'paging' | 'enriching' | 'asking' | 'building' | 'rendering' | 'done' | 'failed';
+  phase:
+    | 'starting'
+    | 'overview'
+    | 'paging'
+    | 'enriching'
+    | 'asking'
+    | 'building'
+    | 'rendering'
+    | 'done'
+    | 'failed';
   callsMade: number;
   callsPlanned: number;
   pages: number;

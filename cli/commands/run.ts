@@ -21,7 +21,9 @@ export const DEMO_JOB_FILE = 'config/jobs/demo.yaml';
 /** Finds a job by id in a given file, or in every job file of config/jobs/. */
 export async function resolveJob(id: string, file: string | undefined): Promise<MarketReportJob> {
   if (file) return findJob(await loadJobFile(file), id);
-  const names = (await readdir(JOBS_DIR).catch(() => [] as string[])).filter((n) => /\.ya?ml$/.test(n)).sort();
+  const names = (await readdir(JOBS_DIR).catch(() => [] as string[]))
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort();
   const known: string[] = [];
   for (const name of names) {
     const jf = await loadJobFile(join(JOBS_DIR, name));
@@ -29,7 +31,9 @@ export async function resolveJob(id: string, file: string | undefined): Promise<
     if (job) return job;
     known.push(...jf.jobs.map((j) => j.id));
   }
-  throw new CliError(`no job "${id}" in ${JOBS_DIR}/*.yaml (jobs: ${known.join(', ') || 'none'}); pass --file <job file>`);
+  throw new CliError(
+    `no job "${id}" in ${JOBS_DIR}/*.yaml (jobs: ${known.join(', ') || 'none'}); pass --file <job file>`,
+  );
 }
 
 /** Prints where a run's files are. */
@@ -75,7 +79,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
   program
     .command('demo')
-    .description('start embedded Temporal, the sandbox and the workers, run the demo job once, print the reports')
+    .description(
+      'start embedded Temporal, the sandbox and the workers, run the demo job once, print the reports',
+    )
     .option('-f, --file <path>', 'job file', DEMO_JOB_FILE)
     .option('--job <id>', 'job id in the file', 'demo-weekly')
     .action(async (opts: { file: string; job: string }) => {

@@ -20,7 +20,8 @@ export function chart(
 ): ChartSpec {
   const data = rows.map((row) => {
     const point: Record<string, unknown> = { [xKey]: row[xKey] };
-    for (const s of series) point[s.key] = row[s.key] === null || row[s.key] === undefined ? 0 : Number(row[s.key]);
+    for (const s of series)
+      point[s.key] = row[s.key] === null || row[s.key] === undefined ? 0 : Number(row[s.key]);
     return point;
   });
   return { type, title, xKey, series, data, unit };

@@ -42,10 +42,12 @@ export function scopeText(
   if (o.amount && s.minAmount !== null) text += ` of at least ${usd(s.minAmount)}`;
   if (o.amount && s.maxAmount !== null) text += ` of at most ${usd(s.maxAmount)}`;
   if (o.market && (s.subsector || s.sector)) text += ` in ${marketLabel(s)}`;
-  if (o.geo && s.geo) text += ` in ${s.geo.label === 'United States' || s.geo.label === 'United Kingdom' || s.geo.label === 'Netherlands' || s.geo.label === 'United Arab Emirates' || s.geo.label === 'Czech Republic' || s.geo.label === 'Philippines' ? `the ${s.geo.label}` : s.geo.label}`;
+  if (o.geo && s.geo)
+    text += ` in ${s.geo.label === 'United States' || s.geo.label === 'United Kingdom' || s.geo.label === 'Netherlands' || s.geo.label === 'United Arab Emirates' || s.geo.label === 'Czech Republic' || s.geo.label === 'Philippines' ? `the ${s.geo.label}` : s.geo.label}`;
   if (o.period && s.period) text += ` ${s.period.label}`;
   return text;
 }
 
 /** "1 round" / "3 rounds". */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${int(n)} ${Number(n) === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${int(n)} ${Number(n) === 1 ? one : many}`;

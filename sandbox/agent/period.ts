@@ -21,8 +21,25 @@ export interface TimeSlots {
 }
 
 const WORD_NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, fifty: 50, hundred: 100,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  fifty: 50,
+  hundred: 100,
 };
 
 /** A number written as digits or an English word ("10", "ten"); null when neither. */
@@ -32,7 +49,20 @@ export function parseCount(word: string | undefined): number | null {
   return WORD_NUMBERS[word.toLowerCase()] ?? null;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));
@@ -66,13 +96,24 @@ export function readTime(q: string, ref: Date): TimeSlots {
   const range =
     new RegExp(`\\b(?:from|between)\\s+${YEAR}\\s+(?:to|and|until|till|through|-)\\s+${YEAR}\\b`).exec(q) ??
     new RegExp(`\\b${YEAR}\\s*(?:-|–|to|through|until)\\s*${YEAR}\\b`).exec(q);
-  const versus = new RegExp(`\\b${YEAR}\\s+(?:vs\\.?|versus|compared (?:to|with)|against|and)\\s+${YEAR}\\b`).exec(q);
-  const rel = /\b(?:last|past|previous|recent)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\s+(day|week|month|quarter|year)s?\b/.exec(q);
+  const versus = new RegExp(
+    `\\b${YEAR}\\s+(?:vs\\.?|versus|compared (?:to|with)|against|and)\\s+${YEAR}\\b`,
+  ).exec(q);
+  const rel =
+    /\b(?:last|past|previous|recent)\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\s+(day|week|month|quarter|year)s?\b/.exec(
+      q,
+    );
   const lastUnit = /\b(?:last|previous|past)\s+(week|month|quarter|year|12 months)\b/.exec(q);
-  const thisUnit = /\b(?:this|current)\s+(year|month|quarter)\b|\b(ytd|year to date|so far this year)\b/.exec(q);
-  const since = new RegExp(`\\b(?:since|after|from)\\s+(?:(${MONTHS.join('|')})\\s+)?${YEAR}\\b(?!\\s*(?:-|–|to|and|through|until))`).exec(q);
+  const thisUnit = /\b(?:this|current)\s+(year|month|quarter)\b|\b(ytd|year to date|so far this year)\b/.exec(
+    q,
+  );
+  const since = new RegExp(
+    `\\b(?:since|after|from)\\s+(?:(${MONTHS.join('|')})\\s+)?${YEAR}\\b(?!\\s*(?:-|–|to|and|through|until))`,
+  ).exec(q);
   const before = new RegExp(`\\b(?:before|until|prior to)\\s+${YEAR}\\b`).exec(q);
-  const quarter = new RegExp(`\\bq([1-4])\\s*(?:of\\s+)?${YEAR}\\b|\\b${YEAR}\\s*q([1-4])\\b|\\b(first|second|third|fourth) quarter of ${YEAR}\\b`).exec(q);
+  const quarter = new RegExp(
+    `\\bq([1-4])\\s*(?:of\\s+)?${YEAR}\\b|\\b${YEAR}\\s*q([1-4])\\b|\\b(first|second|third|fourth) quarter of ${YEAR}\\b`,
+  ).exec(q);
   const month = new RegExp(`\\b(${MONTHS.join('|')})\\s+(?:of\\s+)?${YEAR}\\b`).exec(q);
 
   if (range) {
@@ -93,17 +134,27 @@ export function readTime(q: string, ref: Date): TimeSlots {
     from.setUTCDate(from.getUTCDate() + 1);
     period = { from: iso(from), to: refIso, label: `in the last ${n} ${unit}${n === 1 ? '' : 's'}` };
   } else if (quarter) {
-    const qn = Number(quarter[1] ?? quarter[4] ?? ['first', 'second', 'third', 'fourth'].indexOf(quarter[5] ?? '') + 1);
+    const qn = Number(
+      quarter[1] ?? quarter[4] ?? ['first', 'second', 'third', 'fourth'].indexOf(quarter[5] ?? '') + 1,
+    );
     const y = Number(quarter[2] ?? quarter[3] ?? quarter[6]);
     period = { from: iso(utc(y, (qn - 1) * 3, 1)), to: iso(utc(y, qn * 3, 0)), label: `in Q${qn} ${y}` };
   } else if (month) {
     const m = MONTHS.indexOf(month[1]!);
     const y = Number(month[2]);
-    period = { from: iso(utc(y, m, 1)), to: iso(utc(y, m + 1, 0)), label: `in ${month[1]![0]!.toUpperCase()}${month[1]!.slice(1)} ${y}` };
+    period = {
+      from: iso(utc(y, m, 1)),
+      to: iso(utc(y, m + 1, 0)),
+      label: `in ${month[1]![0]!.toUpperCase()}${month[1]!.slice(1)} ${y}`,
+    };
   } else if (since) {
     const m = since[1] ? MONTHS.indexOf(since[1]) : 0;
     const y = Number(since[2]);
-    period = { from: iso(utc(y, m, 1)), to: refIso, label: `since ${since[1] ? `${since[1][0]!.toUpperCase()}${since[1].slice(1)} ` : ''}${y}` };
+    period = {
+      from: iso(utc(y, m, 1)),
+      to: refIso,
+      label: `since ${since[1] ? `${since[1][0]!.toUpperCase()}${since[1].slice(1)} ` : ''}${y}`,
+    };
   } else if (before) {
     const y = Number(before[1]);
     period = { from: '2000-01-01', to: `${y - 1}-12-31`, label: `before ${y}` };
@@ -120,15 +171,24 @@ export function readTime(q: string, ref: Date): TimeSlots {
       period = { from: iso(utc(refYear, m - 1, 1)), to: iso(utc(refYear, m, 0)), label: 'last month' };
     } else if (unit === 'quarter') {
       const qStart = Math.floor(ref.getUTCMonth() / 3) * 3;
-      period = { from: iso(utc(refYear, qStart - 3, 1)), to: iso(utc(refYear, qStart, 0)), label: 'last quarter' };
+      period = {
+        from: iso(utc(refYear, qStart - 3, 1)),
+        to: iso(utc(refYear, qStart, 0)),
+        label: 'last quarter',
+      };
     } else {
       period = { from: `${refYear - 1}-01-01`, to: `${refYear - 1}-12-31`, label: `in ${refYear - 1}` };
     }
   } else if (thisUnit) {
     const unit = thisUnit[1] ?? 'year';
-    if (unit === 'month') period = { from: iso(utc(refYear, ref.getUTCMonth(), 1)), to: refIso, label: 'this month' };
+    if (unit === 'month')
+      period = { from: iso(utc(refYear, ref.getUTCMonth(), 1)), to: refIso, label: 'this month' };
     else if (unit === 'quarter') {
-      period = { from: iso(utc(refYear, Math.floor(ref.getUTCMonth() / 3) * 3, 1)), to: refIso, label: 'this quarter' };
+      period = {
+        from: iso(utc(refYear, Math.floor(ref.getUTCMonth() / 3) * 3, 1)),
+        to: refIso,
+        label: 'this quarter',
+      };
     } else period = { from: `${refYear}-01-01`, to: refIso, label: `in ${refYear} so far` };
   } else if (years.length === 1) {
     const y = years[0]!;

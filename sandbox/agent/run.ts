@@ -37,7 +37,12 @@ interface Reader {
 const readers = new WeakMap<DatabaseSync, Reader>();
 
 /** Authorizer actions a read-only query needs. */
-const ALLOWED = new Set<number>([constants.SQLITE_SELECT, constants.SQLITE_READ, constants.SQLITE_FUNCTION, constants.SQLITE_RECURSIVE]);
+const ALLOWED = new Set<number>([
+  constants.SQLITE_SELECT,
+  constants.SQLITE_READ,
+  constants.SQLITE_FUNCTION,
+  constants.SQLITE_RECURSIVE,
+]);
 
 function denyWrites(action: number): number {
   return ALLOWED.has(action) ? constants.SQLITE_OK : constants.SQLITE_DENY;
@@ -67,7 +72,12 @@ function readerFor(db: DatabaseSync): Reader {
  * @example
  * const { rows } = runReadOnly(db, 'SELECT COUNT(*) AS n FROM rounds r WHERE agent_deadline() AND r.year = ?', [2024]);
  */
-export function runReadOnly(db: DatabaseSync, sql: string, params: SQLInputValue[], limits: QueryLimits = {}): QueryResult {
+export function runReadOnly(
+  db: DatabaseSync,
+  sql: string,
+  params: SQLInputValue[],
+  limits: QueryLimits = {},
+): QueryResult {
   const timeoutMs = limits.timeoutMs ?? QUERY_DEFAULTS.timeoutMs;
   const maxRows = limits.maxRows ?? QUERY_DEFAULTS.maxRows;
   const reader = readerFor(db);
@@ -90,7 +100,11 @@ export function runReadOnly(db: DatabaseSync, sql: string, params: SQLInputValue
   } catch (err) {
     const message = (err as Error).message;
     if (message.includes('deadline exceeded')) {
-      throw new SandboxError(503, 'service_unavailable', `ask: the query took longer than ${timeoutMs} ms and was stopped; ask a narrower question`);
+      throw new SandboxError(
+        503,
+        'service_unavailable',
+        `ask: the query took longer than ${timeoutMs} ms and was stopped; ask a narrower question`,
+      );
     }
     throw new SandboxError(500, 'internal_error', `ask: the query failed (${message})`);
   } finally {

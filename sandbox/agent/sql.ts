@@ -41,7 +41,11 @@ export interface RoundScope {
 const ALL: Required<RoundScope> = { geo: true, sector: true, stage: true, period: true, amount: true };
 
 /** Adds the startup filters (country or city, sector or subsector) on alias st. */
-export function startupFilters(f: Filters, s: Slots, scope: { geo?: boolean; sector?: boolean } = { geo: true, sector: true }): Filters {
+export function startupFilters(
+  f: Filters,
+  s: Slots,
+  scope: { geo?: boolean; sector?: boolean } = { geo: true, sector: true },
+): Filters {
   if (scope.geo && s.geo) {
     if (s.geo.city) f.add('st.hq_city = ?', s.geo.city);
     else f.in('st.hq_country', s.geo.countries);

@@ -48,8 +48,18 @@ class InvestorIndex {
     for (const [k, l] of lists) this.tables.set(k, new WeightedTable(l.items, l.weights));
   }
 
-  table(level: Level, countryIdx: number, regionIdx: number, bucket: number): WeightedTable<number> | undefined {
-    const k = level === 'country' ? `c${countryIdx}:${bucket}` : level === 'region' ? `r${regionIdx}:${bucket}` : `g:${bucket}`;
+  table(
+    level: Level,
+    countryIdx: number,
+    regionIdx: number,
+    bucket: number,
+  ): WeightedTable<number> | undefined {
+    const k =
+      level === 'country'
+        ? `c${countryIdx}:${bucket}`
+        : level === 'region'
+          ? `r${regionIdx}:${bucket}`
+          : `g:${bucket}`;
     return this.tables.get(k);
   }
 }
@@ -62,9 +72,17 @@ function homeShare(weight: number, isUs: boolean): number {
   return 0.3;
 }
 
-function draw(rng: Rng, index: InvestorIndex, pHome: number, countryIdx: number, regionIdx: number, bucket: number): number | undefined {
+function draw(
+  rng: Rng,
+  index: InvestorIndex,
+  pHome: number,
+  countryIdx: number,
+  regionIdx: number,
+  bucket: number,
+): number | undefined {
   const r = rng.next();
-  const order: Level[] = r < pHome ? ['country', 'region', 'global'] : r < pHome + 0.22 ? ['region', 'global'] : ['global'];
+  const order: Level[] =
+    r < pHome ? ['country', 'region', 'global'] : r < pHome + 0.22 ? ['region', 'global'] : ['global'];
   for (const level of order) {
     const t = index.table(level, countryIdx, regionIdx, bucket);
     if (t && t.total > 0) return t.draw(rng);
@@ -83,7 +101,12 @@ const OTHERS_RANGE: [number, number][] = [
 ];
 
 /** Assigns a lead and 0-5 other investors to every round (mutates rounds). */
-export function assignInvestors(rng: Rng, investors: InvestorRec[], startups: StartupRec[], rounds: RoundRec[]): void {
+export function assignInvestors(
+  rng: Rng,
+  investors: InvestorRec[],
+  startups: StartupRec[],
+  rounds: RoundRec[],
+): void {
   const index = new InvestorIndex(investors);
   for (const startup of startups) {
     const countryIdx = startup.countryIdx;
@@ -133,7 +156,12 @@ export function assignInvestors(rng: Rng, investors: InvestorRec[], startups: St
 }
 
 /** Investors the draw never picked join a few rounds that fit their profile as participants. */
-function fillIdleInvestors(rng: Rng, investors: InvestorRec[], startups: StartupRec[], rounds: RoundRec[]): void {
+function fillIdleInvestors(
+  rng: Rng,
+  investors: InvestorRec[],
+  startups: StartupRec[],
+  rounds: RoundRec[],
+): void {
   const deals = new Int32Array(investors.length);
   for (const r of rounds) for (const m of r.investors) deals[m] = (deals[m] ?? 0) + 1;
   const byBucket: number[][] = Array.from({ length: BUCKETS }, () => []);
@@ -188,7 +216,10 @@ export function scoreInvestors(rng: Rng, cal: Calendar, investors: InvestorRec[]
   }
   const raw = investors.map(
     (_, i) =>
-      Math.log1p(deals[i] ?? 0) + 0.6 * Math.log1p(leads[i] ?? 0) + 0.8 * Math.log1p(recent[i] ?? 0) + 0.35 * rng.normal(),
+      Math.log1p(deals[i] ?? 0) +
+      0.6 * Math.log1p(leads[i] ?? 0) +
+      0.8 * Math.log1p(recent[i] ?? 0) +
+      0.35 * rng.normal(),
   );
   const order = raw.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const n = Math.max(1, investors.length - 1);
@@ -196,4 +227,3 @@ export function scoreInvestors(rng: Rng, cal: Calendar, investors: InvestorRec[]
     (investors[i] as InvestorRec).score = Math.round((2 + (97 * rank) / n) * 10) / 10;
   });
 }
-

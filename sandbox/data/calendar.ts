@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 
 /** Checks a YYYY-MM-DD date and returns it; throws a RangeError naming the problem. */
 export function parseAsOf(asOf: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf)) throw new RangeError(`asOf must be a YYYY-MM-DD date, got "${asOf}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf))
+    throw new RangeError(`asOf must be a YYYY-MM-DD date, got "${asOf}"`);
   const ms = Date.parse(`${asOf}T00:00:00Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== asOf) {
     throw new RangeError(`asOf is not a calendar date: "${asOf}"`);

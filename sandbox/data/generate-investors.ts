@@ -57,12 +57,26 @@ const BASE_MIX: Record<string, Partial<Record<Stage, number>>> = {
   Accelerator: { 'pre-seed': 0.72, seed: 0.28 },
   'VC:seed': { 'pre-seed': 0.25, seed: 0.6, 'series-a': 0.15 },
   'VC:early': { seed: 0.25, 'series-a': 0.5, 'series-b': 0.25 },
-  'VC:multi': { seed: 0.15, 'series-a': 0.25, 'series-b': 0.25, 'series-c': 0.2, 'series-d-plus': 0.1, growth: 0.05 },
+  'VC:multi': {
+    seed: 0.15,
+    'series-a': 0.25,
+    'series-b': 0.25,
+    'series-c': 0.2,
+    'series-d-plus': 0.1,
+    growth: 0.05,
+  },
   'VC:growth': { 'series-b': 0.15, 'series-c': 0.3, 'series-d-plus': 0.3, growth: 0.25 },
   'Corporate VC': { seed: 0.1, 'series-a': 0.3, 'series-b': 0.3, 'series-c': 0.2, 'series-d-plus': 0.1 },
 };
 
-const WITH_THE = new Set(['United States', 'United Kingdom', 'Netherlands', 'United Arab Emirates', 'Philippines', 'Czech Republic']);
+const WITH_THE = new Set([
+  'United States',
+  'United Kingdom',
+  'Netherlands',
+  'United Arab Emirates',
+  'Philippines',
+  'Czech Republic',
+]);
 
 /** "the United States", "Germany". */
 export function countryPhrase(name: string): string {
@@ -89,7 +103,9 @@ const SUBREGION_PHRASE: Record<string, string> = {
 function geographyPhrase(country: Country, reach: Reach): string {
   if (reach === 'local') return countryPhrase(country.name);
   if (reach === 'regional') return SUBREGION_PHRASE[country.subregion] ?? country.region;
-  return country.region === 'North America' ? 'North America, Europe and Israel' : `${country.region} and globally`;
+  return country.region === 'North America'
+    ? 'North America, Europe and Israel'
+    : `${country.region} and globally`;
 }
 
 /** Integer counts proportional to weights that sum to n (largest remainder), each at least `min`. */
@@ -99,7 +115,9 @@ export function allocate(weights: readonly number[], n: number, min = 0): number
   const exact = weights.map((w) => (w / total) * free);
   const counts = exact.map((x) => Math.floor(x) + min);
   let rest = n - counts.reduce((a, b) => a + b, 0);
-  const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const order = exact
+    .map((x, i) => [x - Math.floor(x), i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (let k = 0; rest > 0; k = (k + 1) % order.length, rest--) {
     const i = order[k]?.[1] ?? 0;
     counts[i] = (counts[i] ?? 0) + 1;
@@ -108,7 +126,11 @@ export function allocate(weights: readonly number[], n: number, min = 0): number
 }
 
 function cityOf(rng: Rng, country: Country): string {
-  return country.cities[rng.weightedIndex(country.cities.map((_, i) => 1 / (i + 1) ** 0.9))] ?? country.cities[0] ?? country.name;
+  return (
+    country.cities[rng.weightedIndex(country.cities.map((_, i) => 1 / (i + 1) ** 0.9))] ??
+    country.cities[0] ??
+    country.name
+  );
 }
 
 function stageMix(rng: Rng, base: Partial<Record<Stage, number>>): Partial<Record<Stage, number>> {
@@ -134,8 +156,10 @@ function stageMix(rng: Rng, base: Partial<Record<Stage, number>>): Partial<Recor
 }
 
 function checkRange(rng: Rng, type: InvestorType, mix: Partial<Record<Stage, number>>): [number, number] {
-  if (type === 'Angel') return [roundAmount(rng.float(10_000, 50_000)), roundAmount(rng.float(100_000, 500_000))];
-  if (type === 'Accelerator') return [roundAmount(rng.float(50_000, 150_000)), roundAmount(rng.float(200_000, 750_000))];
+  if (type === 'Angel')
+    return [roundAmount(rng.float(10_000, 50_000)), roundAmount(rng.float(100_000, 500_000))];
+  if (type === 'Accelerator')
+    return [roundAmount(rng.float(50_000, 150_000)), roundAmount(rng.float(200_000, 750_000))];
   const main = STAGES.filter((s) => (mix[s] ?? 0) >= 0.15);
   const stages = main.length ? main : STAGES.filter((s) => (mix[s] ?? 0) > 0);
   const lo = Math.min(...stages.map((s) => CHECK_RANGE[s][0]));
@@ -147,7 +171,14 @@ function checkRange(rng: Rng, type: InvestorType, mix: Partial<Record<Stage, num
 
 function pickSectors(rng: Rng, type: InvestorType): Sector[] {
   const r = rng.next();
-  const n = type === 'Accelerator' && r < 0.4 ? rng.int(5, 8) : r < 0.12 ? rng.int(5, 8) : r < 0.55 ? rng.int(2, 3) : rng.int(1, 2);
+  const n =
+    type === 'Accelerator' && r < 0.4
+      ? rng.int(5, 8)
+      : r < 0.12
+        ? rng.int(5, 8)
+        : r < 0.55
+          ? rng.int(2, 3)
+          : rng.int(1, 2);
   const weights = SECTORS.map((s) => SECTOR_WEIGHTS[s]);
   const chosen: Sector[] = [];
   while (chosen.length < n) {
@@ -157,7 +188,16 @@ function pickSectors(rng: Rng, type: InvestorType): Sector[] {
   return chosen;
 }
 
-const ANGEL_BACKGROUNDS = ['founder', 'CTO', 'product leader', 'operator', 'CFO', 'sales executive', 'engineering lead', 'founder and CEO'];
+const ANGEL_BACKGROUNDS = [
+  'founder',
+  'CTO',
+  'product leader',
+  'operator',
+  'CFO',
+  'sales executive',
+  'engineering lead',
+  'founder and CEO',
+];
 
 /** Generates `n` investors with unique names and keys. */
 export function generateInvestors(rng: Rng, n: number): InvestorRec[] {
@@ -175,7 +215,9 @@ export function generateInvestors(rng: Rng, n: number): InvestorRec[] {
   for (const countryIdx of countryOf) {
     const country = COUNTRIES[countryIdx] as Country;
     const city = cityOf(rng, country);
-    const type = (['VC', 'Angel', 'Corporate VC', 'Accelerator'] as const)[rng.weightedIndex([0.58, 0.22, 0.1, 0.1])] as InvestorType;
+    const type = (['VC', 'Angel', 'Corporate VC', 'Accelerator'] as const)[
+      rng.weightedIndex([0.58, 0.22, 0.1, 0.1])
+    ] as InvestorType;
     const profile = type === 'VC' ? rng.pick(['seed', 'seed', 'early', 'early', 'multi', 'growth']) : '';
     const mix = stageMix(rng, BASE_MIX[type === 'VC' ? `VC:${profile}` : type] ?? {});
     const [checkMin, checkMax] = checkRange(rng, type, mix);
@@ -184,7 +226,11 @@ export function generateInvestors(rng: Rng, n: number): InvestorRec[] {
     let name = '';
     let corporate: string | undefined;
     for (let attempt = 0; attempt < 30; attempt++) {
-      const cand = investorNameCandidate(rng, type, { culture: country.culture, city, growth: profile === 'growth' });
+      const cand = investorNameCandidate(rng, type, {
+        culture: country.culture,
+        city,
+        growth: profile === 'growth',
+      });
       const candName = attempt >= 20 ? `${cand.name} ${city}` : cand.name;
       if (!names.has(candName.toLowerCase()) && !keys.has(slugify(candName))) {
         name = candName;
@@ -201,16 +247,24 @@ export function generateInvestors(rng: Rng, n: number): InvestorRec[] {
 
     const reach: Reach =
       type === 'Angel'
-        ? rng.chance(0.85) ? 'local' : 'regional'
+        ? rng.chance(0.85)
+          ? 'local'
+          : 'regional'
         : type === 'Accelerator'
-          ? rng.chance(0.7) ? 'local' : 'regional'
-          : (['local', 'regional', 'global'] as const)[
+          ? rng.chance(0.7)
+            ? 'local'
+            : 'regional'
+          : ((['local', 'regional', 'global'] as const)[
               rng.weightedIndex(country.name === 'United States' ? [0.55, 0.15, 0.3] : [0.5, 0.38, 0.12])
-            ] as Reach;
+            ] as Reach);
     const activityMedian = { VC: 1, Angel: 0.35, 'Corporate VC': 0.5, Accelerator: 1.1 }[type];
     const activity = rng.logNormal(activityMedian, 0.95);
     const foundedYear =
-      type === 'Angel' ? rng.int(2008, 2022) : type === 'Accelerator' ? rng.int(2005, 2021) : Math.min(2023, 2024 - Math.floor(rng.logNormal(9, 0.7)));
+      type === 'Angel'
+        ? rng.int(2008, 2022)
+        : type === 'Accelerator'
+          ? rng.int(2005, 2021)
+          : Math.min(2023, 2024 - Math.floor(rng.logNormal(9, 0.7)));
     const stages = STAGES.filter((s) => (mix[s] ?? 0) >= 0.1);
     const team = investorTeam(rng, type, country, type === 'Angel' ? name : undefined);
     const thesis = investorThesis(rng, {

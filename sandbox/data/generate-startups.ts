@@ -137,7 +137,11 @@ export function minRecentRounds(weight: number): number {
 }
 
 /** Generates `n` startups and their rounds inside the calendar's window. */
-export function generateStartups(rng: Rng, cal: Calendar, n: number): { startups: StartupRec[]; rounds: RoundRec[] } {
+export function generateStartups(
+  rng: Rng,
+  cal: Calendar,
+  n: number,
+): { startups: StartupRec[]; rounds: RoundRec[] } {
   const T = cal.lastDay;
   // First-round days: from before the window (so 2020 has follow-on rounds too) to the as-of date,
   // weighted by the yearly deal index.
@@ -198,7 +202,8 @@ export function generateStartups(rng: Rng, cal: Calendar, n: number): { startups
     const subsector = pickSubsector(rng, sector, firstWindowYear);
     const [lagMin, lagMax] = FOUNDING_LAG[STAGES[firstStage] as Stage];
     const foundedYear = Math.max(1995, yearOfAnyDay(firstDay) - rng.int(lagMin, lagMax));
-    const city = country.cities[rng.weightedIndex(country.cities.map((_, i) => 1 / (i + 1) ** 0.9))] ?? country.name;
+    const city =
+      country.cities[rng.weightedIndex(country.cities.map((_, i) => 1 / (i + 1) ** 0.9))] ?? country.name;
 
     let name = '';
     for (let attempt = 0; attempt < 40 && !name; attempt++) {
@@ -313,7 +318,9 @@ function scaleYearlyCapital(cal: Calendar, rounds: RoundRec[]): void {
     totalActual += actual.get(y) ?? 0;
     totalShape += shape.get(y) ?? 0;
   }
-  const factor = new Map(years.map((y) => [y, ((totalActual / totalShape) * (shape.get(y) ?? 0)) / (actual.get(y) || 1)]));
+  const factor = new Map(
+    years.map((y) => [y, ((totalActual / totalShape) * (shape.get(y) ?? 0)) / (actual.get(y) || 1)]),
+  );
   for (const r of rounds) r.amount = roundAmount(r.amount * (factor.get(cal.yearOf(r.day)) ?? 1));
 }
 
@@ -326,7 +333,19 @@ function assignStatuses(rng: Rng, cal: Calendar, startups: StartupRec[], rounds:
     const age = T - last.day;
     const late = last.stageIdx >= (STAGE_IDX.get('series-d-plus') ?? 5);
     if (late && age > 270 && rng.chance(0.18)) s.status = 'ipo';
-    else if (age > 540) s.status = rng.pick(['acquired', 'acquired', 'closed', 'closed', 'closed', 'active', 'active', 'active', 'active', 'active']);
+    else if (age > 540)
+      s.status = rng.pick([
+        'acquired',
+        'acquired',
+        'closed',
+        'closed',
+        'closed',
+        'active',
+        'active',
+        'active',
+        'active',
+        'active',
+      ]);
     else if (age > 360 && rng.chance(0.1)) s.status = rng.chance(0.5) ? 'acquired' : 'closed';
   }
 }

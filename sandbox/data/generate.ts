@@ -50,8 +50,11 @@ function schemaParts(): { tables: string; indexes: string } {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   return {
-    tables: statements.filter((s) => !/^CREATE\s+INDEX/i.test(s.replace(/^(--[^\n]*\n\s*)+/, ''))).join(';\n') + ';',
-    indexes: statements.filter((s) => /^CREATE\s+INDEX/i.test(s.replace(/^(--[^\n]*\n\s*)+/, ''))).join(';\n') + ';',
+    tables:
+      statements.filter((s) => !/^CREATE\s+INDEX/i.test(s.replace(/^(--[^\n]*\n\s*)+/, ''))).join(';\n') +
+      ';',
+    indexes:
+      statements.filter((s) => /^CREATE\s+INDEX/i.test(s.replace(/^(--[^\n]*\n\s*)+/, ''))).join(';\n') + ';',
   };
 }
 
@@ -81,7 +84,9 @@ export function populateDatabase(db: DatabaseSync, opts: GenerateOptions): strin
 function writeRows(db: DatabaseSync, data: GeneratedData, opts: GenerateOptions): void {
   const { investors, startups, rounds, calendar } = data;
 
-  const insertCountry = db.prepare('INSERT INTO countries (name, iso2, region, subregion, in_eu, aliases) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertCountry = db.prepare(
+    'INSERT INTO countries (name, iso2, region, subregion, in_eu, aliases) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   for (const c of [...COUNTRIES].sort((a, b) => a.name.localeCompare(b.name))) {
     insertCountry.run(c.name, c.iso2, c.region, c.subregion, c.in_eu ? 1 : 0, JSON.stringify(c.aliases));
   }
@@ -154,7 +159,9 @@ function writeRows(db: DatabaseSync, data: GeneratedData, opts: GenerateOptions)
   const insertRound = db.prepare(
     'INSERT INTO rounds (id, startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const insertMember = db.prepare('INSERT INTO round_investors (round_id, investor_key, is_lead) VALUES (?, ?, ?)');
+  const insertMember = db.prepare(
+    'INSERT INTO round_investors (round_id, investor_key, is_lead) VALUES (?, ?, ?)',
+  );
   order.forEach((ri, k) => {
     const r = rounds[ri] as RoundRec;
     const id = k + 1;
@@ -168,7 +175,8 @@ function writeRows(db: DatabaseSync, data: GeneratedData, opts: GenerateOptions)
       r.amount,
       lead.key,
     );
-    for (const m of r.investors) insertMember.run(id, (investors[m] as InvestorRec).key, m === r.lead ? 1 : 0);
+    for (const m of r.investors)
+      insertMember.run(id, (investors[m] as InvestorRec).key, m === r.lead ? 1 : 0);
   });
 
   const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

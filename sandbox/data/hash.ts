@@ -28,8 +28,11 @@ export function datasetHash(db: DatabaseSync): string {
       .sort((a, b) => a.pk - b.pk)
       .map((c) => c.name);
     const orderBy = (pk.length ? pk : columns).map(quote).join(', ');
-    const where = name === 'meta' ? `WHERE key NOT IN (${UNHASHED_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
-    const stmt = db.prepare(`SELECT ${columns.map(quote).join(', ')} FROM ${quote(name)} ${where} ORDER BY ${orderBy}`);
+    const where =
+      name === 'meta' ? `WHERE key NOT IN (${UNHASHED_META_KEYS.map((k) => `'${k}'`).join(', ')})` : '';
+    const stmt = db.prepare(
+      `SELECT ${columns.map(quote).join(', ')} FROM ${quote(name)} ${where} ORDER BY ${orderBy}`,
+    );
     stmt.setReturnArrays(true);
     hash.update(`\u0001${name}\u0002${columns.join(',')}\n`);
     const rows = stmt.all() as unknown as unknown[][];

@@ -8,7 +8,19 @@
  *   rows (tests do) without touching the cache or each other, and no temp file is left behind.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
@@ -63,14 +75,23 @@ function resolveOptions(opts: OpenSandboxOptions): Resolved {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${String(seed)}`);
   const asOf = parseAsOf(opts.asOf ?? todayUtc());
   const dataDir = resolve(opts.dataDir ?? DEFAULT_DATA_DIR);
-  return { seed, asOf, dataDir, path: sandboxDatabasePath({ seed, asOf, dataDir }), rebuild: opts.rebuild ?? false };
+  return {
+    seed,
+    asOf,
+    dataDir,
+    path: sandboxDatabasePath({ seed, asOf, dataDir }),
+    rebuild: opts.rebuild ?? false,
+  };
 }
 
 /** Path of the cached file for a seed and as-of date (the file may not exist yet). */
 export function sandboxDatabasePath(opts: { seed?: number; asOf?: string; dataDir?: string } = {}): string {
   const seed = opts.seed ?? DEFAULT_SEED;
   const asOf = opts.asOf ?? todayUtc();
-  return join(resolve(opts.dataDir ?? DEFAULT_DATA_DIR), `vis-seed${seed}-${asOf}-g${GENERATOR_VERSION}.sqlite`);
+  return join(
+    resolve(opts.dataDir ?? DEFAULT_DATA_DIR),
+    `vis-seed${seed}-${asOf}-g${GENERATOR_VERSION}.sqlite`,
+  );
 }
 
 const FILE_RE = /^vis-seed-?\d+-\d{4}-\d{2}-\d{2}-g(.+)\.sqlite$/;
@@ -85,7 +106,9 @@ function prune(dataDir: string, keep: string): void {
     try {
       const m = FILE_RE.exec(name);
       const age = now - statSync(path).mtimeMs;
-      const stale = m ? m[1] !== GENERATOR_VERSION || age > MAX_AGE_MS : name.endsWith('.tmp') && age > 3_600_000;
+      const stale = m
+        ? m[1] !== GENERATOR_VERSION || age > MAX_AGE_MS
+        : name.endsWith('.tmp') && age > 3_600_000;
       if (stale) unlinkSync(path);
     } catch {
       // Another process removed or replaced it: nothing to do.
@@ -191,7 +214,12 @@ export function openSandboxDatabase(opts: OpenSandboxOptions = {}): SandboxDatab
  * Makes sure the cached file exists (builds it if not) without keeping a database open.
  * Used by the test suite's global setup so test files never race to build it.
  */
-export function ensureSandboxDatabase(opts: Omit<OpenSandboxOptions, 'rebuild'> = {}): { path: string; built: boolean; buildMs: number; hash: string } {
+export function ensureSandboxDatabase(opts: Omit<OpenSandboxOptions, 'rebuild'> = {}): {
+  path: string;
+  built: boolean;
+  buildMs: number;
+  hash: string;
+} {
   const started = performance.now();
   const r = resolveOptions(opts);
   const cached = load(r);

@@ -2,7 +2,15 @@
  * The sandbox database schema (node:sqlite). The generator fills it; handlers read it.
  * JSON columns hold JSON text. Stages use the service's slugs.
  */
-export const STAGES = ['pre-seed', 'seed', 'series-a', 'series-b', 'series-c', 'series-d-plus', 'growth'] as const;
+export const STAGES = [
+  'pre-seed',
+  'seed',
+  'series-a',
+  'series-b',
+  'series-c',
+  'series-d-plus',
+  'growth',
+] as const;
 export const STARTUP_STATUSES = ['active', 'acquired', 'closed', 'ipo'] as const;
 export const INVESTOR_TYPES = ['VC', 'Angel', 'Corporate VC', 'Accelerator'] as const;
 

@@ -10,7 +10,19 @@ import type { Subsector } from './taxonomy.js';
 import { TAXONOMY } from './taxonomy.js';
 
 /** Cosmopolitan markets where founders and partners come from everywhere. */
-const MIXED = new Set(['United States', 'United Kingdom', 'Canada', 'Australia', 'Singapore', 'United Arab Emirates', 'Switzerland', 'Netherlands', 'Germany', 'Hong Kong', 'Ireland']);
+const MIXED = new Set([
+  'United States',
+  'United Kingdom',
+  'Canada',
+  'Australia',
+  'Singapore',
+  'United Arab Emirates',
+  'Switzerland',
+  'Netherlands',
+  'Germany',
+  'Hong Kong',
+  'Ireland',
+]);
 
 function mixShare(country: Country): number {
   return MIXED.has(country.name) ? 0.3 : 0.08;
@@ -54,7 +66,9 @@ export function themeName(name: string): string {
 /** 1-3 founders with roles, CEO first. */
 export function founders(rng: Rng, country: Country, subsector: string): { name: string; role: string }[] {
   const n = rng.weightedIndex([0.25, 0.5, 0.25]) + 1;
-  const science = ['Biotech', 'Genomics', 'Semiconductors', 'Machine Learning Infrastructure'].includes(subsector);
+  const science = ['Biotech', 'Genomics', 'Semiconductors', 'Machine Learning Infrastructure'].includes(
+    subsector,
+  );
   const roles = rng.sample(science ? ['CTO', 'CSO', 'COO'] : ['CTO', 'COO', 'CPO'], n - 1);
   const people: { name: string; role: string }[] = [];
   const used = new Set<string>();
@@ -68,14 +82,46 @@ export function founders(rng: Rng, country: Country, subsector: string): { name:
 }
 
 const TEAM_ROLES: Record<string, { lead: string; others: string[] }> = {
-  VC: { lead: 'Managing Partner', others: ['General Partner', 'Partner', 'Partner', 'Principal', 'Associate', 'Venture Partner', 'Head of Platform', 'Investment Analyst'] },
-  Angel: { lead: 'Angel Investor', others: ['Investment Analyst', 'Scout', 'Chief of Staff', 'Venture Partner', 'Co-Investor'] },
-  'Corporate VC': { lead: 'Head of Corporate Venturing', others: ['Investment Director', 'Investment Manager', 'Investment Manager', 'Associate', 'Head of Portfolio Development'] },
-  Accelerator: { lead: 'Managing Director', others: ['Program Director', 'Partner', 'Head of Community', 'Investment Manager', 'Mentor Lead'] },
+  VC: {
+    lead: 'Managing Partner',
+    others: [
+      'General Partner',
+      'Partner',
+      'Partner',
+      'Principal',
+      'Associate',
+      'Venture Partner',
+      'Head of Platform',
+      'Investment Analyst',
+    ],
+  },
+  Angel: {
+    lead: 'Angel Investor',
+    others: ['Investment Analyst', 'Scout', 'Chief of Staff', 'Venture Partner', 'Co-Investor'],
+  },
+  'Corporate VC': {
+    lead: 'Head of Corporate Venturing',
+    others: [
+      'Investment Director',
+      'Investment Manager',
+      'Investment Manager',
+      'Associate',
+      'Head of Portfolio Development',
+    ],
+  },
+  Accelerator: {
+    lead: 'Managing Director',
+    others: ['Program Director', 'Partner', 'Head of Community', 'Investment Manager', 'Mentor Lead'],
+  },
 };
 
 /** 2-6 people with roles; an angel's own name leads the team. */
-export function investorTeam(rng: Rng, type: string, country: Country, angelName?: string): { name: string; role: string }[] {
+export function investorTeam(
+  rng: Rng,
+  type: string,
+  country: Country,
+  angelName?: string,
+): { name: string; role: string }[] {
   const roles = TEAM_ROLES[type] ?? TEAM_ROLES.VC;
   const size = rng.int(2, type === 'Angel' ? 3 : 6);
   const team: { name: string; role: string }[] = [];
@@ -100,7 +146,11 @@ export function formatUsd(usd: number): string {
 }
 
 function trim(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(n % 1 === 0 ? 0 : 1).replace(/\.0$/, '') : n.toFixed(1).replace(/\.0$/, '');
+  return n >= 100
+    ? n.toFixed(0)
+    : n >= 10
+      ? n.toFixed(n % 1 === 0 ? 0 : 1).replace(/\.0$/, '')
+      : n.toFixed(1).replace(/\.0$/, '');
 }
 
 const STAGE_LABEL: Record<Stage, string> = {
@@ -152,12 +202,20 @@ export function investorThesis(
   },
 ): string {
   const primary = p.sectors[0] ?? 'Software & Developer Tools';
-  const themes = rng.sample(TAXONOMY[primary].subsectors.map((s) => themeName(s.name)), 2);
+  const themes = rng.sample(
+    TAXONOMY[primary].subsectors.map((s) => themeName(s.name)),
+    2,
+  );
   const generalist = p.sectors.length >= 5;
   const sectorPhrase = generalist ? 'technology across sectors' : TAXONOMY[primary].thesisPhrase;
   const subject =
-    p.type === 'Angel' ? `${p.name.split(' ')[0] ?? p.name} also backs` : p.type === 'Corporate VC' ? 'It also backs' : 'We also back';
-  const also = !generalist && p.sectors.length > 1 ? ` ${subject} companies in ${list(p.sectors.slice(1))}.` : '';
+    p.type === 'Angel'
+      ? `${p.name.split(' ')[0] ?? p.name} also backs`
+      : p.type === 'Corporate VC'
+        ? 'It also backs'
+        : 'We also back';
+  const also =
+    !generalist && p.sectors.length > 1 ? ` ${subject} companies in ${list(p.sectors.slice(1))}.` : '';
   const stages = list(p.stages.map((s) => STAGE_LABEL[s]));
   const checks = `${formatUsd(p.checkMin)} to ${formatUsd(p.checkMax)}`;
   const quality = rng.pick(QUALITIES);

@@ -95,7 +95,12 @@ function stageMatches(stage: string, thesisStages: string[]): boolean {
 
 function guessName(pages: string[], given?: string): string {
   if (given) return given;
-  const first = (pages[0] ?? '').split('\n').map((l) => l.trim()).find((l) => l.length >= 2 && l.length <= 40 && !/^(confidential|pitch deck|investor presentation)/i.test(l));
+  const first = (pages[0] ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find(
+      (l) => l.length >= 2 && l.length <= 40 && !/^(confidential|pitch deck|investor presentation)/i.test(l),
+    );
   return first ?? 'Unnamed startup';
 }
 
@@ -135,7 +140,11 @@ function scoreTraction(f: DeckFacts): ScoredDimension {
     parts.push(`${rev.basis} ${formatUsd(rev.usd)} (${q(rev.fact.quote)})`);
     evidence.push(rev.fact.quote);
   } else parts.push(f.pre_revenue ? 'pre-revenue' : 'no revenue figure');
-  const growth = f.growth_yoy_pct ?? (f.growth_mom_pct ? { ...f.growth_mom_pct, value: (Math.pow(1 + f.growth_mom_pct.value / 100, 12) - 1) * 100 } : null);
+  const growth =
+    f.growth_yoy_pct ??
+    (f.growth_mom_pct
+      ? { ...f.growth_mom_pct, value: (Math.pow(1 + f.growth_mom_pct.value / 100, 12) - 1) * 100 }
+      : null);
   if (growth) {
     score += growth.value >= 200 ? 20 : growth.value >= 100 ? 15 : growth.value >= 50 ? 8 : 3;
     parts.push(`growth ${q(growth.text)}`);
@@ -180,59 +189,108 @@ function scoreBusinessModel(f: DeckFacts): ScoredDimension {
     score += f.gross_margin_pct.value >= 70 ? 20 : f.gross_margin_pct.value >= 50 ? 10 : 0;
     parts.push(`gross margin ${f.gross_margin_pct.value}% (${q(f.gross_margin_pct.quote)})`);
   }
-  return dim('business_model', score, `${cap(parts.join('; '))}.`, f.gross_margin_pct ? [f.gross_margin_pct.quote] : []);
+  return dim(
+    'business_model',
+    score,
+    `${cap(parts.join('; '))}.`,
+    f.gross_margin_pct ? [f.gross_margin_pct.quote] : [],
+  );
 }
 
-function scoreFit(f: DeckFacts, m: DeckMarket & { country: string | null }, thesis: FundThesis | undefined, conflicts: string[]): ScoredDimension {
+function scoreFit(
+  f: DeckFacts,
+  m: DeckMarket & { country: string | null },
+  thesis: FundThesis | undefined,
+  conflicts: string[],
+): ScoredDimension {
   if (!thesis) return dim('thesis_fit', 50, 'The account has no fund thesis on file, so fit is neutral.', []);
   let score = 0;
   const parts: string[] = [];
   if (m.sector && thesis.sectors.includes(m.sector)) {
     score += 35;
     parts.push(`sector ${m.sector} is in the thesis`);
-  } else parts.push(m.sector ? `sector ${m.sector} is outside the thesis (${thesis.sectors.join(', ')})` : 'sector unclear');
+  } else
+    parts.push(
+      m.sector ? `sector ${m.sector} is outside the thesis (${thesis.sectors.join(', ')})` : 'sector unclear',
+    );
   if (f.stage && stageMatches(f.stage, thesis.stages)) {
     score += 25;
     parts.push(`stage ${f.stage} matches`);
-  } else parts.push(f.stage ? `stage ${f.stage} is outside the thesis stages (${thesis.stages.join(', ')})` : 'stage not stated');
+  } else
+    parts.push(
+      f.stage
+        ? `stage ${f.stage} is outside the thesis stages (${thesis.stages.join(', ')})`
+        : 'stage not stated',
+    );
   if (m.country && (thesis.countries.length === 0 || thesis.countries.includes(m.country))) {
     score += 25;
     parts.push(`based in ${m.country}, a thesis country`);
-  } else parts.push(m.country ? `based in ${m.country}, outside the thesis countries` : 'home country not stated');
+  } else
+    parts.push(m.country ? `based in ${m.country}, outside the thesis countries` : 'home country not stated');
   if (f.raise) {
     if (f.raise.value >= thesis.check_min_usd) {
       score += 15;
-      parts.push(`the ${formatUsd(f.raise.value)} raise leaves room for a ${formatUsd(thesis.check_min_usd)}-${formatUsd(thesis.check_max_usd)} check`);
-    } else parts.push(`the ${formatUsd(f.raise.value)} raise is below the fund's minimum check of ${formatUsd(thesis.check_min_usd)}`);
+      parts.push(
+        `the ${formatUsd(f.raise.value)} raise leaves room for a ${formatUsd(thesis.check_min_usd)}-${formatUsd(thesis.check_max_usd)} check`,
+      );
+    } else
+      parts.push(
+        `the ${formatUsd(f.raise.value)} raise is below the fund's minimum check of ${formatUsd(thesis.check_min_usd)}`,
+      );
   }
   if (conflicts.length) {
     score -= 20;
     parts.push(`possible conflict with portfolio companies ${conflicts.join(', ')}`);
   }
-  return dim('thesis_fit', score, `${cap(parts.join('; '))} (${thesis.fund_name}).`, f.raise ? [f.raise.quote] : []);
+  return dim(
+    'thesis_fit',
+    score,
+    `${cap(parts.join('; '))} (${thesis.fund_name}).`,
+    f.raise ? [f.raise.quote] : [],
+  );
 }
 
 function dim(dimension: Dimension, score: number, rationale: string, evidence: string[]): ScoredDimension {
-  return { dimension, label: DIMENSION_LABELS[dimension], score: clamp(score), weight: DIMENSION_WEIGHTS[dimension], rationale, evidence: [...new Set(evidence)] };
+  return {
+    dimension,
+    label: DIMENSION_LABELS[dimension],
+    score: clamp(score),
+    weight: DIMENSION_WEIGHTS[dimension],
+    rationale,
+    evidence: [...new Set(evidence)],
+  };
 }
 
 const cap = (s: string) => (s ? `${s[0]!.toUpperCase()}${s.slice(1)}` : s);
 
 /** Portfolio companies of the thesis in the same subsector as the deck. */
-function portfolioConflicts(db: DatabaseSync | undefined, thesis: FundThesis | undefined, market: DeckMarket, name: string): string[] {
+function portfolioConflicts(
+  db: DatabaseSync | undefined,
+  thesis: FundThesis | undefined,
+  market: DeckMarket,
+  name: string,
+): string[] {
   if (!db || !thesis?.portfolio.length || !market.subsector) return [];
   const placeholders = thesis.portfolio.map(() => '?').join(', ');
   const rows = db
-    .prepare(`SELECT name FROM startups WHERE key IN (${placeholders}) AND subsector = ? AND name <> ? ORDER BY name LIMIT 5`)
+    .prepare(
+      `SELECT name FROM startups WHERE key IN (${placeholders}) AND subsector = ? AND name <> ? ORDER BY name LIMIT 5`,
+    )
     .all(...thesis.portfolio, market.subsector, name) as { name: string }[];
   return rows.map((r) => r.name);
 }
 
 /** Median round of the deck's stage and sector in the database, for context. */
-function marketMedian(db: DatabaseSync | undefined, stage: string | null, sector: string | null): { median: number; n: number } | null {
+function marketMedian(
+  db: DatabaseSync | undefined,
+  stage: string | null,
+  sector: string | null,
+): { median: number; n: number } | null {
   if (!db || !stage || !sector) return null;
   const rows = db
-    .prepare('SELECT r.amount_usd AS x FROM rounds r JOIN startups st ON st.key = r.startup_key WHERE r.stage = ? AND st.sector = ? ORDER BY r.amount_usd')
+    .prepare(
+      'SELECT r.amount_usd AS x FROM rounds r JOIN startups st ON st.key = r.startup_key WHERE r.stage = ? AND st.sector = ? ORDER BY r.amount_usd',
+    )
     .all(stage, sector) as { x: number }[];
   if (!rows.length) return null;
   const mid = Math.floor(rows.length / 2);
@@ -254,19 +312,33 @@ export function analyseDeck(input: AnalyseInput): DeckAnalysis {
   const name = guessName(input.pages, input.startupName);
   const market = { ...classifyDeck(text), country: deckCountry(text) };
   const conflicts = portfolioConflicts(input.db, input.thesis, market, name);
-  const dims = [scoreTeam(f), scoreMarket(f, market), scoreTraction(f), scoreProduct(f), scoreBusinessModel(f), scoreFit(f, market, input.thesis, conflicts)];
+  const dims = [
+    scoreTeam(f),
+    scoreMarket(f, market),
+    scoreTraction(f),
+    scoreProduct(f),
+    scoreBusinessModel(f),
+    scoreFit(f, market, input.thesis, conflicts),
+  ];
   const deal = clamp(dims.reduce((a, d) => a + d.score * d.weight, 0));
   const fit = dims.find((d) => d.dimension === 'thesis_fit')!;
   const rev = annualRevenue(f);
 
   const redFlags: string[] = [];
   if (!f.team_lines.length) redFlags.push('The deck does not name the founding team.');
-  if (!rev && !f.customers && !f.users) redFlags.push('No revenue, customer or user numbers anywhere in the deck.');
-  if (f.raise && !rev && f.raise.value > 5e6) redFlags.push(`Raising ${formatUsd(f.raise.value)} without revenue figures.`);
-  if (f.valuation && rev && f.valuation.value / Math.max(rev.usd, 1) > 60) redFlags.push(`Valuation ${formatUsd(f.valuation.value)} is over 60x annual revenue of ${formatUsd(rev.usd)}.`);
-  if (f.churn_pct && f.churn_pct.value > 5) redFlags.push(`Churn of ${f.churn_pct.value}% (${q(f.churn_pct.quote)}).`);
+  if (!rev && !f.customers && !f.users)
+    redFlags.push('No revenue, customer or user numbers anywhere in the deck.');
+  if (f.raise && !rev && f.raise.value > 5e6)
+    redFlags.push(`Raising ${formatUsd(f.raise.value)} without revenue figures.`);
+  if (f.valuation && rev && f.valuation.value / Math.max(rev.usd, 1) > 60)
+    redFlags.push(
+      `Valuation ${formatUsd(f.valuation.value)} is over 60x annual revenue of ${formatUsd(rev.usd)}.`,
+    );
+  if (f.churn_pct && f.churn_pct.value > 5)
+    redFlags.push(`Churn of ${f.churn_pct.value}% (${q(f.churn_pct.quote)}).`);
   if (!f.raise) redFlags.push('The deck does not say how much the company is raising.');
-  if (input.pages.length < 5) redFlags.push(`The deck has only ${input.pages.length} page${input.pages.length === 1 ? '' : 's'}.`);
+  if (input.pages.length < 5)
+    redFlags.push(`The deck has only ${input.pages.length} page${input.pages.length === 1 ? '' : 's'}.`);
   if (conflicts.length) redFlags.push(`Possible conflict with portfolio companies: ${conflicts.join(', ')}.`);
 
   const strengths = dims.filter((d) => d.score >= 70).map((d) => `${d.label}: ${d.rationale}`);
@@ -274,23 +346,45 @@ export function analyseDeck(input: AnalyseInput): DeckAnalysis {
   const median = marketMedian(input.db, f.stage, market.sector);
   if (median && f.raise) {
     const ratio = f.raise.value / median.median;
-    if (ratio > 2) risks.push(`The ${formatUsd(f.raise.value)} raise is ${ratio.toFixed(1)}x the median ${f.stage} round in ${market.sector} (${formatUsd(median.median)} over ${median.n} rounds).`);
-    else if (ratio >= 0.5) strengths.push(`The ${formatUsd(f.raise.value)} raise is in line with the median ${f.stage} round in ${market.sector} (${formatUsd(median.median)} over ${median.n} rounds).`);
+    if (ratio > 2)
+      risks.push(
+        `The ${formatUsd(f.raise.value)} raise is ${ratio.toFixed(1)}x the median ${f.stage} round in ${market.sector} (${formatUsd(median.median)} over ${median.n} rounds).`,
+      );
+    else if (ratio >= 0.5)
+      strengths.push(
+        `The ${formatUsd(f.raise.value)} raise is in line with the median ${f.stage} round in ${market.sector} (${formatUsd(median.median)} over ${median.n} rounds).`,
+      );
   }
 
   const questions: string[] = [];
-  if (rev) questions.push(`${rev.basis} of ${formatUsd(rev.usd)}: what share comes from the three largest customers, and what is the monthly growth over the last six months?`);
+  if (rev)
+    questions.push(
+      `${rev.basis} of ${formatUsd(rev.usd)}: what share comes from the three largest customers, and what is the monthly growth over the last six months?`,
+    );
   else questions.push('What revenue do you have today, and when do you expect the first paying customers?');
-  if (f.raise) questions.push(`How will the ${formatUsd(f.raise.value)} be used, and which milestones will it reach before the next round?`);
+  if (f.raise)
+    questions.push(
+      `How will the ${formatUsd(f.raise.value)} be used, and which milestones will it reach before the next round?`,
+    );
   else questions.push('How much are you raising, at what terms, and for how many months of runway?');
-  if (!f.mentions_competition) questions.push('Who do customers use today instead of you, and why do they switch?');
-  if (!f.business_model.includes('unit economics (CAC/LTV)')) questions.push('What are customer acquisition cost and payback period per channel?');
-  if (f.team_lines.length < 2) questions.push('Who else is on the founding team, and which key hires are planned?');
+  if (!f.mentions_competition)
+    questions.push('Who do customers use today instead of you, and why do they switch?');
+  if (!f.business_model.includes('unit economics (CAC/LTV)'))
+    questions.push('What are customer acquisition cost and payback period per channel?');
+  if (f.team_lines.length < 2)
+    questions.push('Who else is on the founding team, and which key hires are planned?');
   if (!f.gross_margin_pct) questions.push('What is the gross margin today and at scale?');
-  if (f.growth_yoy_pct || f.growth_mom_pct) questions.push(`What drives the growth you show (${q((f.growth_yoy_pct ?? f.growth_mom_pct)!.text)}), and is it repeatable per channel?`);
-  if (fit.score < 50 && input.thesis) questions.push(`Why is this a fit for ${input.thesis.fund_name} given ${fit.rationale.split(';')[0]!.toLowerCase()}?`);
+  if (f.growth_yoy_pct || f.growth_mom_pct)
+    questions.push(
+      `What drives the growth you show (${q((f.growth_yoy_pct ?? f.growth_mom_pct)!.text)}), and is it repeatable per channel?`,
+    );
+  if (fit.score < 50 && input.thesis)
+    questions.push(
+      `Why is this a fit for ${input.thesis.fund_name} given ${fit.rationale.split(';')[0]!.toLowerCase()}?`,
+    );
 
-  const verdict: Verdict = deal >= 70 && fit.score >= 50 ? 'pursue' : deal >= 50 && fit.score >= 30 ? 'consider' : 'pass';
+  const verdict: Verdict =
+    deal >= 70 && fit.score >= 50 ? 'pursue' : deal >= 50 && fit.score >= 30 ? 'consider' : 'pass';
   const verdictReason =
     verdict === 'pursue'
       ? `Deal score ${deal}/100 with a good fit to the thesis (${fit.score}/100).`
@@ -327,7 +421,14 @@ export function analyseDeck(input: AnalyseInput): DeckAnalysis {
       valuation_usd: f.valuation?.value ?? null,
     },
     market,
-    thesis: input.thesis ? { fund_name: input.thesis.fund_name, sectors: input.thesis.sectors, stages: input.thesis.stages, countries: input.thesis.countries } : null,
+    thesis: input.thesis
+      ? {
+          fund_name: input.thesis.fund_name,
+          sectors: input.thesis.sectors,
+          stages: input.thesis.stages,
+          countries: input.thesis.countries,
+        }
+      : null,
     deck: { kind: input.kind, pages: input.pages.length, words: text.split(/\s+/).filter(Boolean).length },
   };
 }

@@ -13,13 +13,17 @@ export interface DeckText {
   pages: string[];
 }
 
-const unreadable = (why: string) => new SandboxError(400, 'invalid_input', `deck_url file cannot be read: ${why}`);
+const unreadable = (why: string) =>
+  new SandboxError(400, 'invalid_input', `deck_url file cannot be read: ${why}`);
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decodeXml(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    if (e[0] === '#')
+      return String.fromCodePoint(
+        e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10),
+      );
     return XML_ENTITIES[e.toLowerCase()] ?? '';
   });
 }
@@ -47,8 +51,10 @@ async function pptxText(bytes: Uint8Array): Promise<string[]> {
     .filter((s) => Number.isFinite(s.n))
     .sort((a, b) => a.n - b.n);
   if (slides.length === 0) {
-    if (zip.file('word/document.xml')) throw unreadable('it is a Word document (DOCX), not a PDF or PPTX deck');
-    if (zip.file('xl/workbook.xml')) throw unreadable('it is an Excel workbook (XLSX), not a PDF or PPTX deck');
+    if (zip.file('word/document.xml'))
+      throw unreadable('it is a Word document (DOCX), not a PDF or PPTX deck');
+    if (zip.file('xl/workbook.xml'))
+      throw unreadable('it is an Excel workbook (XLSX), not a PDF or PPTX deck');
     throw unreadable('it is a ZIP archive without PowerPoint slides');
   }
   return Promise.all(slides.map(async (s) => slideXmlText(await zip.file(s.name)!.async('string'))));

@@ -73,14 +73,21 @@ function moneyNear(sentences: Sentence[], keyword: RegExp, exclude?: RegExp): De
     if (exclude?.test(s.text) && !keyword.test(s.text.replace(exclude, ''))) continue;
     const amounts = findMoney(s.text);
     if (amounts.length === 0) continue;
-    const nearest = amounts.reduce<MoneyMatch>((best, a) => (Math.abs(a.index - k.index) < Math.abs(best.index - k.index) ? a : best), amounts[0]!);
+    const nearest = amounts.reduce<MoneyMatch>(
+      (best, a) => (Math.abs(a.index - k.index) < Math.abs(best.index - k.index) ? a : best),
+      amounts[0]!,
+    );
     return { value: nearest.usd, text: nearest.text, quote: quoteOf(s.text), page: s.page };
   }
   return null;
 }
 
 /** The first capture of `re` in any sentence, as a number. */
-function numberNear(sentences: Sentence[], re: RegExp, parse: (m: RegExpExecArray) => number | null): DeckFact | null {
+function numberNear(
+  sentences: Sentence[],
+  re: RegExp,
+  parse: (m: RegExpExecArray) => number | null,
+): DeckFact | null {
   for (const s of sentences) {
     const m = re.exec(s.text);
     if (!m) continue;
@@ -130,8 +137,10 @@ const PRODUCT_SIGNALS: [RegExp, string][] = [
   [/\b(pilot|beta|prototype|mvp)\b/i, 'pilot / beta stage'],
 ];
 
-const TEAM_ROLE = /\b(ceo|cto|coo|cfo|cpo|cmo|co-?founder|founder|chief [a-z]+ officer|head of [a-z]+|vp [a-z]+)\b/i;
-const TEAM_SIGNAL = /\b(ex-[A-Z][\w&.-]*|former [A-Z][\w&.-]*|previously (at )?[A-Z][\w&.-]*|ph\.?d|mba|stanford|mit|oxford|cambridge|harvard|eth zurich|insead|exited|exit to [A-Z][\w&.-]*|sold (to|company)|\d+\+? years)\b/gi;
+const TEAM_ROLE =
+  /\b(ceo|cto|coo|cfo|cpo|cmo|co-?founder|founder|chief [a-z]+ officer|head of [a-z]+|vp [a-z]+)\b/i;
+const TEAM_SIGNAL =
+  /\b(ex-[A-Z][\w&.-]*|former [A-Z][\w&.-]*|previously (at )?[A-Z][\w&.-]*|ph\.?d|mba|stanford|mit|oxford|cambridge|harvard|eth zurich|insead|exited|exit to [A-Z][\w&.-]*|sold (to|company)|\d+\+? years)\b/gi;
 
 /**
  * Reads the facts of a deck from its page texts.
@@ -145,19 +154,47 @@ export function readDeckFacts(pages: string[]): DeckFacts {
   const sentences = sentencesOf(pages);
   const all = sentences.map((s) => s.text).join('\n');
 
-  const raise = moneyNear(sentences, /\b(rais(e|es|ing)|seeking|round of|funding ask|the ask|investment of|we are looking for)\b/i);
-  const arr = moneyNear(sentences, /\b(arr|annual recurring revenue|annuali[sz]ed (revenue|run[- ]rate)|run[- ]rate)\b/i);
+  const raise = moneyNear(
+    sentences,
+    /\b(rais(e|es|ing)|seeking|round of|funding ask|the ask|investment of|we are looking for)\b/i,
+  );
+  const arr = moneyNear(
+    sentences,
+    /\b(arr|annual recurring revenue|annuali[sz]ed (revenue|run[- ]rate)|run[- ]rate)\b/i,
+  );
   const mrr = moneyNear(sentences, /\b(mrr|monthly recurring revenue)\b/i);
-  const revenue = moneyNear(sentences, /\b(revenue|revenues|sales|turnover|bookings)\b/i, /\b(recurring revenue|revenue share)\b/i);
+  const revenue = moneyNear(
+    sentences,
+    /\b(revenue|revenues|sales|turnover|bookings)\b/i,
+    /\b(recurring revenue|revenue share)\b/i,
+  );
   const valuation = moneyNear(sentences, /\b(valuation|pre-money|post-money|cap)\b/i);
-  const tam = moneyNear(sentences, /\b(tam|total addressable market|market size|addressable market|market (is|worth|of))\b/i);
+  const tam = moneyNear(
+    sentences,
+    /\b(tam|total addressable market|market size|addressable market|market (is|worth|of))\b/i,
+  );
 
   const growthYoy =
-    numberNear(sentences, /(\d+(?:\.\d+)?)\s?x\s*(yoy|year[- ]over[- ]year|growth|in revenue|revenue growth|annual)/i, (m) => (Number(m[1]) - 1) * 100) ??
-    numberNear(sentences, /(\d+(?:\.\d+)?)\s?%\s*(yoy|year[- ]over[- ]year|annual growth|growth year)/i, (m) => Number(m[1])) ??
-    numberNear(sentences, /(grew|growing|growth of)\s*(\d+(?:\.\d+)?)\s?%\s*(yoy|year|annually|last year)/i, (m) => Number(m[2]));
-  const growthMom =
-    numberNear(sentences, /(\d+(?:\.\d+)?)\s?%\s*(mom|month[- ]over[- ]month|monthly growth|per month|a month)/i, (m) => Number(m[1]));
+    numberNear(
+      sentences,
+      /(\d+(?:\.\d+)?)\s?x\s*(yoy|year[- ]over[- ]year|growth|in revenue|revenue growth|annual)/i,
+      (m) => (Number(m[1]) - 1) * 100,
+    ) ??
+    numberNear(
+      sentences,
+      /(\d+(?:\.\d+)?)\s?%\s*(yoy|year[- ]over[- ]year|annual growth|growth year)/i,
+      (m) => Number(m[1]),
+    ) ??
+    numberNear(
+      sentences,
+      /(grew|growing|growth of)\s*(\d+(?:\.\d+)?)\s?%\s*(yoy|year|annually|last year)/i,
+      (m) => Number(m[2]),
+    );
+  const growthMom = numberNear(
+    sentences,
+    /(\d+(?:\.\d+)?)\s?%\s*(mom|month[- ]over[- ]month|monthly growth|per month|a month)/i,
+    (m) => Number(m[1]),
+  );
   const customers = numberNear(
     sentences,
     /(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k)?\+?\s*(paying\s+|enterprise\s+|b2b\s+|active\s+)?(customers|clients|brands|merchants|hospitals|clinics|schools|companies use)/i,
@@ -173,11 +210,16 @@ export function readDeckFacts(pages: string[]): DeckFacts {
     numberNear(sentences, /gross margins?\D{0,20}(\d{1,3}(?:\.\d+)?)\s?%/i, (m) => Number(m[1]));
   const nrr =
     numberNear(sentences, /(\d{2,3})\s?%\s*(nrr|ndr|net (revenue|dollar) retention)/i, (m) => Number(m[1])) ??
-    numberNear(sentences, /(nrr|ndr|net (revenue|dollar) retention)\D{0,20}(\d{2,3})\s?%/i, (m) => Number(m[3]));
+    numberNear(sentences, /(nrr|ndr|net (revenue|dollar) retention)\D{0,20}(\d{2,3})\s?%/i, (m) =>
+      Number(m[3]),
+    );
   const churn =
-    numberNear(sentences, /(\d+(?:\.\d+)?)\s?%\s*(monthly |annual |logo |customer )?churn/i, (m) => Number(m[1])) ??
-    numberNear(sentences, /churn\D{0,20}(\d+(?:\.\d+)?)\s?%/i, (m) => Number(m[1]));
-  const teamSize = numberNear(sentences, /(\d+)\s*(employees|ftes?|people|team members|engineers)\b/i, (m) => Number(m[1]));
+    numberNear(sentences, /(\d+(?:\.\d+)?)\s?%\s*(monthly |annual |logo |customer )?churn/i, (m) =>
+      Number(m[1]),
+    ) ?? numberNear(sentences, /churn\D{0,20}(\d+(?:\.\d+)?)\s?%/i, (m) => Number(m[1]));
+  const teamSize = numberNear(sentences, /(\d+)\s*(employees|ftes?|people|team members|engineers)\b/i, (m) =>
+    Number(m[1]),
+  );
 
   const teamLines = sentences
     .filter((s) => TEAM_ROLE.test(s.text))
@@ -188,7 +230,9 @@ export function readDeckFacts(pages: string[]): DeckFacts {
 
   const raiseSentence = raise?.quote ?? '';
   const stage =
-    STAGE_WORDS.find(([re]) => re.test(raiseSentence))?.[1] ?? STAGE_WORDS.find(([re]) => re.test(all))?.[1] ?? null;
+    STAGE_WORDS.find(([re]) => re.test(raiseSentence))?.[1] ??
+    STAGE_WORDS.find(([re]) => re.test(all))?.[1] ??
+    null;
 
   return {
     raise,
@@ -210,14 +254,18 @@ export function readDeckFacts(pages: string[]): DeckFacts {
     stage,
     business_model: BUSINESS_MODELS.filter(([re]) => re.test(all)).map(([, name]) => name),
     product_signals: PRODUCT_SIGNALS.filter(([re]) => re.test(all)).map(([, name]) => name),
-    mentions_competition: /\b(competitors?|competition|competitive landscape|alternatives|vs\.?)\b/i.test(all),
+    mentions_competition: /\b(competitors?|competition|competitive landscape|alternatives|vs\.?)\b/i.test(
+      all,
+    ),
     pre_revenue: /\bpre[- ]?revenue\b/i.test(all),
     sentences: sentences.length,
   };
 }
 
 /** Annual recurring revenue in USD: ARR, or MRR x 12, or stated revenue. */
-export function annualRevenue(f: DeckFacts): { usd: number; fact: DeckFact; basis: 'ARR' | 'MRR x 12' | 'revenue' } | null {
+export function annualRevenue(
+  f: DeckFacts,
+): { usd: number; fact: DeckFact; basis: 'ARR' | 'MRR x 12' | 'revenue' } | null {
   if (f.arr) return { usd: f.arr.value, fact: f.arr, basis: 'ARR' };
   if (f.mrr) return { usd: f.mrr.value * 12, fact: f.mrr, basis: 'MRR x 12' };
   if (f.revenue) return { usd: f.revenue.value, fact: f.revenue, basis: 'revenue' };

@@ -20,7 +20,11 @@ export interface DeckFetchOptions {
   maxRedirects?: number;
 }
 
-export const DECK_FETCH_DEFAULTS = { timeoutMs: 20_000, maxBytes: 25 * 1024 * 1024, maxRedirects: 5 } as const;
+export const DECK_FETCH_DEFAULTS = {
+  timeoutMs: 20_000,
+  maxBytes: 25 * 1024 * 1024,
+  maxRedirects: 5,
+} as const;
 
 /** A fetched deck file. */
 export interface FetchedDeck {
@@ -33,10 +37,17 @@ export interface FetchedDeck {
 
 const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf']);
 const PPTX_TYPES = new Set(['application/vnd.openxmlformats-officedocument.presentationml.presentation']);
-const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/zip', 'application/x-zip-compressed', '']);
+const GENERIC_TYPES = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/zip',
+  'application/x-zip-compressed',
+  '',
+]);
 
 /** 422 deck_fetch_failed: the link is well formed but the file could not be read from it. */
-export const fetchFailed = (why: string) => new SandboxError(422, 'deck_fetch_failed', `deck_url could not be fetched: ${why}`);
+export const fetchFailed = (why: string) =>
+  new SandboxError(422, 'deck_fetch_failed', `deck_url could not be fetched: ${why}`);
 const invalid = (why: string) => new SandboxError(400, 'invalid_input', `deck_url ${why}`);
 
 /** Tells the file type from its first bytes: %PDF- or a ZIP (PPTX) header. */
@@ -50,13 +61,21 @@ export function sniffDeckKind(bytes: Uint8Array): DeckKind | null {
 function describeNetworkError(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? '';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ABORT_ERR' || (e as Error).name === 'AbortError' || (e as Error).name === 'TimeoutError') {
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'ABORT_ERR' ||
+    (e as Error).name === 'AbortError' ||
+    (e as Error).name === 'TimeoutError'
+  ) {
     return 'the server did not answer in time';
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
   if (code === 'ECONNREFUSED') return 'the connection was refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was dropped';
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code)) return `the server's TLS certificate is not trusted (${code})`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code))
+    return `the server's TLS certificate is not trusted (${code})`;
   return code ? `network error ${code}` : 'network error';
 }
 
@@ -86,7 +105,11 @@ export async function fetchDeck(rawUrl: string, options: DeckFetchOptions = {}):
           method: 'GET',
           dispatcher,
           signal,
-          headers: { accept: 'application/pdf, application/vnd.openxmlformats-officedocument.presentationml.presentation, */*;q=0.1', 'user-agent': 'vis-sandbox-deck-fetcher/1.0' },
+          headers: {
+            accept:
+              'application/pdf, application/vnd.openxmlformats-officedocument.presentationml.presentation, */*;q=0.1',
+            'user-agent': 'vis-sandbox-deck-fetcher/1.0',
+          },
         });
       } catch (err) {
         throw fetchFailed(describeNetworkError(err));
@@ -102,10 +125,15 @@ export async function fetchDeck(rawUrl: string, options: DeckFetchOptions = {}):
         await res.body.dump();
         throw fetchFailed(`the server answered HTTP ${res.statusCode}`);
       }
-      const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = String(res.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (contentType === 'text/html' || contentType === 'application/xhtml+xml') {
         await res.body.dump();
-        throw invalid('serves a web page (text/html), not the file: give a direct link to the PDF or PPTX file, not a viewer page');
+        throw invalid(
+          'serves a web page (text/html), not the file: give a direct link to the PDF or PPTX file, not a viewer page',
+        );
       }
       const declared = Number(res.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -130,7 +158,11 @@ export async function fetchDeck(rawUrl: string, options: DeckFetchOptions = {}):
       }
       const bytes = new Uint8Array(Buffer.concat(chunks));
       const sniffed = sniffDeckKind(bytes);
-      const declaredKind: DeckKind | null = PDF_TYPES.has(contentType) ? 'pdf' : PPTX_TYPES.has(contentType) ? 'pptx' : null;
+      const declaredKind: DeckKind | null = PDF_TYPES.has(contentType)
+        ? 'pdf'
+        : PPTX_TYPES.has(contentType)
+          ? 'pptx'
+          : null;
       if (!declaredKind && !GENERIC_TYPES.has(contentType) && !sniffed) {
         throw invalid(`serves ${contentType} content, not a PDF or PPTX file`);
       }
@@ -138,7 +170,9 @@ export async function fetchDeck(rawUrl: string, options: DeckFetchOptions = {}):
       if (!kind) {
         const text = Buffer.from(bytes.subarray(0, 512)).toString('utf8').toLowerCase();
         if (text.includes('<html') || text.includes('<!doctype html')) {
-          throw invalid('serves a web page, not the file: give a direct link to the PDF or PPTX file, not a viewer page');
+          throw invalid(
+            'serves a web page, not the file: give a direct link to the PDF or PPTX file, not a viewer page',
+          );
         }
         throw invalid('does not serve a PDF or PPTX file (its content is neither)');
       }

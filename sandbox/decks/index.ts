@@ -14,5 +14,12 @@ export { findMoney, formatUsd } from './money.js';
 export { classifyDeck, deckCountry } from './classify.js';
 export { DIMENSIONS, DIMENSION_WEIGHTS, analyseDeck } from './analyze.js';
 export type { DeckAnalysis, Dimension, ScoredDimension, Verdict } from './analyze.js';
-export { DECK_ANALYSIS_TIMING, createRoom, deckAnalysisMs, getRoom, roomResult, waitForRoom } from './rooms.js';
+export {
+  DECK_ANALYSIS_TIMING,
+  createRoom,
+  deckAnalysisMs,
+  getRoom,
+  roomResult,
+  waitForRoom,
+} from './rooms.js';
 export type { DataRoom, RoomStatus } from './rooms.js';

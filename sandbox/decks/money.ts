@@ -15,7 +15,14 @@ export interface MoneyMatch {
   index: number;
 }
 
-const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', usd: 'USD', eur: 'EUR', gbp: 'GBP' };
+const SYMBOLS: Record<string, string> = {
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  usd: 'USD',
+  eur: 'EUR',
+  gbp: 'GBP',
+};
 const SCALES: Record<string, number> = {
   k: 1e3,
   thousand: 1e3,
@@ -48,7 +55,11 @@ export function findMoney(text: string): MoneyMatch[] {
     const value = Number((m[2] ?? '').replace(/,/g, ''));
     const scale = SCALES[(m[3] ?? '').toLowerCase()] ?? 1;
     if (!Number.isFinite(value)) continue;
-    out.push({ text: m[0].trim(), usd: Math.round(value * scale * (USD_RATES[currency] ?? 1)), index: m.index });
+    out.push({
+      text: m[0].trim(),
+      usd: Math.round(value * scale * (USD_RATES[currency] ?? 1)),
+      index: m.index,
+    });
   }
   return out;
 }

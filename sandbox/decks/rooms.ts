@@ -30,16 +30,30 @@ export interface DataRoom {
 }
 
 /** Simulated analysis time: a base plus a share per page and per megabyte, capped. */
-export const DECK_ANALYSIS_TIMING = { baseMs: 400, perPageMs: 150, perMegabyteMs: 200, maxMs: 8_000 } as const;
+export const DECK_ANALYSIS_TIMING = {
+  baseMs: 400,
+  perPageMs: 150,
+  perMegabyteMs: 200,
+  maxMs: 8_000,
+} as const;
 
 /** How long the simulated analysis of a deck takes, ms. */
 export function deckAnalysisMs(pages: number, bytes: number): number {
   const t = DECK_ANALYSIS_TIMING;
-  return Math.min(t.maxMs, Math.round(t.baseMs + t.perPageMs * pages + (t.perMegabyteMs * bytes) / (1024 * 1024)));
+  return Math.min(
+    t.maxMs,
+    Math.round(t.baseMs + t.perPageMs * pages + (t.perMegabyteMs * bytes) / (1024 * 1024)),
+  );
 }
 
 function isRoom(value: unknown): value is DataRoom {
-  return typeof value === 'object' && value !== null && 'room_id' in value && 'account_id' in value && 'settled' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'room_id' in value &&
+    'account_id' in value &&
+    'settled' in value
+  );
 }
 
 export interface CreateRoomInput {
@@ -74,7 +88,13 @@ export function createRoom(state: SandboxState, input: CreateRoomInput): DataRoo
   };
   const timer = setTimeout(() => {
     try {
-      room.analysis = analyseDeck({ pages: input.text.pages, kind: input.text.kind, startupName: input.startupName, thesis: input.thesis, db: input.db });
+      room.analysis = analyseDeck({
+        pages: input.text.pages,
+        kind: input.text.kind,
+        startupName: input.startupName,
+        thesis: input.thesis,
+        db: input.db,
+      });
       room.startup_name = room.analysis.startup_name;
       room.status = 'done';
     } catch (err) {
@@ -93,7 +113,11 @@ export function createRoom(state: SandboxState, input: CreateRoomInput): DataRoo
 export function getRoom(state: SandboxState, roomId: string, accountId: string): DataRoom {
   const room = state.rooms.get(roomId);
   if (!isRoom(room) || room.account_id !== accountId) {
-    throw new SandboxError(404, 'not_found', `no data room ${roomId} for this account (room_id comes from analyze_deck)`);
+    throw new SandboxError(
+      404,
+      'not_found',
+      `no data room ${roomId} for this account (room_id comes from analyze_deck)`,
+    );
   }
   return room;
 }
@@ -107,7 +131,12 @@ export async function waitForRoom(room: DataRoom, ms: number): Promise<void> {
 }
 
 /** The handler result of a room: data, summary, the dimension chart when done. */
-export function roomResult(room: DataRoom): { data: Record<string, unknown>; summary: string; charts: ChartSpec[]; url: string | null } {
+export function roomResult(room: DataRoom): {
+  data: Record<string, unknown>;
+  summary: string;
+  charts: ChartSpec[];
+  url: string | null;
+} {
   const data: Record<string, unknown> = {
     room_id: room.room_id,
     status: room.status,
@@ -121,7 +150,12 @@ export function roomResult(room: DataRoom): { data: Record<string, unknown>; sum
   };
   if (room.status === 'failed') {
     data.error = room.error;
-    return { data, summary: `The analysis in data room ${room.room_id} failed: ${room.error}`, charts: [], url: null };
+    return {
+      data,
+      summary: `The analysis in data room ${room.room_id} failed: ${room.error}`,
+      charts: [],
+      url: null,
+    };
   }
   if (room.status === 'running' || !room.analysis) {
     const seconds = Math.max(1, Math.ceil((Date.parse(room.ready_at) - Date.now()) / 1000));

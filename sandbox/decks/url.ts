@@ -9,9 +9,18 @@ export type DeckKind = 'pdf' | 'pptx';
 
 /** Hosts (and path prefixes) that serve a viewer page instead of the file itself. */
 const VIEWER_PAGES: readonly { host: RegExp; path?: RegExp; name: string; unlessQuery?: RegExp }[] = [
-  { host: /^docs\.google\.com$/, path: /^\/(presentation|document|file)\//, name: 'a Google Slides/Docs page' },
+  {
+    host: /^docs\.google\.com$/,
+    path: /^\/(presentation|document|file)\//,
+    name: 'a Google Slides/Docs page',
+  },
   { host: /^drive\.google\.com$/, path: /^\/(file|open|drive)/, name: 'a Google Drive page' },
-  { host: /(^|\.)dropbox\.com$/, path: /^\/(s|sh|scl)\//, name: 'a Dropbox share page', unlessQuery: /(^|&)(dl=1|raw=1)(&|$)/ },
+  {
+    host: /(^|\.)dropbox\.com$/,
+    path: /^\/(s|sh|scl)\//,
+    name: 'a Dropbox share page',
+    unlessQuery: /(^|&)(dl=1|raw=1)(&|$)/,
+  },
   { host: /(^|\.)slideshare\.net$/, name: 'a SlideShare page' },
   { host: /(^|\.)pitch\.com$/, name: 'a Pitch presentation page' },
   { host: /(^|\.)docsend\.com$/, name: 'a DocSend page' },
@@ -50,7 +59,9 @@ export function checkDeckUrl(raw: string): CheckedDeckUrl {
     throw invalid('is not a valid URL: give a direct https link to a PDF or PPTX file');
   }
   if (url.protocol !== 'https:') {
-    throw invalid(`must be an https link (got ${url.protocol.replace(/:$/, '')}): give a direct https link to a PDF or PPTX file`);
+    throw invalid(
+      `must be an https link (got ${url.protocol.replace(/:$/, '')}): give a direct https link to a PDF or PPTX file`,
+    );
   }
   if (url.username || url.password) throw invalid('must not carry credentials');
   const host = url.hostname.toLowerCase();

@@ -4,7 +4,14 @@
  * against the account's fund thesis. Waits up to deckWaitMs for the analysis; when it is still
  * running, answers status 'running' with the room_id for get_deck_analysis.
  */
-import { checkDeckUrl, createRoom, extractDeckText, fetchDeck, roomResult, waitForRoom } from '../decks/index.js';
+import {
+  checkDeckUrl,
+  createRoom,
+  extractDeckText,
+  fetchDeck,
+  roomResult,
+  waitForRoom,
+} from '../decks/index.js';
 import type { Handler } from '../types.js';
 
 export const analyze_deck: Handler<'analyze_deck'> = async (ctx) => {

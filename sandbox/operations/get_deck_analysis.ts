@@ -5,4 +5,5 @@
 import { getRoom, roomResult } from '../decks/index.js';
 import type { Handler } from '../types.js';
 
-export const get_deck_analysis: Handler<'get_deck_analysis'> = (ctx) => roomResult(getRoom(ctx.state, ctx.params.room_id, ctx.account.id));
+export const get_deck_analysis: Handler<'get_deck_analysis'> = (ctx) =>
+  roomResult(getRoom(ctx.state, ctx.params.room_id, ctx.account.id));

@@ -26,7 +26,9 @@ export function allCells(wb: ExcelJS.Workbook): { sheet: string; address: string
   const out: { sheet: string; address: string; cell: ExcelJS.Cell }[] = [];
   wb.eachSheet((ws) => {
     ws.eachRow({ includeEmpty: false }, (row) => {
-      row.eachCell({ includeEmpty: false }, (cell) => out.push({ sheet: ws.name, address: cell.address, cell }));
+      row.eachCell({ includeEmpty: false }, (cell) =>
+        out.push({ sheet: ws.name, address: cell.address, cell }),
+      );
     });
   });
   return out;
@@ -35,10 +37,12 @@ export function allCells(wb: ExcelJS.Workbook): { sheet: string; address: string
 /** Cells Excel would evaluate: formula cells, or text that starts like a formula. */
 export function formulaLikeCells(wb: ExcelJS.Workbook) {
   return allCells(wb).filter(({ cell }) => {
-    if (cell.type === ExcelJS.ValueType.Formula || cell.type === ExcelJS.ValueType.SharedString && false) return true;
+    if (cell.type === ExcelJS.ValueType.Formula || (cell.type === ExcelJS.ValueType.SharedString && false))
+      return true;
     const v = cell.value;
     if (v && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v)) return true;
-    const text = typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : null;
+    const text =
+      typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : null;
     return text !== null && /^[=+\-@\t\r]/.test(text);
   });
 }

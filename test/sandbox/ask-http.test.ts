@@ -13,12 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const ask = (query: unknown, key: string = KEYS.vc) => callSandbox(sandbox, 'ask', { key, params: { query } });
+const ask = (query: unknown, key: string = KEYS.vc) =>
+  callSandbox(sandbox, 'ask', { key, params: { query } });
 
 describe('ask over HTTP', () => {
   it('answers a mapped question with numbers from the database, charges 1 credit and links a view', async () => {
     const want = sandbox.db
-      .prepare("SELECT COUNT(*) n FROM rounds r JOIN startups s ON s.key = r.startup_key WHERE s.hq_country = 'Germany' AND r.stage = 'seed' AND r.year = 2023")
+      .prepare(
+        "SELECT COUNT(*) n FROM rounds r JOIN startups s ON s.key = r.startup_key WHERE s.hq_country = 'Germany' AND r.stage = 'seed' AND r.year = 2023",
+      )
       .get() as { n: number };
     const before = (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits!.remaining!;
     const r = await ask('How many seed rounds were there in Germany in 2023?');
@@ -42,7 +45,9 @@ describe('ask over HTTP', () => {
     expect(r.status).toBe(200);
     const chart = r.body.charts[0]!;
     expect(chart.xKey).toBe('year');
-    expect(chart.series).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'capital_usd', name: expect.any(String) })]));
+    expect(chart.series).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'capital_usd', name: expect.any(String) })]),
+    );
     expect(chart.data!.length).toBeGreaterThan(3);
   });
 
@@ -80,7 +85,10 @@ describe('ask over HTTP', () => {
     const three = await ask('abc');
     expect(three.status).toBe(200);
     expect(three.body.data).toMatchObject({ mapped: false });
-    const max = `How many seed rounds were there in Germany in 2023? ${'Please answer. '.repeat(40)}`.slice(0, 500);
+    const max = `How many seed rounds were there in Germany in 2023? ${'Please answer. '.repeat(40)}`.slice(
+      0,
+      500,
+    );
     expect(max.length).toBe(500);
     const fiveHundred = await ask(max);
     expect(fiveHundred.status).toBe(200);

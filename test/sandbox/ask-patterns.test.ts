@@ -41,8 +41,13 @@ const RJ = 'FROM rounds r JOIN startups s ON s.key = r.startup_key';
 
 describe('ask: round counts and totals', () => {
   it('round_count: seed rounds in Germany in 2023 (two wordings)', () => {
-    const want = one(`SELECT COUNT(*) n, SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'seed' AND r.year = 2023`);
-    for (const q of ['how many seed rounds in Germany in 2023', 'Number of seed deals in German startups during 2023?']) {
+    const want = one(
+      `SELECT COUNT(*) n, SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'seed' AND r.year = 2023`,
+    );
+    for (const q of [
+      'how many seed rounds in Germany in 2023',
+      'Number of seed deals in German startups during 2023?',
+    ]) {
       const a = ask(q, 'round_count');
       expect(a.rows[0]).toEqual({ rounds: want.n, capital_usd: want.c });
       expect(a.answer).toContain(`${intText(want.n)} seed rounds in Germany in 2023`);
@@ -52,14 +57,22 @@ describe('ask: round counts and totals', () => {
 
   it('round_count with a size bound and a region', () => {
     const eu = all(`SELECT name FROM countries WHERE region = 'Europe'`).map((r) => r.name as string);
-    const want = one(`SELECT COUNT(*) n ${RJ} WHERE r.amount_usd >= 50000000 AND r.year = 2024 AND s.hq_country IN (${eu.map(() => '?').join(',')})`, ...eu);
+    const want = one(
+      `SELECT COUNT(*) n ${RJ} WHERE r.amount_usd >= 50000000 AND r.year = 2024 AND s.hq_country IN (${eu.map(() => '?').join(',')})`,
+      ...eu,
+    );
     const a = ask('count of rounds above $50M in Europe in 2024', 'round_count');
     expect(a.rows[0]!.rounds).toBe(want.n);
   });
 
   it('capital_total: fintech capital in 2024 (two wordings)', () => {
-    const want = one(`SELECT SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Finance & Blockchain' AND r.year = 2024`);
-    for (const q of ['How much capital was raised in fintech in 2024?', 'total funding for Finance & Blockchain startups in 2024']) {
+    const want = one(
+      `SELECT SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Finance & Blockchain' AND r.year = 2024`,
+    );
+    for (const q of [
+      'How much capital was raised in fintech in 2024?',
+      'total funding for Finance & Blockchain startups in 2024',
+    ]) {
       const a = ask(q, 'capital_total');
       expect(a.rows[0]).toEqual({ capital_usd: want.c, rounds: want.n });
       expect(a.answer).toContain(usdText(want.c));
@@ -67,7 +80,10 @@ describe('ask: round counts and totals', () => {
   });
 
   it('capital_total since a year in a country', () => {
-    const want = one(`SELECT SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'France' AND r.date >= '2022-01-01' AND r.date <= ?`, AS_OF);
+    const want = one(
+      `SELECT SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'France' AND r.date >= '2022-01-01' AND r.date <= ?`,
+      AS_OF,
+    );
     const a = ask('how much did startups in France raise since 2022', 'capital_total');
     expect(a.rows[0]!.capital_usd).toBe(want.c);
   });
@@ -75,8 +91,13 @@ describe('ask: round counts and totals', () => {
 
 describe('ask: breakdowns over time', () => {
   it('capital_by_year: fintech by year (two wordings), with a chart', () => {
-    const want = all(`SELECT r.year y, SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Finance & Blockchain' GROUP BY r.year ORDER BY r.year`);
-    for (const q of ['total capital raised in fintech by year', 'How has fintech funding evolved over time?']) {
+    const want = all(
+      `SELECT r.year y, SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Finance & Blockchain' GROUP BY r.year ORDER BY r.year`,
+    );
+    for (const q of [
+      'total capital raised in fintech by year',
+      'How has fintech funding evolved over time?',
+    ]) {
       const a = ask(q, 'capital_by_year');
       expect(a.rows.map((r) => [r.year, r.capital_usd, r.deals])).toEqual(want.map((w) => [w.y, w.c, w.n]));
       expect(a.charts[0]!.xKey).toBe('year');
@@ -85,15 +106,22 @@ describe('ask: breakdowns over time', () => {
   });
 
   it('deals_by_year: number of deals per year in France (two wordings)', () => {
-    const want = all(`SELECT r.year y, COUNT(*) n ${RJ} WHERE s.hq_country = 'France' GROUP BY r.year ORDER BY r.year`);
-    for (const q of ['number of deals per year in France', 'How many rounds were there each year in France?']) {
+    const want = all(
+      `SELECT r.year y, COUNT(*) n ${RJ} WHERE s.hq_country = 'France' GROUP BY r.year ORDER BY r.year`,
+    );
+    for (const q of [
+      'number of deals per year in France',
+      'How many rounds were there each year in France?',
+    ]) {
       const a = ask(q, 'deals_by_year');
       expect(a.rows.map((r) => [r.year, r.deals])).toEqual(want.map((w) => [w.y, w.n]));
     }
   });
 
   it('deals_by_quarter: deal count by quarter in 2025 (two wordings)', () => {
-    const want = all(`SELECT (CAST(strftime('%m', date) AS INTEGER) + 2) / 3 q, COUNT(*) n FROM rounds WHERE year = 2025 GROUP BY q ORDER BY q`);
+    const want = all(
+      `SELECT (CAST(strftime('%m', date) AS INTEGER) + 2) / 3 q, COUNT(*) n FROM rounds WHERE year = 2025 GROUP BY q ORDER BY q`,
+    );
     for (const q of ['deal count by quarter in 2025', 'how many rounds per quarter in 2025']) {
       const a = ask(q, 'deals_by_quarter');
       expect(a.rows.map((r) => r.quarter)).toEqual(want.map((w) => `2025-Q${w.q}`));
@@ -102,14 +130,19 @@ describe('ask: breakdowns over time', () => {
   });
 
   it('capital_by_quarter: quarterly funding in the US since 2023', () => {
-    const want = one(`SELECT SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'United States' AND r.date BETWEEN '2023-01-01' AND ?`, AS_OF);
+    const want = one(
+      `SELECT SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'United States' AND r.date BETWEEN '2023-01-01' AND ?`,
+      AS_OF,
+    );
     const a = ask('quarterly capital raised in the US since 2023', 'capital_by_quarter');
     expect(a.rows.reduce((t, r) => t + Number(r.capital_usd), 0)).toBe(want.c);
     expect(a.rows[0]!.quarter).toBe('2023-Q1');
   });
 
   it('deals_by_month and capital_by_month', () => {
-    const want = all(`SELECT strftime('%Y-%m', r.date) m, COUNT(*) n, SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.year = 2024 GROUP BY m ORDER BY m`);
+    const want = all(
+      `SELECT strftime('%Y-%m', r.date) m, COUNT(*) n, SUM(amount_usd) c ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.year = 2024 GROUP BY m ORDER BY m`,
+    );
     const a = ask('number of deals per month in the UK in 2024', 'deals_by_month');
     expect(a.rows.map((r) => [r.month, r.deals])).toEqual(want.map((w) => [w.m, w.n]));
     const b = ask('monthly funding in 2024 in the United Kingdom', 'capital_by_month');
@@ -117,7 +150,9 @@ describe('ask: breakdowns over time', () => {
   });
 
   it('funding_change: AI funding from 2021 to 2023 (two wordings)', () => {
-    const w = all(`SELECT r.year y, SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Artificial Intelligence & Data' AND r.year IN (2021, 2023) GROUP BY r.year ORDER BY r.year`);
+    const w = all(
+      `SELECT r.year y, SUM(amount_usd) c, COUNT(*) n ${RJ} WHERE s.sector = 'Artificial Intelligence & Data' AND r.year IN (2021, 2023) GROUP BY r.year ORDER BY r.year`,
+    );
     for (const q of ['how did AI funding change from 2021 to 2023', 'AI capital raised 2021 vs 2023']) {
       const a = ask(q, 'funding_change');
       expect(a.rows.map((r) => [r.year, r.capital_usd, r.deals])).toEqual(w.map((x) => [x.y, x.c, x.n]));
@@ -132,7 +167,10 @@ describe('ask: breakdowns over time', () => {
     )
       .map((r) => ({ sector: r.sector, g: Math.round((1000 * (r.b - r.a)) / r.a) / 10 }))
       .sort((x, y) => y.g - x.g);
-    for (const q of ['fastest growing sectors from 2023 to 2024', 'which sectors grew the most 2023 vs 2024']) {
+    for (const q of [
+      'fastest growing sectors from 2023 to 2024',
+      'which sectors grew the most 2023 vs 2024',
+    ]) {
       const a = ask(q, 'fastest_growing_sectors');
       expect(a.rows[0]!.sector).toBe(w[0]!.sector);
       expect(Number(a.rows[0]!.growth_pct)).toBeCloseTo(w[0]!.g, 1);
@@ -142,7 +180,9 @@ describe('ask: breakdowns over time', () => {
 
 describe('ask: rankings and breakdowns', () => {
   it('top_countries_by_capital: which countries raised the most in 2024 (two wordings)', () => {
-    const w = all(`SELECT s.hq_country c, SUM(amount_usd) v ${RJ} WHERE r.year = 2024 GROUP BY s.hq_country ORDER BY v DESC LIMIT 10`);
+    const w = all(
+      `SELECT s.hq_country c, SUM(amount_usd) v ${RJ} WHERE r.year = 2024 GROUP BY s.hq_country ORDER BY v DESC LIMIT 10`,
+    );
     for (const q of ['which countries raised the most in 2024', 'Top countries by capital raised in 2024']) {
       const a = ask(q, 'top_countries_by_capital');
       expect(a.rows.map((r) => [r.country, r.capital_usd])).toEqual(w.map((x) => [x.c, x.v]));
@@ -151,33 +191,48 @@ describe('ask: rankings and breakdowns', () => {
   });
 
   it('top_countries_by_deals: top 5 countries by number of seed rounds', () => {
-    const w = all(`SELECT s.hq_country c, COUNT(*) n ${RJ} WHERE r.stage = 'seed' GROUP BY s.hq_country ORDER BY n DESC LIMIT 5`);
+    const w = all(
+      `SELECT s.hq_country c, COUNT(*) n ${RJ} WHERE r.stage = 'seed' GROUP BY s.hq_country ORDER BY n DESC LIMIT 5`,
+    );
     const a = ask('top 5 countries by number of seed rounds', 'top_countries_by_deals');
     expect(a.rows.map((r) => [r.country, r.deals])).toEqual(w.map((x) => [x.c, x.n]));
   });
 
   it('top_sectors_by_capital and top_sectors_by_deals in a country', () => {
-    const cap = all(`SELECT s.sector k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'Germany' GROUP BY s.sector ORDER BY v DESC`);
+    const cap = all(
+      `SELECT s.sector k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'Germany' GROUP BY s.sector ORDER BY v DESC`,
+    );
     const a = ask('which sectors raised the most money in Germany', 'top_sectors_by_capital');
     expect(a.rows.map((r) => [r.sector, r.capital_usd])).toEqual(cap.map((x) => [x.k, x.v]));
-    const deals = all(`SELECT s.sector k, COUNT(*) n ${RJ} WHERE s.hq_country = 'United Kingdom' GROUP BY s.sector ORDER BY n DESC`);
-    for (const q of ['top sectors by number of rounds in the UK', 'Which sectors had the most deals in the United Kingdom?']) {
+    const deals = all(
+      `SELECT s.sector k, COUNT(*) n ${RJ} WHERE s.hq_country = 'United Kingdom' GROUP BY s.sector ORDER BY n DESC`,
+    );
+    for (const q of [
+      'top sectors by number of rounds in the UK',
+      'Which sectors had the most deals in the United Kingdom?',
+    ]) {
       const b = ask(q, 'top_sectors_by_deals');
       expect(b.rows.map((r) => [r.sector, r.deals])).toEqual(deals.map((x) => [x.k, x.n]));
     }
   });
 
   it('top_cities_by_capital and top_cities_by_deals', () => {
-    const cap = all(`SELECT s.hq_city k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'United States' GROUP BY s.hq_city ORDER BY v DESC LIMIT 10`);
+    const cap = all(
+      `SELECT s.hq_city k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'United States' GROUP BY s.hq_city ORDER BY v DESC LIMIT 10`,
+    );
     const a = ask('which cities raised the most in the US', 'top_cities_by_capital');
     expect(a.rows.map((r) => [r.city, r.capital_usd])).toEqual(cap.map((x) => [x.k, x.v]));
-    const deals = all(`SELECT s.hq_city k, COUNT(*) n ${RJ} WHERE s.hq_country = 'India' GROUP BY s.hq_city ORDER BY n DESC LIMIT 10`);
+    const deals = all(
+      `SELECT s.hq_city k, COUNT(*) n ${RJ} WHERE s.hq_country = 'India' GROUP BY s.hq_city ORDER BY n DESC LIMIT 10`,
+    );
     const b = ask('top cities by number of deals in India', 'top_cities_by_deals');
     expect(b.rows.map((r) => [r.city, r.deals])).toEqual(deals.map((x) => [x.k, x.n]));
   });
 
   it('capital_by_region and deals_by_region', () => {
-    const w = all(`SELECT c.region k, SUM(amount_usd) v, COUNT(*) n ${RJ} JOIN countries c ON c.name = s.hq_country WHERE r.year = 2024 GROUP BY c.region ORDER BY v DESC`);
+    const w = all(
+      `SELECT c.region k, SUM(amount_usd) v, COUNT(*) n ${RJ} JOIN countries c ON c.name = s.hq_country WHERE r.year = 2024 GROUP BY c.region ORDER BY v DESC`,
+    );
     for (const q of ['funding by region in 2024', 'Which regions raised the most capital in 2024?']) {
       const a = ask(q, 'capital_by_region');
       expect(a.rows.map((r) => [r.region, r.capital_usd])).toEqual(w.map((x) => [x.k, x.v]));
@@ -187,17 +242,27 @@ describe('ask: rankings and breakdowns', () => {
   });
 
   it('rounds_by_stage: stage mix in the UK in 2024 (two wordings)', () => {
-    const w = all(`SELECT r.stage k, COUNT(*) n ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.year = 2024 GROUP BY r.stage`);
-    for (const q of ['deals by stage in the UK in 2024', 'stage breakdown of rounds in the United Kingdom in 2024']) {
+    const w = all(
+      `SELECT r.stage k, COUNT(*) n ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.year = 2024 GROUP BY r.stage`,
+    );
+    for (const q of [
+      'deals by stage in the UK in 2024',
+      'stage breakdown of rounds in the United Kingdom in 2024',
+    ]) {
       const a = ask(q, 'rounds_by_stage');
-      expect(Object.fromEntries(a.rows.map((r) => [r.stage, r.deals]))).toEqual(Object.fromEntries(w.map((x) => [x.k, x.n])));
+      expect(Object.fromEntries(a.rows.map((r) => [r.stage, r.deals]))).toEqual(
+        Object.fromEntries(w.map((x) => [x.k, x.n])),
+      );
       expect(a.rows[0]!.stage).toBe('pre-seed');
     }
   });
 
   it('round_size_by_stage: median and average per stage in Europe', () => {
     const eu = all(`SELECT name FROM countries WHERE region = 'Europe'`).map((r) => r.name as string);
-    const seed = all(`SELECT amount_usd x ${RJ} WHERE r.stage = 'seed' AND s.hq_country IN (${eu.map(() => '?').join(',')}) ORDER BY amount_usd`, ...eu).map((r) => r.x as number);
+    const seed = all(
+      `SELECT amount_usd x ${RJ} WHERE r.stage = 'seed' AND s.hq_country IN (${eu.map(() => '?').join(',')}) ORDER BY amount_usd`,
+      ...eu,
+    ).map((r) => r.x as number);
     const mid = Math.floor(seed.length / 2);
     const median = seed.length % 2 ? seed[mid]! : (seed[mid - 1]! + seed[mid]!) / 2;
     const a = ask('median round size by stage in Europe', 'round_size_by_stage');
@@ -210,10 +275,15 @@ describe('ask: rankings and breakdowns', () => {
 
 describe('ask: round sizes and lists', () => {
   it('median_round: median series A size in the US (two wordings)', () => {
-    const xs = all(`SELECT amount_usd x ${RJ} WHERE r.stage = 'series-a' AND s.hq_country = 'United States' ORDER BY amount_usd`).map((r) => r.x as number);
+    const xs = all(
+      `SELECT amount_usd x ${RJ} WHERE r.stage = 'series-a' AND s.hq_country = 'United States' ORDER BY amount_usd`,
+    ).map((r) => r.x as number);
     const mid = Math.floor(xs.length / 2);
     const median = xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
-    for (const q of ['median series A size in the US', 'What is the median Series-A round for American startups?']) {
+    for (const q of [
+      'median series A size in the US',
+      'What is the median Series-A round for American startups?',
+    ]) {
       const a = ask(q, 'median_round');
       expect(a.rows[0]).toEqual({ median_usd: median, rounds: xs.length });
       expect(a.answer).toContain(usdText(median));
@@ -221,7 +291,9 @@ describe('ask: round sizes and lists', () => {
   });
 
   it('average_round: average seed round in India (two wordings)', () => {
-    const w = one(`SELECT AVG(amount_usd) a, COUNT(*) n, MIN(amount_usd) lo, MAX(amount_usd) hi ${RJ} WHERE r.stage = 'seed' AND s.hq_country = 'India'`);
+    const w = one(
+      `SELECT AVG(amount_usd) a, COUNT(*) n, MIN(amount_usd) lo, MAX(amount_usd) hi ${RJ} WHERE r.stage = 'seed' AND s.hq_country = 'India'`,
+    );
     for (const q of ['average seed round in India', 'typical seed round size for Indian startups']) {
       const a = ask(q, 'average_round');
       expect(Number(a.rows[0]!.average_usd)).toBeCloseTo(w.a, 3);
@@ -231,17 +303,29 @@ describe('ask: round sizes and lists', () => {
   });
 
   it('largest_rounds: last 7 days in the United Kingdom (two wordings)', () => {
-    const w = all(`SELECT s.name n, amount_usd x ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.date BETWEEN '2026-11-14' AND ? ORDER BY amount_usd DESC, r.date DESC, r.id LIMIT 10`, AS_OF);
+    const w = all(
+      `SELECT s.name n, amount_usd x ${RJ} WHERE s.hq_country = 'United Kingdom' AND r.date BETWEEN '2026-11-14' AND ? ORDER BY amount_usd DESC, r.date DESC, r.id LIMIT 10`,
+      AS_OF,
+    );
     expect(w.length).toBeGreaterThan(0);
-    for (const q of ['largest rounds of the last 7 days in the United Kingdom', 'biggest deals in the UK in the past 7 days']) {
+    for (const q of [
+      'largest rounds of the last 7 days in the United Kingdom',
+      'biggest deals in the UK in the past 7 days',
+    ]) {
       const a = ask(q, 'largest_rounds');
       expect(a.rows.map((r) => [r.startup, r.amount_usd])).toEqual(w.map((x) => [x.n, x.x]));
-      expect((a.interpretation as Row).period).toEqual({ from: '2026-11-14', to: AS_OF, label: 'in the last 7 days' });
+      expect((a.interpretation as Row).period).toEqual({
+        from: '2026-11-14',
+        to: AS_OF,
+        label: 'in the last 7 days',
+      });
     }
   });
 
   it('latest_rounds: latest seed rounds in Germany', () => {
-    const w = all(`SELECT s.name n, r.date d ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'seed' ORDER BY r.date DESC, amount_usd DESC, r.id LIMIT 10`);
+    const w = all(
+      `SELECT s.name n, r.date d ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'seed' ORDER BY r.date DESC, amount_usd DESC, r.id LIMIT 10`,
+    );
     for (const q of ['latest seed rounds in Germany', 'most recent seed deals in Germany']) {
       const a = ask(q, 'latest_rounds');
       expect(a.rows.map((r) => [r.startup, r.date])).toEqual(w.map((x) => [x.n, x.d]));
@@ -251,29 +335,45 @@ describe('ask: round sizes and lists', () => {
 
 describe('ask: startups', () => {
   it('startup_count: fintech startups in France, and startups that raised a series A', () => {
-    const w = one(`SELECT COUNT(*) n FROM startups WHERE hq_country = 'France' AND sector = 'Finance & Blockchain'`);
-    for (const q of ['How many fintech startups are in France?', 'number of Finance & Blockchain startups in France']) {
+    const w = one(
+      `SELECT COUNT(*) n FROM startups WHERE hq_country = 'France' AND sector = 'Finance & Blockchain'`,
+    );
+    for (const q of [
+      'How many fintech startups are in France?',
+      'number of Finance & Blockchain startups in France',
+    ]) {
       const a = ask(q, 'startup_count');
       expect(a.rows[0]!.startups).toBe(w.n);
     }
-    const raised = one(`SELECT COUNT(DISTINCT s.key) n ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'series-a' AND r.year = 2023`);
+    const raised = one(
+      `SELECT COUNT(DISTINCT s.key) n ${RJ} WHERE s.hq_country = 'Germany' AND r.stage = 'series-a' AND r.year = 2023`,
+    );
     const b = ask('how many startups raised a series A in Germany in 2023', 'startup_count');
     expect(b.rows[0]!.startups).toBe(raised.n);
   });
 
   it('startups_per_sector: number of startups per sector in Canada (two wordings)', () => {
-    const w = all(`SELECT sector k, COUNT(*) n FROM startups WHERE hq_country = 'Canada' GROUP BY sector ORDER BY n DESC, sector`);
-    for (const q of ['number of startups per sector in Canada', 'how many startups in each sector in Canada']) {
+    const w = all(
+      `SELECT sector k, COUNT(*) n FROM startups WHERE hq_country = 'Canada' GROUP BY sector ORDER BY n DESC, sector`,
+    );
+    for (const q of [
+      'number of startups per sector in Canada',
+      'how many startups in each sector in Canada',
+    ]) {
       const a = ask(q, 'startups_per_sector');
       expect(a.rows.map((r) => [r.sector, r.startups])).toEqual(w.map((x) => [x.k, x.n]));
     }
   });
 
   it('startups_per_country and startups_per_city', () => {
-    const w = all(`SELECT hq_country k, COUNT(*) n FROM startups GROUP BY hq_country ORDER BY n DESC LIMIT 5`);
+    const w = all(
+      `SELECT hq_country k, COUNT(*) n FROM startups GROUP BY hq_country ORDER BY n DESC LIMIT 5`,
+    );
     const a = ask('which countries have the most startups', 'startups_per_country');
     expect(a.rows.slice(0, 5).map((r) => [r.country, r.startups])).toEqual(w.map((x) => [x.k, x.n]));
-    const c = all(`SELECT hq_city k, COUNT(*) n FROM startups WHERE hq_country = 'Germany' GROUP BY hq_city ORDER BY n DESC`);
+    const c = all(
+      `SELECT hq_city k, COUNT(*) n FROM startups WHERE hq_country = 'Germany' GROUP BY hq_city ORDER BY n DESC`,
+    );
     const b = ask('startups per city in Germany', 'startups_per_city');
     expect(b.rows.map((r) => [r.city, r.startups])).toEqual(c.map((x) => [x.k, x.n]));
   });
@@ -281,9 +381,16 @@ describe('ask: startups', () => {
   it('startups_by_stage and startups_by_status', () => {
     const w = all(`SELECT stage k, COUNT(*) n FROM startups WHERE hq_country = 'Canada' GROUP BY stage`);
     const a = ask('startups by stage in Canada', 'startups_by_stage');
-    expect(Object.fromEntries(a.rows.map((r) => [r.stage, r.startups]))).toEqual(Object.fromEntries(w.map((x) => [x.k, x.n])));
-    const acquired = one(`SELECT COUNT(*) n FROM startups WHERE hq_country = 'United Kingdom' AND status = 'acquired'`);
-    for (const q of ['how many startups were acquired in the UK', 'acquired startups status breakdown in the United Kingdom']) {
+    expect(Object.fromEntries(a.rows.map((r) => [r.stage, r.startups]))).toEqual(
+      Object.fromEntries(w.map((x) => [x.k, x.n])),
+    );
+    const acquired = one(
+      `SELECT COUNT(*) n FROM startups WHERE hq_country = 'United Kingdom' AND status = 'acquired'`,
+    );
+    for (const q of [
+      'how many startups were acquired in the UK',
+      'acquired startups status breakdown in the United Kingdom',
+    ]) {
       const b = ask(q, 'startups_by_status');
       expect(b.rows.find((r) => r.status === 'acquired')?.startups).toBe(acquired.n);
       expect(b.answer).toContain(`${intText(acquired.n)} of`);
@@ -291,26 +398,39 @@ describe('ask: startups', () => {
   });
 
   it('startups_founded: per year in Germany, and in one year', () => {
-    const w = all(`SELECT founded_year k, COUNT(*) n FROM startups WHERE hq_country = 'Germany' GROUP BY founded_year ORDER BY founded_year`);
+    const w = all(
+      `SELECT founded_year k, COUNT(*) n FROM startups WHERE hq_country = 'Germany' GROUP BY founded_year ORDER BY founded_year`,
+    );
     const a = ask('how many startups were founded each year in Germany', 'startups_founded');
     expect(a.rows.map((r) => [r.founded_year, r.startups])).toEqual(w.map((x) => [x.k, x.n]));
-    const y = one(`SELECT COUNT(*) n FROM startups WHERE founded_year = 2021 AND sector = 'Finance & Blockchain'`);
+    const y = one(
+      `SELECT COUNT(*) n FROM startups WHERE founded_year = 2021 AND sector = 'Finance & Blockchain'`,
+    );
     const b = ask('fintech startups founded in 2021', 'startups_founded');
     expect(b.rows[0]).toEqual({ founded_year: 2021, startups: y.n });
   });
 
   it('top_funded_startups: in AI and in Israel (two wordings)', () => {
-    const w = all(`SELECT s.name k, SUM(amount_usd) v ${RJ} WHERE s.sector = 'Artificial Intelligence & Data' GROUP BY s.key ORDER BY v DESC, s.name LIMIT 10`);
+    const w = all(
+      `SELECT s.name k, SUM(amount_usd) v ${RJ} WHERE s.sector = 'Artificial Intelligence & Data' GROUP BY s.key ORDER BY v DESC, s.name LIMIT 10`,
+    );
     const a = ask('Which startups raised the most in AI?', 'top_funded_startups');
     expect(a.rows.map((r) => [r.startup, r.raised_usd])).toEqual(w.map((x) => [x.k, x.v]));
-    const il = all(`SELECT s.name k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'Israel' GROUP BY s.key ORDER BY v DESC, s.name LIMIT 5`);
+    const il = all(
+      `SELECT s.name k, SUM(amount_usd) v ${RJ} WHERE s.hq_country = 'Israel' GROUP BY s.key ORDER BY v DESC, s.name LIMIT 5`,
+    );
     const b = ask('top 5 funded startups in Israel', 'top_funded_startups');
     expect(b.rows.map((r) => [r.startup, r.raised_usd])).toEqual(il.map((x) => [x.k, x.v]));
   });
 
   it('startups_that_raised: startups in Berlin that raised a series B (two wordings)', () => {
-    const w = all(`SELECT s.name k, r.date d ${RJ} WHERE s.hq_city = 'Berlin' AND r.stage = 'series-b' ORDER BY r.date DESC, r.id`);
-    for (const q of ['startups in Berlin that raised a series B', 'Which companies in Berlin closed a Series B?']) {
+    const w = all(
+      `SELECT s.name k, r.date d ${RJ} WHERE s.hq_city = 'Berlin' AND r.stage = 'series-b' ORDER BY r.date DESC, r.id`,
+    );
+    for (const q of [
+      'startups in Berlin that raised a series B',
+      'Which companies in Berlin closed a Series B?',
+    ]) {
       const a = ask(q, 'startups_that_raised');
       expect(a.rows[0]!.total).toBe(w.length);
       expect(a.rows.map((r) => r.startup)).toEqual(w.slice(0, 100).map((x) => x.k));
@@ -324,23 +444,35 @@ describe('ask: investors', () => {
     `SELECT i.name k, COUNT(*) n, SUM(ri.is_lead) l FROM round_investors ri JOIN rounds r ON r.id = ri.round_id JOIN startups s ON s.key = r.startup_key JOIN investors i ON i.key = ri.investor_key WHERE ${extra} GROUP BY i.key`;
 
   it('top_investors_by_deals: top 10 by number of deals in France (two wordings)', () => {
-    const w = all(`${dealsSql("s.hq_country = 'France'")} ORDER BY n DESC, SUM(r.amount_usd) DESC, i.name LIMIT 10`);
-    for (const q of ['top 10 investors by number of deals in France', 'Who are the most active investors in France?']) {
+    const w = all(
+      `${dealsSql("s.hq_country = 'France'")} ORDER BY n DESC, SUM(r.amount_usd) DESC, i.name LIMIT 10`,
+    );
+    for (const q of [
+      'top 10 investors by number of deals in France',
+      'Who are the most active investors in France?',
+    ]) {
       const a = ask(q, 'top_investors_by_deals');
       expect(a.rows.map((r) => [r.investor, r.deals])).toEqual(w.map((x) => [x.k, x.n]));
     }
   });
 
   it('top_lead_investors: Healthcare & Life Sciences since 2022 (two wordings)', () => {
-    const w = all(`${dealsSql(`ri.is_lead = 1 AND s.sector = 'Healthcare & Life Sciences' AND r.date BETWEEN '2022-01-01' AND '${AS_OF}'`)} ORDER BY l DESC, SUM(r.amount_usd) DESC, i.name LIMIT 10`);
-    for (const q of ['most active lead investors in Healthcare & Life Sciences since 2022', 'Which investors led the most healthcare rounds since 2022?']) {
+    const w = all(
+      `${dealsSql(`ri.is_lead = 1 AND s.sector = 'Healthcare & Life Sciences' AND r.date BETWEEN '2022-01-01' AND '${AS_OF}'`)} ORDER BY l DESC, SUM(r.amount_usd) DESC, i.name LIMIT 10`,
+    );
+    for (const q of [
+      'most active lead investors in Healthcare & Life Sciences since 2022',
+      'Which investors led the most healthcare rounds since 2022?',
+    ]) {
       const a = ask(q, 'top_lead_investors');
       expect(a.rows.map((r) => [r.investor, r.lead_deals])).toEqual(w.map((x) => [x.k, x.l]));
     }
   });
 
   it('top_investors_by_score: highest rated investors in Germany', () => {
-    const w = all(`SELECT name k FROM investors WHERE hq_country = 'Germany' ORDER BY score DESC, key LIMIT 10`);
+    const w = all(
+      `SELECT name k FROM investors WHERE hq_country = 'Germany' ORDER BY score DESC, key LIMIT 10`,
+    );
     for (const q of ['highest rated investors in Germany', 'best scoring investors based in Germany']) {
       const a = ask(q, 'top_investors_by_score');
       expect(a.rows.map((r) => r.investor)).toEqual(w.map((x) => x.k));
@@ -348,16 +480,22 @@ describe('ask: investors', () => {
   });
 
   it('investor_count: VCs in the UK, angels in Israel', () => {
-    const vc = one(`SELECT COUNT(*) n FROM investors WHERE hq_country = 'United Kingdom' AND investor_type = 'VC'`);
+    const vc = one(
+      `SELECT COUNT(*) n FROM investors WHERE hq_country = 'United Kingdom' AND investor_type = 'VC'`,
+    );
     const a = ask('How many VCs are in the UK?', 'investor_count');
     expect(a.rows[0]!.investors).toBe(vc.n);
-    const an = one(`SELECT COUNT(*) n FROM investors WHERE hq_country = 'Israel' AND investor_type = 'Angel'`);
+    const an = one(
+      `SELECT COUNT(*) n FROM investors WHERE hq_country = 'Israel' AND investor_type = 'Angel'`,
+    );
     const b = ask('number of angel investors in Israel', 'investor_count');
     expect(b.rows[0]!.investors).toBe(an.n);
   });
 
   it('investor_list: angel investors in Israel (two wordings)', () => {
-    const w = all(`SELECT name k FROM investors WHERE hq_country = 'Israel' AND investor_type = 'Angel' ORDER BY score DESC, key LIMIT 25`);
+    const w = all(
+      `SELECT name k FROM investors WHERE hq_country = 'Israel' AND investor_type = 'Angel' ORDER BY score DESC, key LIMIT 25`,
+    );
     for (const q of ['list angel investors in Israel', 'show me business angels in Israel']) {
       const a = ask(q, 'investor_list');
       expect(a.rows.map((r) => r.investor)).toEqual(w.map((x) => x.k));
@@ -366,13 +504,19 @@ describe('ask: investors', () => {
   });
 
   it('investors_per_country and investor_types', () => {
-    const w = all(`SELECT hq_country k, COUNT(*) n FROM investors GROUP BY hq_country ORDER BY n DESC, hq_country LIMIT 5`);
+    const w = all(
+      `SELECT hq_country k, COUNT(*) n FROM investors GROUP BY hq_country ORDER BY n DESC, hq_country LIMIT 5`,
+    );
     const a = ask('which countries have the most investors', 'investors_per_country');
     expect(a.rows.slice(0, 5).map((r) => [r.country, r.investors])).toEqual(w.map((x) => [x.k, x.n]));
-    const t = all(`SELECT investor_type k, COUNT(*) n FROM investors WHERE hq_country = 'Germany' GROUP BY investor_type`);
+    const t = all(
+      `SELECT investor_type k, COUNT(*) n FROM investors WHERE hq_country = 'Germany' GROUP BY investor_type`,
+    );
     for (const q of ['investor types in Germany', 'how many investors of each type are in Germany']) {
       const b = ask(q, 'investor_types');
-      expect(Object.fromEntries(b.rows.map((r) => [r.investor_type, r.investors]))).toEqual(Object.fromEntries(t.map((x) => [x.k, x.n])));
+      expect(Object.fromEntries(b.rows.map((r) => [r.investor_type, r.investors]))).toEqual(
+        Object.fromEntries(t.map((x) => [x.k, x.n])),
+      );
     }
   });
 });
@@ -381,8 +525,12 @@ describe('ask: one named investor or startup', () => {
   let investor: Row;
   let startup: Row;
   beforeAll(() => {
-    investor = one(`SELECT i.key, i.name, COUNT(*) n FROM round_investors ri JOIN investors i ON i.key = ri.investor_key GROUP BY i.key ORDER BY n DESC, i.key LIMIT 1`);
-    startup = one(`SELECT s.key, s.name, COUNT(*) n FROM rounds r JOIN startups s ON s.key = r.startup_key GROUP BY s.key HAVING n >= 3 ORDER BY s.key LIMIT 1`);
+    investor = one(
+      `SELECT i.key, i.name, COUNT(*) n FROM round_investors ri JOIN investors i ON i.key = ri.investor_key GROUP BY i.key ORDER BY n DESC, i.key LIMIT 1`,
+    );
+    startup = one(
+      `SELECT s.key, s.name, COUNT(*) n FROM rounds r JOIN startups s ON s.key = r.startup_key GROUP BY s.key HAVING n >= 3 ORDER BY s.key LIMIT 1`,
+    );
   });
 
   it('investor_portfolio (two wordings)', () => {
@@ -394,7 +542,10 @@ describe('ask: one named investor or startup', () => {
   });
 
   it('investor_activity_by_year', () => {
-    const w = all(`SELECT r.year y, COUNT(*) n FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE ri.investor_key = ? GROUP BY r.year ORDER BY r.year`, investor.key);
+    const w = all(
+      `SELECT r.year y, COUNT(*) n FROM round_investors ri JOIN rounds r ON r.id = ri.round_id WHERE ri.investor_key = ? GROUP BY r.year ORDER BY r.year`,
+      investor.key,
+    );
     const a = ask(`How many deals did ${investor.name} do per year?`, 'investor_activity_by_year');
     expect(a.rows.map((r) => [r.year, r.deals])).toEqual(w.map((x) => [x.y, x.n]));
   });

@@ -9,14 +9,18 @@ import { SandboxError } from '../../sandbox/types.js';
 
 function smallDb(): DatabaseSync {
   const db = new DatabaseSync(':memory:');
-  db.exec('CREATE TABLE t (x INTEGER); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO t SELECT x FROM c;');
+  db.exec(
+    'CREATE TABLE t (x INTEGER); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO t SELECT x FROM c;',
+  );
   return db;
 }
 
 describe('agent query runner', () => {
   it('reads with bound parameters and caps the rows', () => {
     const db = smallDb();
-    const r = runReadOnly(db, 'SELECT x FROM t WHERE agent_deadline() AND x > ? ORDER BY x', [10], { maxRows: 5 });
+    const r = runReadOnly(db, 'SELECT x FROM t WHERE agent_deadline() AND x > ? ORDER BY x', [10], {
+      maxRows: 5,
+    });
     expect(r.rows.map((row) => row.x)).toEqual([11, 12, 13, 14, 15]);
     expect(r.truncated).toBe(true);
   });
@@ -35,7 +39,12 @@ describe('agent query runner', () => {
     const started = Date.now();
     let error: unknown;
     try {
-      runReadOnly(db, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE agent_deadline() AND x < 1000000000) SELECT COUNT(*) FROM c', [], { timeoutMs: 100 });
+      runReadOnly(
+        db,
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE agent_deadline() AND x < 1000000000) SELECT COUNT(*) FROM c',
+        [],
+        { timeoutMs: 100 },
+      );
     } catch (e) {
       error = e;
     }

@@ -38,7 +38,9 @@ function one<T>(sql: string, ...params: (string | number)[]): T {
 
 beforeAll(() => {
   sb = openSandboxDatabase({ asOf: AS_OF });
-  console.log(`[sandbox-data] default database (seed ${sb.seed}, as of ${sb.asOf}) opened in ${sb.buildMs} ms, fromCache=${sb.fromCache}`);
+  console.log(
+    `[sandbox-data] default database (seed ${sb.seed}, as of ${sb.asOf}) opened in ${sb.buildMs} ms, fromCache=${sb.fromCache}`,
+  );
 });
 
 afterAll(() => {
@@ -59,12 +61,21 @@ describe('generated contents', () => {
   });
 
   it('has the meta row of the build', () => {
-    const meta = Object.fromEntries(all<{ key: string; value: string }>('SELECT key, value FROM meta').map((r) => [r.key, r.value]));
-    expect(meta).toMatchObject({ seed: '42', as_of: AS_OF, generator_version: GENERATOR_VERSION, dataset_hash: sb.hash });
+    const meta = Object.fromEntries(
+      all<{ key: string; value: string }>('SELECT key, value FROM meta').map((r) => [r.key, r.value]),
+    );
+    expect(meta).toMatchObject({
+      seed: '42',
+      as_of: AS_OF,
+      generator_version: GENERATOR_VERSION,
+      dataset_hash: sb.hash,
+    });
   });
 
   it('follows real venture markets: the US first, the eight leaders in the top ten', () => {
-    const rows = all<{ hq_country: string; n: number }>('SELECT hq_country, count(*) n FROM startups GROUP BY 1 ORDER BY 2 DESC, 1');
+    const rows = all<{ hq_country: string; n: number }>(
+      'SELECT hq_country, count(*) n FROM startups GROUP BY 1 ORDER BY 2 DESC, 1',
+    );
     const total = rows.reduce((a, r) => a + r.n, 0);
     expect(rows[0]?.hq_country).toBe('United States');
     expect((rows[0]?.n ?? 0) / total).toBeGreaterThan(0.25);
@@ -72,22 +83,34 @@ describe('generated contents', () => {
     const top10 = rows.slice(0, 10).map((r) => r.hq_country);
     for (const leader of LEADING_COUNTRIES) expect(top10).toContain(leader);
     // Investors' HQs follow the same weights.
-    const inv = all<{ hq_country: string }>('SELECT hq_country FROM investors GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 10').map((r) => r.hq_country);
+    const inv = all<{ hq_country: string }>(
+      'SELECT hq_country FROM investors GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 10',
+    ).map((r) => r.hq_country);
     expect(inv[0]).toBe('United States');
     for (const leader of LEADING_COUNTRIES) expect(inv).toContain(leader);
   });
 
   it('uses exactly the 8 sectors of the spec, with subsectors, tags and descriptions from the taxonomy', () => {
-    const sectors = all<{ sector: string }>('SELECT DISTINCT sector FROM startups ORDER BY 1').map((r) => r.sector);
-    expect(sectors).toEqual([...SECTORS].sort());
-    const startups = all<{ name: string; sector: string; subsector: string; tags: string; description: string }>(
-      'SELECT name, sector, subsector, tags, description FROM startups',
+    const sectors = all<{ sector: string }>('SELECT DISTINCT sector FROM startups ORDER BY 1').map(
+      (r) => r.sector,
     );
+    expect(sectors).toEqual([...SECTORS].sort());
+    const startups = all<{
+      name: string;
+      sector: string;
+      subsector: string;
+      tags: string;
+      description: string;
+    }>('SELECT name, sector, subsector, tags, description FROM startups');
     let bad = 0;
     for (const s of startups) {
-      const sub = TAXONOMY[s.sector as (typeof SECTORS)[number]].subsectors.find((x) => x.name === s.subsector);
+      const sub = TAXONOMY[s.sector as (typeof SECTORS)[number]].subsectors.find(
+        (x) => x.name === s.subsector,
+      );
       const tags = JSON.parse(s.tags) as string[];
-      const sectorTags = new Set(TAXONOMY[s.sector as (typeof SECTORS)[number]].subsectors.flatMap((x) => x.tags));
+      const sectorTags = new Set(
+        TAXONOMY[s.sector as (typeof SECTORS)[number]].subsectors.flatMap((x) => x.tags),
+      );
       const text = s.description.toLowerCase();
       const sentences = s.description.split(/\.\s+/).length;
       if (
@@ -103,7 +126,9 @@ describe('generated contents', () => {
     }
     expect(bad).toBe(0);
     const investorSectors = new Set(
-      all<{ value: string }>('SELECT DISTINCT j.value FROM investors, json_each(investors.sectors) j').map((r) => r.value),
+      all<{ value: string }>('SELECT DISTINCT j.value FROM investors, json_each(investors.sectors) j').map(
+        (r) => r.value,
+      ),
     );
     expect([...investorSectors].sort()).toEqual([...SECTORS].sort());
   });
@@ -145,7 +170,9 @@ describe('generated contents', () => {
   });
 
   it('progresses stages over time per startup, with amounts in realistic ranges', () => {
-    const rows = all<{ startup_key: string; stage: string }>('SELECT startup_key, stage FROM rounds ORDER BY startup_key, date, id');
+    const rows = all<{ startup_key: string; stage: string }>(
+      'SELECT startup_key, stage FROM rounds ORDER BY startup_key, date, id',
+    );
     let regressions = 0;
     let prev = { key: '', idx: -1 };
     for (const r of rows) {
@@ -156,7 +183,10 @@ describe('generated contents', () => {
     expect(regressions).toBe(0);
     const medians = new Map<string, number>();
     for (const stage of STAGES) {
-      const amounts = all<{ amount_usd: number }>('SELECT amount_usd FROM rounds WHERE stage = ? ORDER BY amount_usd', stage).map((r) => r.amount_usd);
+      const amounts = all<{ amount_usd: number }>(
+        'SELECT amount_usd FROM rounds WHERE stage = ? ORDER BY amount_usd',
+        stage,
+      ).map((r) => r.amount_usd);
       medians.set(stage, amounts[Math.floor(amounts.length / 2)] ?? 0);
     }
     expect(medians.get('pre-seed')).toBeGreaterThan(200_000);
@@ -172,7 +202,9 @@ describe('generated contents', () => {
 
   it('follows the market: 2021 peak, 2022 and 2023 down, 2024 flat to up, 2025 up', () => {
     const byYear = new Map(
-      all<{ year: number; capital: number; deals: number }>('SELECT year, sum(amount_usd) capital, count(*) deals FROM rounds GROUP BY year').map((r) => [r.year, r]),
+      all<{ year: number; capital: number; deals: number }>(
+        'SELECT year, sum(amount_usd) capital, count(*) deals FROM rounds GROUP BY year',
+      ).map((r) => [r.year, r]),
     );
     const cap = (y: number) => byYear.get(y)?.capital ?? 0;
     expect([...byYear.keys()].sort()).toEqual([2020, 2021, 2022, 2023, 2024, 2025, 2026]);
@@ -218,7 +250,9 @@ describe('generated contents', () => {
     expect(c.inStage).toBeGreaterThan(0.95);
     expect(c.home).toBeGreaterThan(0.5);
     expect(c.region).toBeGreaterThan(0.7);
-    const idle = one<{ n: number }>('SELECT count(*) n FROM investors i WHERE NOT EXISTS (SELECT 1 FROM round_investors ri WHERE ri.investor_key = i.key)');
+    const idle = one<{ n: number }>(
+      'SELECT count(*) n FROM investors i WHERE NOT EXISTS (SELECT 1 FROM round_investors ri WHERE ri.investor_key = i.key)',
+    );
     expect(idle.n).toBe(0);
     // Angels never lead growth rounds; leads' checks fit the round.
     const angelLeadsLate = one<{ n: number }>(
@@ -238,7 +272,9 @@ describe('generated contents', () => {
       team: string;
       stage_mix: string;
       website: string;
-    }>('SELECT investor_type, check_min_usd, check_max_usd, score, thesis, team, stage_mix, website FROM investors');
+    }>(
+      'SELECT investor_type, check_min_usd, check_max_usd, score, thesis, team, stage_mix, website FROM investors',
+    );
     for (const inv of investors) {
       expect(inv.check_min_usd).toBeLessThan(inv.check_max_usd);
       expect(inv.score).toBeGreaterThanOrEqual(0);
@@ -253,7 +289,9 @@ describe('generated contents', () => {
       expect(Object.values(mix).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 1);
       if (inv.investor_type === 'Angel') expect(inv.check_max_usd).toBeLessThanOrEqual(500_000);
     }
-    const types = all<{ investor_type: string }>('SELECT DISTINCT investor_type FROM investors ORDER BY 1').map((r) => r.investor_type);
+    const types = all<{ investor_type: string }>(
+      'SELECT DISTINCT investor_type FROM investors ORDER BY 1',
+    ).map((r) => r.investor_type);
     expect(types).toEqual(['Accelerator', 'Angel', 'Corporate VC', 'VC']);
   });
 });
@@ -294,7 +332,9 @@ describe('determinism and cache', () => {
          VALUES ('test-insert', '=HYPERLINK("x")', 'A test row.', 'https://t.example', 't.example', 'Berlin', 'Germany', 'Europe', 'Finance & Blockchain', 'Payments', '[]', 'seed', 'active', 2024, '[]', 0)`,
       )
       .run();
-    expect(first.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({ n: 1 });
+    expect(first.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({
+      n: 1,
+    });
     first.db.close();
     const started = performance.now();
     const again = openSandboxDatabase({ asOf: AS_OF });
@@ -306,8 +346,12 @@ describe('determinism and cache', () => {
       expect(again.hash).toBe(sb.hash);
       expect(again.buildMs).toBeLessThan(1_000);
       expect(ms).toBeLessThan(1_000);
-      expect(again.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({ n: 0 });
-      expect(sb.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({ n: 0 });
+      expect(again.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({
+        n: 0,
+      });
+      expect(sb.db.prepare("SELECT count(*) n FROM startups WHERE key = 'test-insert'").get()).toEqual({
+        n: 0,
+      });
       // The copy is writable and the hash sees the change.
       again.db.prepare('UPDATE investors SET score = 0 WHERE key = (SELECT min(key) FROM investors)').run();
       expect(datasetHash(again.db)).not.toBe(again.hash);
@@ -317,7 +361,9 @@ describe('determinism and cache', () => {
   });
 
   it('rejects a malformed as-of date with a clear error', () => {
-    expect(() => openSandboxDatabase({ asOf: '2026-13-01', dataDir: tempDir() })).toThrow(/asOf is not a calendar date/);
+    expect(() => openSandboxDatabase({ asOf: '2026-13-01', dataDir: tempDir() })).toThrow(
+      /asOf is not a calendar date/,
+    );
     expect(() => openSandboxDatabase({ asOf: '20261120', dataDir: tempDir() })).toThrow(/YYYY-MM-DD/);
   });
 });
@@ -326,17 +372,31 @@ describe('reference data', () => {
   it('has at least 45 countries with regions, subregions, aliases and weights, the US far ahead', () => {
     expect(COUNTRIES.length).toBeGreaterThanOrEqual(45);
     const regions = new Set(COUNTRIES.map((c) => c.region));
-    expect([...regions].sort()).toEqual(['Asia', 'Europe', 'Latin America', 'Middle East & Africa', 'North America', 'Oceania']);
+    expect([...regions].sort()).toEqual([
+      'Asia',
+      'Europe',
+      'Latin America',
+      'Middle East & Africa',
+      'North America',
+      'Oceania',
+    ]);
     expect(COUNTRIES[0]?.name).toBe('United States');
     expect((COUNTRIES[0]?.weight ?? 0) / (COUNTRIES[1]?.weight ?? 1)).toBeGreaterThan(3);
-    expect(COUNTRIES.slice(0, 8).map((c) => c.name).sort()).toEqual([...LEADING_COUNTRIES].sort());
+    expect(
+      COUNTRIES.slice(0, 8)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([...LEADING_COUNTRIES].sort());
     for (const c of COUNTRIES) {
       expect(c.iso2).toMatch(/^[A-Z]{2}$/);
       expect(c.cities.length).toBeGreaterThan(0);
       for (const a of c.aliases) expect(a).toBe(a.toLowerCase());
     }
     expect(COUNTRIES.find((c) => c.name === 'Germany')).toMatchObject({ subregion: 'DACH', in_eu: true });
-    expect(COUNTRIES.find((c) => c.name === 'Switzerland')).toMatchObject({ subregion: 'DACH', in_eu: false });
+    expect(COUNTRIES.find((c) => c.name === 'Switzerland')).toMatchObject({
+      subregion: 'DACH',
+      in_eu: false,
+    });
   });
 
   it('resolves country names, codes and aliases case-tolerantly', () => {
@@ -376,14 +436,22 @@ describe('reference data', () => {
     expect(REGION_COUNTRIES.dach).toHaveLength(3);
     expect(REGION_COUNTRIES.us).toEqual(['United States']);
     expect(REGION_COUNTRIES.uk).toEqual(['United Kingdom']);
-    expect(REGION_COUNTRIES.nordics).toEqual(expect.arrayContaining(['Sweden', 'Denmark', 'Finland', 'Norway']));
+    expect(REGION_COUNTRIES.nordics).toEqual(
+      expect.arrayContaining(['Sweden', 'Denmark', 'Finland', 'Norway']),
+    );
     expect(REGION_COUNTRIES.eu).not.toContain('United Kingdom');
     expect(REGION_COUNTRIES.eu).not.toContain('Switzerland');
     expect(REGION_COUNTRIES.europe).toContain('United Kingdom');
     expect(REGION_COUNTRIES['n america']).toEqual(REGION_COUNTRIES['north america']);
-    expect(REGION_COUNTRIES.apac).toEqual(expect.arrayContaining(['China', 'India', 'Australia', 'Singapore']));
-    expect(REGION_COUNTRIES.mena).toEqual(expect.arrayContaining(['Israel', 'United Arab Emirates', 'Saudi Arabia']));
-    expect(REGION_COUNTRIES.africa).toEqual(expect.arrayContaining(['Nigeria', 'Kenya', 'South Africa', 'Egypt']));
+    expect(REGION_COUNTRIES.apac).toEqual(
+      expect.arrayContaining(['China', 'India', 'Australia', 'Singapore']),
+    );
+    expect(REGION_COUNTRIES.mena).toEqual(
+      expect.arrayContaining(['Israel', 'United Arab Emirates', 'Saudi Arabia']),
+    );
+    expect(REGION_COUNTRIES.africa).toEqual(
+      expect.arrayContaining(['Nigeria', 'Kenya', 'South Africa', 'Egypt']),
+    );
     expect(countriesOfRegion('moon')).toBeNull();
   });
 
@@ -400,7 +468,11 @@ describe('reference data', () => {
       for (const s of t.subsectors) {
         expect(s.tags.length).toBeGreaterThanOrEqual(3);
         for (const k of s.keywords) expect(k).toBe(k.toLowerCase());
-        for (const o of s.offerings) expect(s.keywords.some((k) => o.toLowerCase().includes(k)), `${s.name}: ${o}`).toBe(true);
+        for (const o of s.offerings)
+          expect(
+            s.keywords.some((k) => o.toLowerCase().includes(k)),
+            `${s.name}: ${o}`,
+          ).toBe(true);
       }
     }
   });

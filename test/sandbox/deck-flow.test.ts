@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { buildDocxArchive, buildPdf, buildPptx, LEDGERLY_SLIDES, SNACKR_SLIDES } from '../fixtures/decks/build.js';
+import {
+  buildDocxArchive,
+  buildPdf,
+  buildPptx,
+  LEDGERLY_SLIDES,
+  SNACKR_SLIDES,
+} from '../fixtures/decks/build.js';
 import { startDeckServer, type DeckServer } from '../fixtures/decks/tls-server.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -16,13 +22,24 @@ let sandbox: RunningSandbox;
 let slow: RunningSandbox;
 
 beforeAll(async () => {
-  const [pdf, pptx, weak, docx] = await Promise.all([buildPdf(LEDGERLY_SLIDES), buildPptx(LEDGERLY_SLIDES), buildPdf(SNACKR_SLIDES), buildDocxArchive()]);
+  const [pdf, pptx, weak, docx] = await Promise.all([
+    buildPdf(LEDGERLY_SLIDES),
+    buildPptx(LEDGERLY_SLIDES),
+    buildPdf(SNACKR_SLIDES),
+    buildDocxArchive(),
+  ]);
   decks = await startDeckServer({
     '/ledgerly.pdf': { body: pdf, type: 'application/pdf' },
-    '/ledgerly.pptx': { body: pptx, type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' },
+    '/ledgerly.pptx': {
+      body: pptx,
+      type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    },
     '/download/deck': { body: pdf, type: 'application/octet-stream' },
     '/snackr.pdf': { body: weak, type: 'application/pdf' },
-    '/viewer.pdf': { body: '<!doctype html><html><body>Deck viewer</body></html>', type: 'text/html; charset=utf-8' },
+    '/viewer.pdf': {
+      body: '<!doctype html><html><body>Deck viewer</body></html>',
+      type: 'text/html; charset=utf-8',
+    },
     '/fake.pptx': { body: docx, type: 'application/octet-stream' },
     '/gone.pdf': { status: 404, body: 'not here', type: 'text/plain' },
     '/moved.pdf': { status: 302, body: '', headers: { location: '/ledgerly.pdf' } },
@@ -35,51 +52,71 @@ afterAll(async () => {
 });
 
 type Data = Record<string, any>;
-const analyze = (target: RunningSandbox, params: Record<string, unknown>, key: string = KEYS.vc) => callSandbox(target, 'analyze_deck', { key, params });
-const poll = (target: RunningSandbox, room_id: string, key: string = KEYS.vc) => callSandbox(target, 'get_deck_analysis', { key, params: { room_id } });
+const analyze = (target: RunningSandbox, params: Record<string, unknown>, key: string = KEYS.vc) =>
+  callSandbox(target, 'analyze_deck', { key, params });
+const poll = (target: RunningSandbox, room_id: string, key: string = KEYS.vc) =>
+  callSandbox(target, 'get_deck_analysis', { key, params: { room_id } });
 
 describe('analyze_deck within the wait', () => {
   it.each([
     ['PDF', '/ledgerly.pdf', 'pdf'],
     ['PPTX', '/ledgerly.pptx', 'pptx'],
-  ])('analyses a %s deck: done, scored against the thesis, facts quoted, 3 credits', async (_kind, path, kind) => {
-    const before = (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits!.remaining!;
-    const r = await analyze(sandbox, { deck_url: `${decks.url}${path}` });
-    expect(r.status).toBe(200);
-    expect(r.body.credits).toEqual({ charged: 3, remaining: before - 3 });
-    const data = r.body.data as Data;
-    expect(data.room_id).toMatch(/^room_[0-9a-f]{16}$/);
-    expect(data.status).toBe('done');
-    expect(data.deck).toMatchObject({ kind, pages: 8 });
-    const a = data.analysis as Data;
-    expect(a.startup_name).toBe('Ledgerly');
-    expect(a.deal_score).toBeGreaterThanOrEqual(70);
-    expect(a.deal_score).toBeLessThanOrEqual(100);
-    expect(a.verdict).toBe('pursue');
-    expect(a.dimensions.map((d: Data) => d.dimension)).toEqual(['team', 'market', 'traction', 'product', 'business_model', 'thesis_fit']);
-    for (const d of a.dimensions) {
-      expect(d.score).toBeGreaterThanOrEqual(0);
-      expect(d.score).toBeLessThanOrEqual(100);
-      expect(d.rationale.length).toBeGreaterThan(10);
-    }
-    const traction = a.dimensions.find((d: Data) => d.dimension === 'traction');
-    expect(traction.rationale).toContain('ARR $1.8M');
-    expect(traction.rationale).toContain('240 customers');
-    expect(a.facts).toMatchObject({ raise_usd: 4_000_000, stage: 'seed', arr_usd: 1_800_000, customers: 240, growth_yoy_pct: 200, tam_usd: 14e9, gross_margin_pct: 78 });
-    expect(a.market).toMatchObject({ sector: 'Finance & Blockchain', country: 'Germany' });
-    const fit = a.dimensions.find((d: Data) => d.dimension === 'thesis_fit');
-    expect(fit.rationale).toContain('Finance & Blockchain is in the thesis');
-    expect(a.strengths.length).toBeGreaterThan(0);
-    expect(a.questions.some((q: string) => q.includes('$4M'))).toBe(true);
-    expect(r.body.charts[0]).toMatchObject({ type: 'bar', xKey: 'dimension', series: [{ key: 'score' }] });
-    expect(r.body.charts[0]!.data).toHaveLength(6);
-    expect(r.body.summary).toContain('deal score');
+  ])(
+    'analyses a %s deck: done, scored against the thesis, facts quoted, 3 credits',
+    async (_kind, path, kind) => {
+      const before = (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits!.remaining!;
+      const r = await analyze(sandbox, { deck_url: `${decks.url}${path}` });
+      expect(r.status).toBe(200);
+      expect(r.body.credits).toEqual({ charged: 3, remaining: before - 3 });
+      const data = r.body.data as Data;
+      expect(data.room_id).toMatch(/^room_[0-9a-f]{16}$/);
+      expect(data.status).toBe('done');
+      expect(data.deck).toMatchObject({ kind, pages: 8 });
+      const a = data.analysis as Data;
+      expect(a.startup_name).toBe('Ledgerly');
+      expect(a.deal_score).toBeGreaterThanOrEqual(70);
+      expect(a.deal_score).toBeLessThanOrEqual(100);
+      expect(a.verdict).toBe('pursue');
+      expect(a.dimensions.map((d: Data) => d.dimension)).toEqual([
+        'team',
+        'market',
+        'traction',
+        'product',
+        'business_model',
+        'thesis_fit',
+      ]);
+      for (const d of a.dimensions) {
+        expect(d.score).toBeGreaterThanOrEqual(0);
+        expect(d.score).toBeLessThanOrEqual(100);
+        expect(d.rationale.length).toBeGreaterThan(10);
+      }
+      const traction = a.dimensions.find((d: Data) => d.dimension === 'traction');
+      expect(traction.rationale).toContain('ARR $1.8M');
+      expect(traction.rationale).toContain('240 customers');
+      expect(a.facts).toMatchObject({
+        raise_usd: 4_000_000,
+        stage: 'seed',
+        arr_usd: 1_800_000,
+        customers: 240,
+        growth_yoy_pct: 200,
+        tam_usd: 14e9,
+        gross_margin_pct: 78,
+      });
+      expect(a.market).toMatchObject({ sector: 'Finance & Blockchain', country: 'Germany' });
+      const fit = a.dimensions.find((d: Data) => d.dimension === 'thesis_fit');
+      expect(fit.rationale).toContain('Finance & Blockchain is in the thesis');
+      expect(a.strengths.length).toBeGreaterThan(0);
+      expect(a.questions.some((q: string) => q.includes('$4M'))).toBe(true);
+      expect(r.body.charts[0]).toMatchObject({ type: 'bar', xKey: 'dimension', series: [{ key: 'score' }] });
+      expect(r.body.charts[0]!.data).toHaveLength(6);
+      expect(r.body.summary).toContain('deal score');
 
-    const again = await poll(sandbox, data.room_id);
-    expect(again.status).toBe(200);
-    expect(again.body.credits!.charged).toBe(0);
-    expect((again.body.data as Data).analysis.deal_score).toBe(a.deal_score);
-  });
+      const again = await poll(sandbox, data.room_id);
+      expect(again.status).toBe(200);
+      expect(again.body.credits!.charged).toBe(0);
+      expect((again.body.data as Data).analysis.deal_score).toBe(a.deal_score);
+    },
+  );
 
   it('reads a weak deck outside the thesis as a pass with red flags', async () => {
     const r = await analyze(sandbox, { deck_url: `${decks.url}/snackr.pdf`, startup_name: 'Snackr' });
@@ -188,7 +225,11 @@ describe('get_deck_analysis visibility', () => {
     const unknown = await poll(sandbox, 'room_0000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error!.message).toContain('room_0000000000000000');
-    const mine = await callSandbox(sandbox, 'get_deck_analysis', { key: KEYS.vc, method: 'GET', params: { room_id: roomId } });
+    const mine = await callSandbox(sandbox, 'get_deck_analysis', {
+      key: KEYS.vc,
+      method: 'GET',
+      params: { room_id: roomId },
+    });
     expect(mine.status).toBe(200);
   });
 });

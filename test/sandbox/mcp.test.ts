@@ -38,13 +38,24 @@ const textOf = (r: CallToolResult) => (r.content[0] as { type: 'text'; text: str
 
 describe('MCP server', () => {
   it('answers HTTP 401 before MCP handling without a key or with a bad key', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${sandbox.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
-    expect(((await none.json()) as { error: { message: string } }).error.message).toContain('missing API key');
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(
+      'missing API key',
+    );
     for (const key of ['vis_live_wrong', KEYS.revoked]) {
-      const bad = await fetch(`${sandbox.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${key}` }, body: JSON.stringify(init) });
+      const bad = await fetch(`${sandbox.url}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${key}` },
+        body: JSON.stringify(init),
+      });
       expect(bad.status).toBe(401);
       expect(await bad.text()).not.toContain(key);
     }
@@ -57,9 +68,21 @@ describe('MCP server', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...OPERATION_NAMES].sort());
     expect(tools).toHaveLength(12);
     const ask = tools.find((t) => t.name === 'ask')!;
-    expect(ask.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string', minLength: 3, maxLength: 500 } } });
-    const finder = tools.find((t) => t.name === 'find_investors')!.inputSchema as { properties: Record<string, any> };
-    expect(finder.properties.raising_stage.enum).toEqual(['pre-seed', 'seed', 'series-a', 'series-b', 'series-c-plus']);
+    expect(ask.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string', minLength: 3, maxLength: 500 } },
+    });
+    const finder = tools.find((t) => t.name === 'find_investors')!.inputSchema as {
+      properties: Record<string, any>;
+    };
+    expect(finder.properties.raising_stage.enum).toEqual([
+      'pre-seed',
+      'seed',
+      'series-a',
+      'series-b',
+      'series-c-plus',
+    ]);
     expect(finder.properties.limit).toMatchObject({ minimum: 1, maximum: 50 });
     expect(tools.find((t) => t.name === 'search_investors')!.annotations?.readOnlyHint).toBe(true);
   });
@@ -72,7 +95,10 @@ describe('MCP server', () => {
     expect(env).toMatchObject({ success: true, operation: 'my_account', credits: { charged: 0 } });
     expect(textOf(account)).toBe(env.summary);
 
-    const search = (await client.callTool({ name: 'search_investors', arguments: { country: 'Germany', limit: 3 } })) as CallToolResult;
+    const search = (await client.callTool({
+      name: 'search_investors',
+      arguments: { country: 'Germany', limit: 3 },
+    })) as CallToolResult;
     expect(search.isError).toBe(false);
     const investors = (envelopeOf(search).data as { investors: { hq_country: string }[] }).investors;
     expect(investors).toHaveLength(3);
@@ -81,8 +107,13 @@ describe('MCP server', () => {
 
   it('runs paid tools with the same credits as REST', async () => {
     const client = await connect(KEYS.vc);
-    const before = envelopeOf((await client.callTool({ name: 'my_account', arguments: {} })) as CallToolResult).credits!.remaining!;
-    const r = (await client.callTool({ name: 'ask', arguments: { query: 'median series A size in the US' } })) as CallToolResult;
+    const before = envelopeOf(
+      (await client.callTool({ name: 'my_account', arguments: {} })) as CallToolResult,
+    ).credits!.remaining!;
+    const r = (await client.callTool({
+      name: 'ask',
+      arguments: { query: 'median series A size in the US' },
+    })) as CallToolResult;
     expect(r.isError).toBe(false);
     expect(envelopeOf(r).credits).toEqual({ charged: 1, remaining: before - 1 });
     expect(envelopeOf(r).data).toMatchObject({ mapped: true, pattern: 'median_round' });
@@ -90,7 +121,10 @@ describe('MCP server', () => {
 
   it('returns error envelopes with isError: unknown investor, missing scope, bad parameters', async () => {
     const vc = await connect(KEYS.vc);
-    const unknown = (await vc.callTool({ name: 'get_investor', arguments: { key: 'no-such-investor-xyz' } })) as CallToolResult;
+    const unknown = (await vc.callTool({
+      name: 'get_investor',
+      arguments: { key: 'no-such-investor-xyz' },
+    })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(envelopeOf(unknown)).toMatchObject({ success: false, error: { code: 'not_found' } });
     expect(textOf(unknown)).toBe(envelopeOf(unknown).error!.message);
@@ -100,7 +134,10 @@ describe('MCP server', () => {
     expect(envelopeOf(bounds).error!.code).toBe('invalid_input');
 
     const readonly = await connect(KEYS.readonly);
-    const denied = (await readonly.callTool({ name: 'ask', arguments: { query: 'how many seed rounds in Germany' } })) as CallToolResult;
+    const denied = (await readonly.callTool({
+      name: 'ask',
+      arguments: { query: 'how many seed rounds in Germany' },
+    })) as CallToolResult;
     expect(denied.isError).toBe(true);
     expect(envelopeOf(denied).success).toBe(false);
     expect(envelopeOf(denied).credits!.charged).toBe(0);

@@ -44,12 +44,18 @@ test('a daily limit reached makes the run wait until the reset and resume', asyn
   const handle = await startJobRun(h.client, h.settings, job);
   const seen: RunProgress[] = [];
   const poll = setInterval(() => {
-    handle.query<RunProgress>('progress').then((p) => seen.push(p), () => undefined);
+    handle.query<RunProgress>('progress').then(
+      (p) => seen.push(p),
+      () => undefined,
+    );
   }, 100);
   const started = Date.now();
   let result;
   try {
-    result = await followRun(handle, { tty: false, out: { write: () => true } as unknown as NodeJS.WriteStream });
+    result = await followRun(handle, {
+      tty: false,
+      out: { write: () => true } as unknown as NodeJS.WriteStream,
+    });
   } finally {
     clearInterval(poll);
   }

@@ -16,7 +16,8 @@ import { formulaLikeCells, openWorkbook, pdfPages, pdfText } from '../helpers/re
 
 const KEY = 'vis_live_sandbox_vc';
 const EVIL = '=HYPERLINK("http://x","y")';
-const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+const json = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 const quiet = { tty: false, out: { write: () => true } as unknown as NodeJS.WriteStream };
 
 let sandbox: RunningSandbox;
@@ -66,13 +67,17 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
   h = await startRunner({ baseUrl: sandbox.url, apiKey: KEY, name: 'market' });
   // A startup whose name is a formula, with the largest round in Germany this week.
-  sandbox.insertStartup({ name: EVIL, hq_country: 'Germany', sector: 'Finance & Blockchain', description: EVIL }, [
-    { amount_usd: 9_000_000_000, stage: 'growth' },
-  ]);
+  sandbox.insertStartup(
+    { name: EVIL, hq_country: 'Germany', sector: 'Finance & Blockchain', description: EVIL },
+    [{ amount_usd: 9_000_000_000, stage: 'growth' }],
+  );
   const handle = await startJobRun(h.client, h.settings, job());
   const progress: RunProgress[] = [];
   const poll = setInterval(() => {
-    handle.query<RunProgress>('progress').then((p) => progress.push(p), () => undefined);
+    handle.query<RunProgress>('progress').then(
+      (p) => progress.push(p),
+      () => undefined,
+    );
   }, 150);
   try {
     const result = await followRun(handle, quiet);
@@ -100,15 +105,25 @@ describe('a complete run', () => {
     expect(manifest.job.id).toBe('weekly-test');
     expect(manifest.parameters.countries).toEqual(['Germany', 'France', 'Israel']);
     expect(manifest.status).toBe('complete');
-    expect(manifest.calls.byOperation).toMatchObject({ my_account: 1, country_overview: 3, get_investor: 6, get_startup: 6, ask: 4 });
+    expect(manifest.calls.byOperation).toMatchObject({
+      my_account: 1,
+      country_overview: 3,
+      get_investor: 6,
+      get_startup: 6,
+      ask: 4,
+    });
     // 250 investors a sort at 100 a page: 3 pages; 150 startups: 2 pages (or fewer where the country has fewer).
     expect(manifest.calls.byOperation.search_investors).toBeGreaterThanOrEqual(6);
     expect(manifest.calls.byOperation.search_investors).toBeLessThanOrEqual(18);
     expect(manifest.calls.byOperation.search_startups).toBeLessThanOrEqual(6);
-    expect(manifest.calls.total).toBe(Object.values(manifest.calls.byOperation as Record<string, number>).reduce((a, b) => a + b, 0));
+    expect(manifest.calls.total).toBe(
+      Object.values(manifest.calls.byOperation as Record<string, number>).reduce((a, b) => a + b, 0),
+    );
     expect(manifest.credits).toEqual({ charged: 4, budget: 10 });
     expect(manifest.durationMs).toBeGreaterThan(0);
-    expect(manifest.files.sort()).toEqual(['weekly-test-' + date + '.pdf', 'weekly-test-' + date + '.xlsx'].sort());
+    expect(manifest.files.sort()).toEqual(
+      ['weekly-test-' + date + '.pdf', 'weekly-test-' + date + '.xlsx'].sort(),
+    );
   });
 
   test('progress was queryable during the run and adds up at the end', () => {
@@ -116,7 +131,9 @@ describe('a complete run', () => {
     expect(progress.length).toBeGreaterThan(0);
     const last = progress.at(-1)!;
     expect(last.callsPlanned).toBeGreaterThanOrEqual(last.callsMade);
-    expect(progress.some((p) => p.phase === 'paging' || p.phase === 'enriching' || p.phase === 'asking')).toBe(true);
+    expect(
+      progress.some((p) => p.phase === 'paging' || p.phase === 'enriching' || p.phase === 'asking'),
+    ).toBe(true);
     for (const p of progress) expect(p.creditsSpent).toBeLessThanOrEqual(p.creditsBudget);
     expect(result.callsMade).toBeGreaterThan(20);
   });
@@ -124,7 +141,15 @@ describe('a complete run', () => {
   test('the PDF has every section, the countries and the agent answers', () => {
     const text = pdfText(first.result.files.pdf!);
     expect(pdfPages(first.result.files.pdf!)).toBeGreaterThan(5);
-    for (const s of ['Weekly test report', 'Contents', 'Executive summary', 'Germany', 'France', 'Israel', 'Methodology']) {
+    for (const s of [
+      'Weekly test report',
+      'Contents',
+      'Executive summary',
+      'Germany',
+      'France',
+      'Israel',
+      'Methodology',
+    ]) {
       expect(text).toContain(s);
     }
     expect(text).toContain('largest rounds of the last 7 days in Germany');
@@ -138,18 +163,23 @@ describe('a complete run', () => {
     const names = wb.worksheets.map((w) => w.name);
     expect(names[0]).toMatch(/summary/i);
     for (const c of ['Germany', 'France', 'Israel']) expect(names.some((n) => n.includes(c))).toBe(true);
-    const tables = wb.worksheets.flatMap((ws) => Object.keys((ws as unknown as { tables: Record<string, unknown> }).tables ?? {}));
+    const tables = wb.worksheets.flatMap((ws) =>
+      Object.keys((ws as unknown as { tables: Record<string, unknown> }).tables ?? {}),
+    );
     expect(tables.length).toBeGreaterThan(0);
     expect(wb.worksheets.flatMap((ws) => ws.getImages()).length).toBeGreaterThan(0);
     expect(formulaLikeCells(wb)).toEqual([]);
     // The evil name is there, as text (neutralised), never as a formula.
     const cells = wb.worksheets.flatMap((ws) => {
       const found: ExcelJS.Cell[] = [];
-      ws.eachRow((row) => row.eachCell((cell) => {
-        const v = cell.value;
-        const t = typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : '';
-        if (t.includes('HYPERLINK("http://x"')) found.push(cell);
-      }));
+      ws.eachRow((row) =>
+        row.eachCell((cell) => {
+          const v = cell.value;
+          const t =
+            typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : '';
+          if (t.includes('HYPERLINK("http://x"')) found.push(cell);
+        }),
+      );
       return found;
     });
     expect(cells.length).toBeGreaterThan(0);
@@ -175,7 +205,8 @@ describe('a complete run', () => {
   test('long paging continued as new (history stays small)', async () => {
     const runs: string[] = [];
     for await (const wf of h.client.workflow.list({ query: `WorkflowType = 'pageSearchWorkflow'` })) {
-      if (wf.workflowId.startsWith(`${first.handle.workflowId}/`)) runs.push(`${wf.workflowId} ${wf.status.name}`);
+      if (wf.workflowId.startsWith(`${first.handle.workflowId}/`))
+        runs.push(`${wf.workflowId} ${wf.status.name}`);
     }
     expect(runs.some((r) => r.includes('CONTINUED_AS_NEW'))).toBe(true);
   });
@@ -184,10 +215,16 @@ describe('a complete run', () => {
 describe('the second run compares with the first', () => {
   test('reports what is new since the previous run', async () => {
     // A new startup with a big round this week enters Germany's notable list.
-    sandbox.insertStartup({ name: 'Brand New Robotics GmbH', hq_country: 'Germany', sector: 'Industry & Hardware' }, [
-      { amount_usd: 8_000_000_000, stage: 'growth' },
-    ]);
-    const handle = await startJobRun(h.client, h.settings, job(), `market-report-weekly-test-second-${Date.now()}`);
+    sandbox.insertStartup(
+      { name: 'Brand New Robotics GmbH', hq_country: 'Germany', sector: 'Industry & Hardware' },
+      [{ amount_usd: 8_000_000_000, stage: 'growth' }],
+    );
+    const handle = await startJobRun(
+      h.client,
+      h.settings,
+      job(),
+      `market-report-weekly-test-second-${Date.now()}`,
+    );
     const result = await followRun(handle, quiet);
     expect(result.outDir).not.toBe(first.result.outDir);
     const text = pdfText(result.files.pdf!);
@@ -216,7 +253,11 @@ describe('budget, limits and faults', () => {
   test('a 429 burst delays the run and it still completes with the right output', async () => {
     sandbox.setFaults({ burst429: 6 });
     try {
-      const handle = await startJobRun(h.client, h.settings, job({ id: 'burst-test', questions: [], enrich: { investors: 1, startups: 0 } }));
+      const handle = await startJobRun(
+        h.client,
+        h.settings,
+        job({ id: 'burst-test', questions: [], enrich: { investors: 1, startups: 0 } }),
+      );
       const result = await followRun(handle, quiet);
       expect(result.partial).toBe(false);
       const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));

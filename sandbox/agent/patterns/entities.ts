@@ -26,19 +26,38 @@ const STARTUP_NAME_RES: RegExp[] = [
   /\bhow much (?:has|did|have) (.+?) raised?\b/i,
 ];
 
-const clean = (s: string) => s.replace(/[?!.]+$/, '').replace(/^the /i, '').trim();
+const clean = (s: string) =>
+  s
+    .replace(/[?!.]+$/, '')
+    .replace(/^the /i, '')
+    .trim();
 
 function lookup(db: DatabaseSync, table: 'investors' | 'startups', name: string): Entity | null {
-  const { rows } = runReadOnly(db, `SELECT key, name FROM ${table} WHERE agent_deadline() AND (name = ? COLLATE NOCASE OR key = ?) LIMIT 1`, [name, name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')]);
+  const { rows } = runReadOnly(
+    db,
+    `SELECT key, name FROM ${table} WHERE agent_deadline() AND (name = ? COLLATE NOCASE OR key = ?) LIMIT 1`,
+    [
+      name,
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, ''),
+    ],
+  );
   const row = rows[0];
-  return row ? { kind: table === 'investors' ? 'investor' : 'startup', key: String(row.key), name: String(row.name) } : null;
+  return row
+    ? { kind: table === 'investors' ? 'investor' : 'startup', key: String(row.key), name: String(row.name) }
+    : null;
 }
 
 /** Tries the captured words, then shorter prefixes of them ("Northwind Ventures in 2024" -> "Northwind Ventures"). */
 function resolve(db: DatabaseSync, table: 'investors' | 'startups', captured: string): Entity | null {
   const words = clean(captured).split(/\s+/).filter(Boolean);
   for (let n = Math.min(words.length, 8); n >= 1; n--) {
-    const candidate = words.slice(0, n).join(' ').replace(/[,;:]+$/, '');
+    const candidate = words
+      .slice(0, n)
+      .join(' ')
+      .replace(/[,;:]+$/, '');
     if (candidate.length < 2) continue;
     const hit = lookup(db, table, candidate);
     if (hit) return hit;
@@ -82,15 +101,27 @@ const coInvest = /\b(co-?invest\w*|alongside|together with|syndicate partners)\b
 
 export const investorPortfolio: Pattern = {
   id: 'investor_portfolio',
-  description: "A named investor's portfolio: the rounds it took part in (optionally by sector, place, stage, period)",
+  description:
+    "A named investor's portfolio: the rounds it took part in (optionally by sector, place, stage, period)",
   examples: ['Which startups did {investor} invest in?', 'portfolio of {investor} in 2024'],
-  matches: (s, ctx) => ctx.entity?.kind === 'investor' && !has(s, W.byYear) && !has(s, coInvest) && !has(s, /\bhow many\b/),
+  matches: (s, ctx) =>
+    ctx.entity?.kind === 'investor' && !has(s, W.byYear) && !has(s, coInvest) && !has(s, /\bhow many\b/),
   query: (s, ctx) => {
     const f = investorRounds(s, ctx.entity!.key);
     return {
       sql: `SELECT st.name AS startup, st.key AS startup_key, st.hq_country AS country, st.sector AS sector, r.date AS date, r.stage AS stage, r.amount_usd AS amount_usd, ri.is_lead AS is_lead, COUNT(*) OVER () AS total\n${INVESTOR_ROUNDS_FROM}\n${f}\nORDER BY r.date DESC, r.id\nLIMIT ?`,
       params: [...f.params, s.topNGiven ? s.topN : 50],
-      columns: ['startup', 'startup_key', 'country', 'sector', 'date', 'stage', 'amount_usd', 'is_lead', 'total'],
+      columns: [
+        'startup',
+        'startup_key',
+        'country',
+        'sector',
+        'date',
+        'stage',
+        'amount_usd',
+        'is_lead',
+        'total',
+      ],
     };
   },
   answer: (rows, s, ctx) => {
@@ -98,8 +129,13 @@ export const investorPortfolio: Pattern = {
     const what = scopeText(s, 'rounds');
     if (!total) return { answer: `${ctx.entity!.name} took part in no ${what}.` };
     const leads = rows.filter((r) => Number(r.is_lead) === 1).length;
-    const list = rows.slice(0, 10).map((r) => `${r.startup} (${r.stage}, ${usd(r.amount_usd)}, ${r.date})`).join('; ');
-    return { answer: `${ctx.entity!.name} took part in ${int(total)} ${what}${total > rows.length ? ` (latest ${rows.length} listed, ${leads} of them led)` : `, leading ${leads}`}: ${list}${rows.length > 10 ? '; ...' : ''}.` };
+    const list = rows
+      .slice(0, 10)
+      .map((r) => `${r.startup} (${r.stage}, ${usd(r.amount_usd)}, ${r.date})`)
+      .join('; ');
+    return {
+      answer: `${ctx.entity!.name} took part in ${int(total)} ${what}${total > rows.length ? ` (latest ${rows.length} listed, ${leads} of them led)` : `, leading ${leads}`}: ${list}${rows.length > 10 ? '; ...' : ''}.`,
+    };
   },
 };
 
@@ -107,7 +143,8 @@ export const investorActivityByYear: Pattern = {
   id: 'investor_activity_by_year',
   description: "A named investor's deals and rounds led per year",
   examples: ['How many deals did {investor} do per year?', 'deal activity of {investor} by year'],
-  matches: (s, ctx) => ctx.entity?.kind === 'investor' && (has(s, W.byYear) || has(s, /\bhow many\b/)) && !has(s, coInvest),
+  matches: (s, ctx) =>
+    ctx.entity?.kind === 'investor' && (has(s, W.byYear) || has(s, /\bhow many\b/)) && !has(s, coInvest),
   query: (s, ctx) => {
     const f = investorRounds(s, ctx.entity!.key);
     return {
@@ -121,7 +158,19 @@ export const investorActivityByYear: Pattern = {
     if (!total) return { answer: `${ctx.entity!.name} took part in no ${scopeText(s, 'rounds')}.` };
     return {
       answer: `${ctx.entity!.name} took part in ${int(total)} ${scopeText(s, 'rounds')}: ${rows.map((r) => `${r.year} ${int(r.deals)} (${int(r.lead_deals)} led)`).join(', ')}.`,
-      charts: [chart('bar', `${ctx.entity!.name}: deals per year`, 'year', [{ key: 'deals', name: 'Deals' }, { key: 'lead_deals', name: 'Led', type: 'line' }], rows, 'deals')],
+      charts: [
+        chart(
+          'bar',
+          `${ctx.entity!.name}: deals per year`,
+          'year',
+          [
+            { key: 'deals', name: 'Deals' },
+            { key: 'lead_deals', name: 'Led', type: 'line' },
+          ],
+          rows,
+          'deals',
+        ),
+      ],
     };
   },
 };
@@ -132,7 +181,9 @@ export const coInvestors: Pattern = {
   examples: ['Who co-invests most with {investor}?', 'co-investors of {investor} since 2022'],
   matches: (s, ctx) => ctx.entity?.kind === 'investor' && has(s, coInvest),
   query: (s, ctx) => {
-    const f = roundFilters(new Filters(), s).add('a.investor_key = ?', ctx.entity!.key).add('b.investor_key <> a.investor_key');
+    const f = roundFilters(new Filters(), s)
+      .add('a.investor_key = ?', ctx.entity!.key)
+      .add('b.investor_key <> a.investor_key');
     return {
       sql: `SELECT i.name AS investor, i.key AS investor_key, i.hq_country AS hq_country, COUNT(*) AS shared_rounds
 FROM round_investors a
@@ -152,7 +203,16 @@ LIMIT ?`,
     if (!rows.length) return { answer: `${ctx.entity!.name} has no co-investors in the matching rounds.` };
     return {
       answer: `${rows[0]!.investor} co-invests most often with ${ctx.entity!.name} (${int(rows[0]!.shared_rounds)} shared rounds). Top ${rows.length}: ${rows.map((r) => `${r.investor} ${int(r.shared_rounds)}`).join('; ')}.`,
-      charts: [chart('bar', `Co-investors of ${ctx.entity!.name}`, 'investor', [{ key: 'shared_rounds', name: 'Shared rounds' }], rows, 'rounds')],
+      charts: [
+        chart(
+          'bar',
+          `Co-investors of ${ctx.entity!.name}`,
+          'investor',
+          [{ key: 'shared_rounds', name: 'Shared rounds' }],
+          rows,
+          'rounds',
+        ),
+      ],
     };
   },
 };
@@ -178,10 +238,24 @@ ORDER BY r.date, r.id`,
   answer: (rows, _s, ctx) => {
     if (!rows.length) return { answer: `${ctx.entity!.name} has no recorded funding rounds.` };
     const total = rows.reduce((a, r) => a + Number(r.amount_usd), 0);
-    const list = rows.map((r) => `${r.date} ${r.stage} ${usd(r.amount_usd)}${r.lead_investor ? ` led by ${r.lead_investor as string}` : ''}`).join('; ');
+    const list = rows
+      .map(
+        (r) =>
+          `${r.date} ${r.stage} ${usd(r.amount_usd)}${r.lead_investor ? ` led by ${r.lead_investor as string}` : ''}`,
+      )
+      .join('; ');
     return {
       answer: `${ctx.entity!.name} raised ${usd(total)} in ${int(rows.length)} ${rows.length === 1 ? 'round' : 'rounds'}: ${list}.`,
-      charts: [chart('bar', `${ctx.entity!.name}: funding rounds`, 'date', [{ key: 'amount_usd', name: 'Round size (USD)' }], rows, 'USD')],
+      charts: [
+        chart(
+          'bar',
+          `${ctx.entity!.name}: funding rounds`,
+          'date',
+          [{ key: 'amount_usd', name: 'Round size (USD)' }],
+          rows,
+          'USD',
+        ),
+      ],
     };
   },
 };

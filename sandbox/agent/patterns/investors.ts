@@ -23,7 +23,15 @@ function investorFilters(s: Slots, opts: { geo?: boolean } = { geo: true }): Fil
 }
 
 const typeWord = (s: Slots) =>
-  s.investorType === 'Angel' ? 'angel investors' : s.investorType === 'Corporate VC' ? 'corporate VCs' : s.investorType === 'Accelerator' ? 'accelerators' : s.investorType === 'VC' ? 'VCs' : 'investors';
+  s.investorType === 'Angel'
+    ? 'angel investors'
+    : s.investorType === 'Corporate VC'
+      ? 'corporate VCs'
+      : s.investorType === 'Accelerator'
+        ? 'accelerators'
+        : s.investorType === 'VC'
+          ? 'VCs'
+          : 'investors';
 
 /** "investors based in Germany focused on Fintech" */
 function investorScope(s: Slots, geo = true): string {
@@ -36,10 +44,20 @@ function investorScope(s: Slots, geo = true): string {
 function activeInvestors(id: string, leadOnly: boolean): Pattern {
   return {
     id,
-    description: leadOnly ? 'Most active lead investors (rounds led) in a market' : 'Most active investors by number of deals in a market',
+    description: leadOnly
+      ? 'Most active lead investors (rounds led) in a market'
+      : 'Most active investors by number of deals in a market',
     examples: leadOnly
-      ? ['most active lead investors in Healthcare & Life Sciences since 2022', 'which VCs led the most series A rounds in Germany', 'top 5 lead investors in fintech in 2024']
-      : ['top 10 investors by number of deals in France', 'most active investors in AI in 2024', 'which angels invested in the most seed rounds in the UK'],
+      ? [
+          'most active lead investors in Healthcare & Life Sciences since 2022',
+          'which VCs led the most series A rounds in Germany',
+          'top 5 lead investors in fintech in 2024',
+        ]
+      : [
+          'top 10 investors by number of deals in France',
+          'most active investors in AI in 2024',
+          'which angels invested in the most seed rounds in the UK',
+        ],
     matches: (s) =>
       isInvestors(s) &&
       (leadOnly ? has(s, W.lead) : true) &&
@@ -63,17 +81,37 @@ GROUP BY i.key
 ORDER BY ${leadOnly ? 'lead_deals' : 'deals'} DESC, capital_in_rounds_usd DESC, i.name
 LIMIT ?`,
         params: [...f.params, s.topN],
-        columns: ['investor', 'investor_key', 'investor_type', 'hq_country', 'deals', 'lead_deals', 'capital_in_rounds_usd'],
+        columns: [
+          'investor',
+          'investor_key',
+          'investor_type',
+          'hq_country',
+          'deals',
+          'lead_deals',
+          'capital_in_rounds_usd',
+        ],
       };
     },
     answer: (rows, s) => {
       const what = scopeText(s, 'rounds');
       if (!rows.length) return { answer: `No ${typeWord(s)} ${leadOnly ? 'led' : 'took part in'} ${what}.` };
       const key = leadOnly ? 'lead_deals' : 'deals';
-      const list = rows.slice(0, 10).map((r, i) => `${i + 1}. ${r.investor} ${int(r[key])}`).join('; ');
+      const list = rows
+        .slice(0, 10)
+        .map((r, i) => `${i + 1}. ${r.investor} ${int(r[key])}`)
+        .join('; ');
       return {
         answer: `${rows[0]!.investor} ${leadOnly ? 'led the most' : 'took part in the most'} ${what}: ${int(rows[0]![key])}. Top ${rows.length} ${typeWord(s)} by ${leadOnly ? 'rounds led' : 'deals'}: ${list}.`,
-        charts: [chart('bar', leadOnly ? 'Rounds led' : 'Deals per investor', 'investor', [{ key, name: leadOnly ? 'Rounds led' : 'Deals' }], rows, 'deals')],
+        charts: [
+          chart(
+            'bar',
+            leadOnly ? 'Rounds led' : 'Deals per investor',
+            'investor',
+            [{ key, name: leadOnly ? 'Rounds led' : 'Deals' }],
+            rows,
+            'deals',
+          ),
+        ],
       };
     },
   };
@@ -85,7 +123,11 @@ export const topInvestorsByDeals = activeInvestors('top_investors_by_deals', fal
 export const topInvestorsByScore: Pattern = {
   id: 'top_investors_by_score',
   description: 'Best scored investors (the service investor score), by HQ place, type and sector focus',
-  examples: ['highest rated investors in Germany', 'best scoring fintech VCs in the UK', 'top 5 investors by score in Israel'],
+  examples: [
+    'highest rated investors in Germany',
+    'best scoring fintech VCs in the UK',
+    'top 5 investors by score in Israel',
+  ],
   matches: (s) => isInvestors(s) && has(s, W.score) && !has(s, W.byCountry),
   query: (s) => {
     const f = investorFilters(s);
@@ -97,10 +139,15 @@ export const topInvestorsByScore: Pattern = {
   },
   answer: (rows, s) => {
     if (!rows.length) return { answer: `There are no ${investorScope(s)}.` };
-    const list = rows.slice(0, 10).map((r, i) => `${i + 1}. ${r.investor} ${r.score}`).join('; ');
+    const list = rows
+      .slice(0, 10)
+      .map((r, i) => `${i + 1}. ${r.investor} ${r.score}`)
+      .join('; ');
     return {
       answer: `The highest scored ${investorScope(s)}: ${list}.`,
-      charts: [chart('bar', 'Investor score', 'investor', [{ key: 'score', name: 'Score (0-100)' }], rows, 'score')],
+      charts: [
+        chart('bar', 'Investor score', 'investor', [{ key: 'score', name: 'Score (0-100)' }], rows, 'score'),
+      ],
     };
   },
 };
@@ -108,11 +155,19 @@ export const topInvestorsByScore: Pattern = {
 export const investorCount: Pattern = {
   id: 'investor_count',
   description: 'How many investors are based in a place (by type and sector focus)',
-  examples: ['How many VCs are in the UK?', 'number of angel investors in Israel', 'how many investors focus on healthcare in Germany'],
+  examples: [
+    'How many VCs are in the UK?',
+    'number of angel investors in Israel',
+    'how many investors focus on healthcare in Germany',
+  ],
   matches: (s) => isInvestors(s) && has(s, W.count) && !has(s, W.byType) && !has(s, W.byCountry),
   query: (s) => {
     const f = investorFilters(s);
-    return { sql: `SELECT COUNT(*) AS investors\nFROM investors i\n${f}`, params: f.params, columns: ['investors'] };
+    return {
+      sql: `SELECT COUNT(*) AS investors\nFROM investors i\n${f}`,
+      params: f.params,
+      columns: ['investors'],
+    };
   },
   answer: (rows, s) => {
     const n = Number(rows[0]?.investors ?? 0);
@@ -123,8 +178,17 @@ export const investorCount: Pattern = {
 export const investorList: Pattern = {
   id: 'investor_list',
   description: 'List investors by HQ place, type and sector focus (best scored first)',
-  examples: ['list angel investors in Israel', 'show corporate VCs in Japan', 'which accelerators are in Singapore'],
-  matches: (s) => isInvestors(s) && has(s, W.list) && (s.investorType !== null || s.geo !== null || s.sector !== null) && !has(s, W.byCountry) && !has(s, W.byType),
+  examples: [
+    'list angel investors in Israel',
+    'show corporate VCs in Japan',
+    'which accelerators are in Singapore',
+  ],
+  matches: (s) =>
+    isInvestors(s) &&
+    has(s, W.list) &&
+    (s.investorType !== null || s.geo !== null || s.sector !== null) &&
+    !has(s, W.byCountry) &&
+    !has(s, W.byType),
   query: (s) => {
     const f = investorFilters(s);
     return {
@@ -136,8 +200,13 @@ export const investorList: Pattern = {
   answer: (rows, s) => {
     const total = Number(rows[0]?.total ?? 0);
     if (!total) return { answer: `There are no ${investorScope(s)}.` };
-    const list = rows.slice(0, 10).map((r) => `${r.investor} (${r.hq_city})`).join(', ');
-    return { answer: `${int(total)} ${investorScope(s)}${total > rows.length ? `; the ${rows.length} best scored` : ''}: ${list}${rows.length > 10 ? ', ...' : ''}.` };
+    const list = rows
+      .slice(0, 10)
+      .map((r) => `${r.investor} (${r.hq_city})`)
+      .join(', ');
+    return {
+      answer: `${int(total)} ${investorScope(s)}${total > rows.length ? `; the ${rows.length} best scored` : ''}: ${list}${rows.length > 10 ? ', ...' : ''}.`,
+    };
   },
 };
 
@@ -156,10 +225,22 @@ export const investorsPerCountry: Pattern = {
   },
   answer: (rows, s) => {
     if (!rows.length) return { answer: `There are no ${investorScope(s)}.` };
-    const list = rows.slice(0, 10).map((r, i) => `${i + 1}. ${r.country} ${int(r.investors)}`).join('; ');
+    const list = rows
+      .slice(0, 10)
+      .map((r, i) => `${i + 1}. ${r.country} ${int(r.investors)}`)
+      .join('; ');
     return {
       answer: `${rows[0]!.country} has the most ${investorScope(s, false)} (${int(rows[0]!.investors)}). ${list}.`,
-      charts: [chart('bar', 'Investors by country', 'country', [{ key: 'investors', name: 'Investors' }], rows, 'investors')],
+      charts: [
+        chart(
+          'bar',
+          'Investors by country',
+          'country',
+          [{ key: 'investors', name: 'Investors' }],
+          rows,
+          'investors',
+        ),
+      ],
     };
   },
 };
@@ -167,7 +248,11 @@ export const investorsPerCountry: Pattern = {
 export const investorTypes: Pattern = {
   id: 'investor_types',
   description: 'Number of investors of each type (VC, Angel, Corporate VC, Accelerator)',
-  examples: ['investor types in Germany', 'how many investors of each type are in France', 'breakdown of investors by type'],
+  examples: [
+    'investor types in Germany',
+    'how many investors of each type are in France',
+    'breakdown of investors by type',
+  ],
   matches: (s) => isInvestors(s) && (has(s, W.byType) || has(s, /\b(each|every) type\b/)),
   query: (s) => {
     const f = investorFilters({ ...s, investorType: null });
@@ -182,8 +267,16 @@ export const investorTypes: Pattern = {
     if (!total) return { answer: `There are no ${investorScope({ ...s, investorType: null })}.` };
     return {
       answer: `${int(total)} ${investorScope({ ...s, investorType: null })} by type: ${rows.map((r) => `${r.investor_type} ${int(r.investors)}`).join(', ')}.`,
-      charts: [chart('bar', 'Investors by type', 'investor_type', [{ key: 'investors', name: 'Investors' }], rows, 'investors')],
+      charts: [
+        chart(
+          'bar',
+          'Investors by type',
+          'investor_type',
+          [{ key: 'investors', name: 'Investors' }],
+          rows,
+          'investors',
+        ),
+      ],
     };
   },
 };
-
