@@ -33,7 +33,8 @@ function parseArgs(argv: string[]): { model: string | null; outDir: string } {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const model: MarketReportModel = args.model ? (JSON.parse(await readFile(args.model, 'utf8')) as MarketReportModel) : marketModelFixture();
-  const fileBase = args.model ? `market-report-${basename(resolve(args.model, '../..'))}` : 'market-report-preview';
+  // A stored run's folder is named after its workflow id, e.g. market-report-demo-weekly-20261121-234849.
+  const fileBase = args.model ? basename(resolve(args.model, '../..')) : 'market-report-preview';
   await mkdir(args.outDir, { recursive: true });
   const started = Date.now();
   const result = await renderMarketReport(model, { outDir: args.outDir, formats: ['pdf', 'xlsx'], fileBase });

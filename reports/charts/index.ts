@@ -1,5 +1,5 @@
 /** Charts: service chart spec → Vega-Lite → SVG and PNG. */
-export { normalizeChart, humanizeKey, looksTemporal, unitFromString, unitFromKey } from './normalize.js';
+export { normalizeChart, humanizeKey, isIdentifierKey, isKeyColumn, looksTemporal, unitFromString, unitFromKey } from './normalize.js';
 export type { ChartKind, NormalChart, NormalSeries, UnitKind } from './normalize.js';
 export { toVegaLite, valueExpr, formatValue, CHART_DEFAULTS, CATEGORY_LABEL_LIMIT, LABEL_FONT_SIZE, PALETTE } from './vegalite.js';
 export type { ChartLayout, ChartMeta } from './vegalite.js';

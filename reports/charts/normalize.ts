@@ -76,6 +76,38 @@ export function humanizeKey(key: string): string {
   return words.join(' ') || key;
 }
 
+const IDENTIFIER_WORDS = new Set(['year', 'yr', 'fy', 'quarter', 'qtr', 'month', 'week', 'date', 'id', 'key', 'code', 'zip', 'postcode', 'vintage']);
+
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * True when a data key names a period or an identifier (year, quarter, month, id, key, code...):
+ * its numbers are labels, printed without thousands separators (2021, not 2,021).
+ *
+ * @example isIdentifierKey('year') // true; isIdentifierKey('founded_year') // true; isIdentifierKey('deals') // false
+ */
+export function isIdentifierKey(key: string): boolean {
+  const words = keyWords(key);
+  const first = words[0];
+  const last = words[words.length - 1];
+  return (first !== undefined && IDENTIFIER_WORDS.has(first)) || (last !== undefined && IDENTIFIER_WORDS.has(last));
+}
+
+/**
+ * True when a column only carries a machine key (`startup_key`, `investor_id`, `slug`), which a
+ * reader does not need when a name column is there.
+ */
+export function isKeyColumn(key: string): boolean {
+  const last = keyWords(key).pop();
+  return last === 'key' || last === 'id' || last === 'slug' || last === 'uuid';
+}
+
 /** Reads a unit string: USD, $, $M, percent, %, or a count label such as "deals". */
 export function unitFromString(unit: string | null | undefined): { kind: UnitKind; scale: number; label: string | null } {
   if (!unit) return { kind: 'count', scale: 1, label: null };
@@ -97,6 +129,11 @@ export function unitFromKey(key: string): UnitKind | null {
   if (/pct|percent|share|ratio|yoy|rate|fit/.test(k)) return 'pct';
   if (/deals|count|rounds|investments|number|num_|companies|startups|investors/.test(k)) return 'count';
   return null;
+}
+
+/** Units that can share an axis. */
+function unitGroup(u: UnitKind): string {
+  return u === 'pct-fraction' ? 'pct' : u;
 }
 
 function kindFromType(type: string): ChartKind | null {
@@ -208,6 +245,9 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
   }
   if (kind !== 'table' && normalSeries.length === 0) kind = 'table';
   if (kind === 'combo' && normalSeries.length < 2) kind = 'bar';
+  // A count next to an amount on one axis is invisible (1,083 deals next to $54B): draw the
+  // chart as a combo, the second unit as a line on its own axis.
+  if ((kind === 'bar' || kind === 'line' || kind === 'area') && new Set(normalSeries.map((s) => unitGroup(s.unit))).size > 1) kind = 'combo';
   if (kind === 'scatter' && !isNumericColumn(rows, xKey)) kind = normalSeries.length >= 2 ? 'scatter' : 'bar';
 
   const primaryUnit = normalSeries[0]?.unit ?? baseUnit;

@@ -5,9 +5,9 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec } from '../../api/envelope.js';
-import { FONT_FAMILY, measureText, truncateToWidth } from '../fonts.js';
+import { FONT_FAMILY, measureText, truncateToWidth, wrapText } from '../fonts.js';
 import { formatInt, formatNumber, formatPct, formatUsd } from '../format.js';
-import { looksTemporal, normalizeChart } from './normalize.js';
+import { isIdentifierKey, looksTemporal, normalizeChart } from './normalize.js';
 import type { ChartKind, NormalChart, NormalSeries, UnitKind } from './normalize.js';
 
 /** Size of a chart in CSS pixels (1 px = 1 pt in the PDF before scaling). */
@@ -16,6 +16,8 @@ export interface ChartLayout {
   width?: number;
   /** Height of the plot for vertical charts; horizontal bars grow with their categories. Default 250. */
   height?: number;
+  /** Height of one category of horizontal bars, px: default 20 (one series) or 9 a series + 6. */
+  band?: number;
 }
 
 /** What `toVegaLite` decided, kept in the spec's `usermeta` for tests and logs. */
@@ -111,7 +113,9 @@ function axisTitle(series: NormalSeries[], chart: NormalChart): string | null {
   if (series.length !== 1) return chart.unitLabel;
   const s = series[0];
   if (!s) return null;
-  return chart.unitLabel && s.unit === 'count' ? `${s.name} (${chart.unitLabel})` : s.name;
+  // "Deals (deals)" says it twice: the unit label only when the name does not already say it.
+  const label = chart.unitLabel;
+  return label && s.unit === 'count' && !s.name.toLowerCase().includes(label.toLowerCase()) ? `${s.name} (${label})` : s.name;
 }
 
 function valueAxis(unit: UnitKind, title: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -151,8 +155,10 @@ function categoryAxisPlan(labels: string[], plotWidth: number, temporal: boolean
 
 function titleBlock(text: string, width: number, subtitle?: string): Record<string, unknown> | undefined {
   if (!text && !subtitle) return undefined;
+  // A long title wraps onto a second line, then is cut with an ellipsis.
+  const lines = text ? wrapText(text, width - 16, 13, { bold: true, maxLines: 2 }) : [''];
   return {
-    text: text ? truncateToWidth(text, width - 16, 13, true) : '',
+    text: lines.length > 1 ? lines : (lines[0] ?? ''),
     ...(subtitle ? { subtitle } : {}),
     anchor: 'start',
     limit: width - 16,
@@ -214,11 +220,11 @@ export function toVegaLite(spec: ChartSpec, layout: ChartLayout = {}): TopLevelS
       return scatterSpec(chart, width, height);
     case 'hbar':
     case 'hstacked':
-      return hbarSpec(chart, width, chart.kind === 'hstacked');
+      return hbarSpec(chart, width, chart.kind === 'hstacked', layout.band);
     case 'combo':
       return comboSpec(chart, width, height);
     default:
-      return cartesianSpec(chart, width, height);
+      return cartesianSpec(chart, width, height, layout.band);
   }
 }
 
@@ -226,13 +232,13 @@ function meta(chart: NormalChart, kind: ChartKind, labelAngle = 0): ChartMeta {
   return { kind, requestedType: chart.requestedType, fallback: chart.fallback, categories: chart.rows.length, series: chart.series.length, labelAngle };
 }
 
-function cartesianSpec(chart: NormalChart, width: number, height: number): TopLevelSpec {
+function cartesianSpec(chart: NormalChart, width: number, height: number, band?: number): TopLevelSpec {
   const labels = uniqueLabels(chart.rows, chart.xKey);
   const temporal = looksTemporal(chart.rows.map((r) => r[chart.xKey]));
   const plotWidth = width - 90;
   const plan = categoryAxisPlan(labels, plotWidth, temporal);
   const isBar = chart.kind === 'bar' || chart.kind === 'stacked';
-  if (isBar && !plan.fits) return hbarSpec(chart, width, chart.kind === 'stacked');
+  if (isBar && !plan.fits) return hbarSpec(chart, width, chart.kind === 'stacked', band);
   const series = chart.series;
   const names = series.map((s) => s.name);
   const values = longRows(chart, labels, series);
@@ -270,7 +276,7 @@ function unique(labels: string[]): string[] {
   return [...new Set(labels)];
 }
 
-function hbarSpec(chart: NormalChart, width: number, stacked: boolean): TopLevelSpec {
+function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?: number): TopLevelSpec {
   const all = chart.rows;
   const rows = all.slice(0, MAX_HBAR);
   const trimmed: NormalChart = { ...chart, rows };
@@ -279,10 +285,10 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean): TopLevel
   const names = series.map((s) => s.name);
   const values = longRows(trimmed, labels, series);
   const perCategory = stacked || names.length === 1 ? 1 : names.length;
-  const band = perCategory === 1 ? 20 : 9 * perCategory + 6;
+  const band = bandSize ?? (perCategory === 1 ? 20 : 9 * perCategory + 6);
   const height = Math.max(80, labels.length * band);
   const subtitle = all.length > rows.length ? `First ${rows.length} of ${all.length}` : undefined;
-  const labelLimit = Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.32));
+  const labelLimit = Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.38));
   const y = { field: 'x', type: 'nominal', sort: unique(labels), axis: { title: null, labelLimit, ticks: false, labelPadding: 4 }, scale: { paddingInner: 0.2 } };
   const x = { field: 'v', type: 'quantitative', axis: valueAxis(chart.unit, axisTitle(series, chart)), stack: stacked ? 'zero' : null };
   const color = { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(names.length), sort: names };
@@ -311,8 +317,12 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
   const labels = uniqueLabels(chart.rows, chart.xKey);
   const temporal = looksTemporal(chart.rows.map((r) => r[chart.xKey]));
   const plan = categoryAxisPlan(labels, width - 140, temporal);
+  // Bars: the series marked as bars (else the first), of one unit; every other series is a
+  // line on the second axis, so a count never shares an axis with an amount.
   const marked = chart.series.filter((s) => s.mark === 'bar');
-  const barSeries = marked.length > 0 ? marked : chart.series.slice(0, 1);
+  const firstBars = marked.length > 0 ? marked : chart.series.slice(0, 1);
+  const barGroup = firstBars[0]?.unit === 'pct-fraction' ? 'pct' : firstBars[0]?.unit;
+  const barSeries = firstBars.filter((s) => (s.unit === 'pct-fraction' ? 'pct' : s.unit) === barGroup);
   const lineSeries = chart.series.filter((s) => !barSeries.includes(s));
   const all = [...barSeries, ...lineSeries];
   const names = all.map((s) => s.name);
@@ -422,7 +432,7 @@ function tableSpec(chart: NormalChart, width: number): TopLevelSpec {
   const values = rows.flatMap((r, i) =>
     cols.map((c, j) => {
       const v = r[c];
-      const text = typeof v === 'number' ? formatValue(v, chart.series.find((s) => s.key === c)?.unit ?? 'count') : labelOf(v);
+      const text = typeof v === 'number' ? (isIdentifierKey(c) ? String(v) : formatValue(v, chart.series.find((s) => s.key === c)?.unit ?? 'count')) : labelOf(v);
       return { row: i, col: j, text: truncateToWidth(text, colWidth - 8, LABEL_FONT_SIZE) };
     }),
   );

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { safeText, safeUrl, safeValue, sanitizeHeaders, sanitizeSheetName, sanitizeTableName } from './safe.js';
 
 /** How a column's values are written. */
-export type ColumnKind = 'text' | 'int' | 'number' | 'usd' | 'usd-millions' | 'pct' | 'date' | 'url';
+export type ColumnKind = 'text' | 'int' | 'number' | 'usd' | 'usd-millions' | 'pct' | 'date' | 'url' | 'id';
 
 export interface DataColumn {
   header: string;
@@ -18,6 +18,8 @@ export interface DataColumn {
   linkKey?: string;
   /** Width in characters; default from the content (10 to 60). */
   width?: number;
+  /** Wrap long text in the cell (rows grow when the file is opened). */
+  wrap?: boolean;
 }
 
 export interface KeyFigureCell {
@@ -37,6 +39,8 @@ export const NUMBER_FORMATS: Record<ColumnKind, string | undefined> = {
   'usd-millions': '$#,##0.0,,"M"',
   pct: '0.0%',
   date: 'yyyy-mm-dd',
+  // Years, quarters and ids: numbers without a thousands separator (2021, not 2,021).
+  id: '0',
 };
 
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF1F4E79' } };
@@ -59,6 +63,8 @@ export function cellValue(v: unknown, kind: ColumnKind = 'text'): ExcelJS.CellVa
       const n = toNumber(v);
       return n === null ? null : n / 100;
     }
+    case 'id':
+      return typeof v === 'number' ? (Number.isFinite(v) ? v : null) : safeValue(v);
     case 'date': {
       if (typeof v !== 'string' && !(v instanceof Date)) return safeValue(v);
       const d = v instanceof Date ? v : new Date(v);
@@ -71,7 +77,7 @@ export function cellValue(v: unknown, kind: ColumnKind = 'text'): ExcelJS.CellVa
 
 function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   if (v === null || v === undefined) return 0;
-  if (typeof v === 'number') return kind === 'usd-millions' ? 9 : kind === 'pct' ? 7 : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
+  if (typeof v === 'number') return kind === 'usd-millions' ? 9 : kind === 'pct' ? 7 : kind === 'id' ? String(v).length + 1 : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
   if (v instanceof Date) return 10;
   if (typeof v === 'object' && 'text' in v) return String(v.text).length;
   // Wide characters (CJK) take about two columns.
@@ -137,6 +143,7 @@ export class ReportWorkbook {
       const widest = Math.max(displayLength(headers[i] ?? '', 'text') + 3, ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')));
       col.width = c.width ?? Math.min(60, Math.max(10, widest + 2));
       if (fmt) for (let r = 0; r < tableRows.length; r++) ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
+      if (c.wrap) for (let r = 0; r < tableRows.length; r++) ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
         input.rows.forEach((row, r) => {
           const url = safeUrl(row[c.linkKey ?? c.key]);
@@ -166,6 +173,44 @@ export class ReportWorkbook {
       return row + 3;
     }
     return row + 2;
+  }
+
+  /**
+   * A hyperlink cell at (row, col) when `url` is an absolute http(s) url (the text is
+   * formula-safe); nothing otherwise. Returns true when the link was written.
+   */
+  addLink(ws: ExcelJS.Worksheet, row: number, col: number, text: string, url: unknown): boolean {
+    const href = safeUrl(url);
+    if (!href) return false;
+    const cell = ws.getCell(row, col);
+    cell.value = { text: safeText(text), hyperlink: href, tooltip: href };
+    cell.font = { color: { argb: 'FF0563C1' }, underline: true };
+    return true;
+  }
+
+  /**
+   * Paragraphs of text, one a row, merged across `span` columns and wrapped, starting at
+   * `row`; an optional bold heading first. Returns the next free row.
+   */
+  addParagraphs(ws: ExcelJS.Worksheet, paragraphs: string[], row: number, options: { heading?: string; span?: number; charsPerLine?: number } = {}): number {
+    const span = options.span ?? 8;
+    const perLine = options.charsPerLine ?? 120;
+    let r = row;
+    if (options.heading) {
+      const h = ws.getCell(r, 1);
+      h.value = safeText(options.heading);
+      h.font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
+      r++;
+    }
+    for (const p of paragraphs) {
+      ws.mergeCells(r, 1, r, span);
+      const cell = ws.getCell(r, 1);
+      cell.value = safeText(p);
+      cell.alignment = { wrapText: true, vertical: 'top' };
+      ws.getRow(r).height = Math.max(1, Math.ceil(p.length / perLine)) * 15 + 3;
+      r++;
+    }
+    return r + 1;
   }
 
   /** Key figures as label / value / note rows starting at `row`. Returns the next free row. */

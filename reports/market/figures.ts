@@ -16,7 +16,8 @@ export interface CountryFigures {
   lastFullYear: number;
   ytdYear: number;
   lastFull: { deals: number | null; capital: number | null; dealsYoy: number | null; capitalYoy: number | null };
-  ytd: { deals: number | null; capital: number | null };
+  /** Year to date, and its change vs the same period of the previous year in percent. */
+  ytd: { deals: number | null; capital: number | null; dealsYoy: number | null; capitalYoy: number | null };
   change: CountryChange | null;
   /** Share of deals at seed and earlier, in percent. */
   earlyShare: number | null;
@@ -56,14 +57,22 @@ export function countryFigures(model: MarketReportModel, section: CountrySection
   const ytd = rows.find((r) => r.year === ytdYear && r.partial);
   const totalDeals = section.stage_mix.reduce((s, x) => s + x.deals, 0);
   const early = section.stage_mix.filter((x) => EARLY.test(x.stage)).reduce((s, x) => s + x.deals, 0);
+  const runChange = model.comparison.changes.find((c) => c.country === section.country) ?? null;
   const topSector = [...section.top_sectors].sort((a, b) => (b.capital_usd ?? b.deals) - (a.capital_usd ?? a.deals))[0];
   return {
     country: section.country,
     lastFullYear: last?.year ?? ytdYear - 1,
     ytdYear,
     lastFull: { deals: last?.deals ?? null, capital: last?.capital_usd ?? null, dealsYoy: last?.deals_yoy_pct ?? null, capitalYoy: last?.capital_yoy_pct ?? null },
-    ytd: { deals: ytd?.deals ?? null, capital: ytd?.capital_usd ?? null },
-    change: model.comparison.changes.find((c) => c.country === section.country) ?? null,
+    ytd: {
+      deals: ytd?.deals ?? null,
+      capital: ytd?.capital_usd ?? null,
+      // The service's own year-to-date change on the partial year's row comes first: it is the
+      // figure the by-year table prints next to it.
+      dealsYoy: ytd?.deals_yoy_pct ?? runChange?.deals_yoy_pct ?? null,
+      capitalYoy: ytd?.capital_yoy_pct ?? runChange?.capital_yoy_pct ?? null,
+    },
+    change: runChange,
     earlyShare: totalDeals > 0 ? (early / totalDeals) * 100 : null,
     topSector: topSector?.sector ?? null,
     topInvestor: section.most_active_investors[0]?.name ?? null,
@@ -116,14 +125,23 @@ export function trendOf(p: number | null | undefined): 'up' | 'down' | 'flat' {
   return p > 0 ? 'up' : 'down';
 }
 
-/** The executive summary as paragraphs of prose with numbers. */
-export function summaryParagraphs(model: MarketReportModel): string[] {
+export interface SummaryParts {
+  /** The whole market: totals, the largest market. */
+  overview: string[];
+  /** One sentence per country. */
+  countries: string[];
+  /** Changes since the previous run (or that this is the first run) and partial status. */
+  changes: string[];
+}
+
+/** The executive summary in prose with numbers: an overview, a line per country, the changes. */
+export function summaryParts(model: MarketReportModel): SummaryParts {
   const t = totals(model);
   const figures = model.countries.map((c) => countryFigures(model, c));
-  const out: string[] = [];
+  const overview: string[] = [];
   const names = model.countries.map((c) => c.country);
   const list = names.length <= 1 ? (names[0] ?? 'no country') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  out.push(
+  overview.push(
     `Across ${list}, startups closed ${formatInt(t.deals)} rounds worth ${formatUsd(t.capital)} in ${t.lastFullYear} ` +
       `(${change(t.dealsYoy)} deals and ${change(t.capitalYoy)} capital year on year). ` +
       `In ${t.ytdYear} to ${formatDate(model.period.asOf)}, ${formatInt(t.ytdDeals)} rounds raised ${formatUsd(t.ytdCapital)}.`,
@@ -131,37 +149,42 @@ export function summaryParagraphs(model: MarketReportModel): string[] {
   const ranked = [...figures].sort((a, b) => (b.lastFull.capital ?? 0) - (a.lastFull.capital ?? 0));
   const lead = ranked[0];
   if (lead && ranked.length > 1 && t.capital > 0) {
-    out.push(
+    overview.push(
       `${lead.country} was the largest market by capital in ${lead.lastFullYear} with ${formatUsd(lead.lastFull.capital)} ` +
         `(${formatPct(((lead.lastFull.capital ?? 0) / t.capital) * 100)} of the total across the countries covered).`,
     );
   }
-  for (const f of figures) {
+  const countries = figures.map((f) => {
     const parts = [
-      `${f.country}: ${formatInt(f.lastFull.deals)} deals and ${formatUsd(f.lastFull.capital)} in ${f.lastFullYear} (${change(f.lastFull.dealsYoy)} deals, ${change(f.lastFull.capitalYoy)} capital YoY)`,
-      `${formatInt(f.ytd.deals)} deals and ${formatUsd(f.ytd.capital)} in ${f.ytdYear} to date`,
+      `${formatInt(f.lastFull.deals)} deals and ${formatUsd(f.lastFull.capital)} in ${f.lastFullYear} (${change(f.lastFull.dealsYoy)} deals, ${change(f.lastFull.capitalYoy)} capital YoY)`,
+      `${formatInt(f.ytd.deals)} deals and ${formatUsd(f.ytd.capital)} in ${f.ytdYear} to date` +
+        (f.ytd.dealsYoy != null || f.ytd.capitalYoy != null ? ` (${change(f.ytd.dealsYoy)} deals, ${change(f.ytd.capitalYoy)} capital vs the same period last year)` : ''),
     ];
-    if (f.change && (f.change.deals_yoy_pct != null || f.change.capital_yoy_pct != null)) {
-      parts.push(`year to date vs the same period last year: ${change(f.change.deals_yoy_pct)} deals, ${change(f.change.capital_yoy_pct)} capital`);
-    }
     if (f.topSector) parts.push(`leading sector ${f.topSector}`);
-    out.push(`${parts.join('; ')}.`);
-  }
+    return `${f.country}: ${parts.join('; ')}.`;
+  });
+  const changes: string[] = [];
   const cmp = model.comparison;
   if (cmp.previousRunAt) {
     const moves = figures
       .map((f) => f.change)
       .filter((c): c is CountryChange => !!c && (c.deals_vs_last_run_pct != null || c.capital_vs_last_run_pct != null))
       .map((c) => `${c.country} ${change(c.deals_vs_last_run_pct)} deals, ${change(c.capital_vs_last_run_pct)} capital`);
-    out.push(
+    changes.push(
       `Since the previous run on ${formatDate(cmp.previousRunAt)}: ${cmp.newStartups.length} startups and ${cmp.newTopInvestors.length} investors entered the lists` +
         (moves.length > 0 ? `; year-to-date figures moved ${moves.join('; ')}.` : '.'),
     );
   } else {
-    out.push('This is the first run of this report: changes since the previous run will appear from the next run on.');
+    changes.push('This is the first run of this report: there is no previous run to compare with. Changes since the previous run appear from the next run on.');
   }
   if (model.stats.partial) {
-    out.push(`This report is partial: ${model.stats.partialReasons.join('; ') || 'the run stopped early'}. Sections affected say so.`);
+    changes.push(`This report is partial: ${model.stats.partialReasons.join('; ') || 'the run stopped early'}. Sections affected say so.`);
   }
-  return out;
+  return { overview, countries, changes };
+}
+
+/** The executive summary as paragraphs of prose with numbers. */
+export function summaryParagraphs(model: MarketReportModel): string[] {
+  const p = summaryParts(model);
+  return [...p.overview, ...p.countries, ...p.changes];
 }

@@ -6,33 +6,47 @@
  */
 import type { Worksheet } from 'exceljs';
 import { ReportWorkbook } from '../excel/index.js';
-import type { DataColumn, KeyFigureCell } from '../excel/index.js';
+import type { ColumnKind, DataColumn, KeyFigureCell } from '../excel/index.js';
 import { formatDate, formatDateTime } from '../format.js';
-import { humanizeKey } from '../charts/index.js';
+import { isIdentifierKey, unitFromKey } from '../charts/index.js';
 import type { RenderedChart } from '../charts/index.js';
-import { COMPARE_CAPITAL, COMPARE_DEALS, countryChartId, serviceChartId } from './charts.js';
+import { answerColumnsForSheet, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
-import { countryFigures, totals, yearRows } from './figures.js';
-import type { MarketReportModel } from './model.js';
+import { countryFigures, summaryParts, totals, yearRows } from './figures.js';
+import type { AgentAnswer, MarketReportModel } from './model.js';
 import { reportTitle } from './pdf.js';
 
-const CHART_WIDTH = 620;
-
-function imageSize(c: RenderedChart): { width: number; height: number } {
-  const scale = Math.min(1, CHART_WIDTH / Math.max(1, c.width));
+/** On-screen width of a chart image: half-width PDF charts are shown larger (their PNG is 2×). */
+function imageSize(c: RenderedChart, size: PlannedChart['size']): { width: number; height: number } {
+  const target = size === 'half' ? Math.min(460, c.width * 1.4) : Math.min(620, c.width);
+  const scale = target / Math.max(1, c.width);
   return { width: Math.round(c.width * scale), height: Math.round(c.height * scale) };
 }
 
 /** Places charts one under the other from `row` at column `col`; returns the next free row. */
-function placeCharts(book: ReportWorkbook, ws: Worksheet, charts: (RenderedChart | undefined)[], row: number, col: number): { next: number; placed: number } {
+function placeCharts(book: ReportWorkbook, ws: Worksheet, charts: PlannedChart[], rendered: RenderedCharts, row: number, col: number): { next: number; placed: number } {
   let r = row;
   let placed = 0;
-  for (const c of charts) {
+  for (const p of charts) {
+    const c = rendered.get(p.id);
     if (!c) continue;
-    r = book.addImage(ws, c.png, { row: r, col }, imageSize(c));
+    r = book.addImage(ws, c.png, { row: r, col }, imageSize(c, p.size));
     placed++;
   }
   return { next: r, placed };
+}
+
+/** How an answer column is written: ids and years as plain numbers, amounts in dollars, dates as dates. */
+function answerKind(a: AgentAnswer, column: string): ColumnKind {
+  const rows = a.rows ?? [];
+  if (isNumericColumn(rows, column)) {
+    if (isIdentifierKey(column)) return 'id';
+    const unit = unitFromKey(column);
+    if (unit === 'usd') return 'usd';
+    if (unit === 'pct') return 'pct';
+    return rows.every((r) => typeof r[column] !== 'number' || Number.isInteger(r[column])) ? 'int' : 'number';
+  }
+  return isDateColumn(rows, column) ? 'date' : 'text';
 }
 
 /** Builds the market report workbook. Returns the workbook and the number of images placed. */
@@ -42,6 +56,7 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
   let images = 0;
   const t = totals(model);
   const figs = model.countries.map((c) => countryFigures(model, c));
+  const firstRun = !model.comparison.previousRunAt;
 
   // Summary
   const summary = book.addSheet('Summary', { tabColor: 'FF1F4E79' });
@@ -50,6 +65,9 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     title,
     `${model.countries.map((c) => c.country).join(', ')} · ${formatDate(model.period.from)} to ${formatDate(model.period.to)} · data as of ${formatDate(model.period.asOf)} · generated ${formatDateTime(model.generatedAt)}`,
   );
+  const parts = summaryParts(model);
+  row = book.addParagraphs(summary, [...parts.overview, ...parts.countries, ...parts.changes], row, { heading: 'Highlights', span: 9 });
+  const runNote = firstRun ? 'first run: no previous run to compare' : `since the previous run on ${formatDateTime(model.comparison.previousRunAt)}`;
   const keyFigures: KeyFigureCell[] = [
     { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int' },
     { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct' },
@@ -57,26 +75,34 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct' },
     { label: `Deals ${t.ytdYear} YTD`, value: t.ytdDeals, kind: 'int' },
     { label: `Capital ${t.ytdYear} YTD`, value: t.ytdCapital, kind: 'usd-millions' },
-    { label: 'New startups since the previous run', value: model.comparison.newStartups.length, kind: 'int', note: model.comparison.previousRunAt ? `previous run ${formatDateTime(model.comparison.previousRunAt)}` : 'first run' },
-    { label: 'New top investors since the previous run', value: model.comparison.newTopInvestors.length, kind: 'int' },
+    firstRun ? { label: 'New startups since the previous run', value: 'First run', note: runNote } : { label: 'New startups since the previous run', value: model.comparison.newStartups.length, kind: 'int', note: runNote },
+    firstRun ? { label: 'New top investors since the previous run', value: 'First run', note: runNote } : { label: 'New top investors since the previous run', value: model.comparison.newTopInvestors.length, kind: 'int', note: runNote },
     { label: 'Credits spent', value: model.stats.creditsSpent, kind: 'int', note: model.stats.creditBudget !== null ? `budget ${model.stats.creditBudget}` : 'no budget set' },
     { label: 'Status', value: model.stats.partial ? 'Partial' : 'Complete', note: model.stats.partialReasons.join('; ') },
   ];
   row = book.addKeyFigures(summary, keyFigures, row);
+  const cmpColumns: DataColumn[] = [
+    { header: 'Country', key: 'country', width: 32 },
+    { header: `Deals ${t.lastFullYear}`, key: 'deals', kind: 'int', width: 16 },
+    { header: `Deals YoY`, key: 'dealsYoy', kind: 'pct', width: 14 },
+    { header: `Capital ${t.lastFullYear}`, key: 'capital', kind: 'usd-millions', width: 16 },
+    { header: `Capital YoY`, key: 'capitalYoy', kind: 'pct', width: 14 },
+    { header: `Deals ${t.ytdYear} YTD`, key: 'ytdDeals', kind: 'int', width: 16 },
+    { header: 'Deals YTD YoY', key: 'ytdDealsYoy', kind: 'pct', width: 16 },
+    { header: `Capital ${t.ytdYear} YTD`, key: 'ytdCapital', kind: 'usd-millions', width: 16 },
+    { header: 'Capital YTD YoY', key: 'ytdCapitalYoy', kind: 'pct', width: 16 },
+    // On a first run there is nothing to compare with: no empty columns.
+    ...(firstRun
+      ? []
+      : ([
+          { header: 'Deals vs last run', key: 'dealsRun', kind: 'pct', width: 16 },
+          { header: 'Capital vs last run', key: 'capitalRun', kind: 'pct', width: 16 },
+        ] satisfies DataColumn[])),
+  ];
   const cmp = book.addDataTable(summary, {
     name: 'CountryComparison',
     origin: { row, col: 1 },
-    columns: [
-      { header: 'Country', key: 'country', width: 32 },
-      { header: `Deals ${t.lastFullYear}`, key: 'deals', kind: 'int', width: 16 },
-      { header: `Deals YoY`, key: 'dealsYoy', kind: 'pct', width: 14 },
-      { header: `Capital ${t.lastFullYear}`, key: 'capital', kind: 'usd-millions', width: 16 },
-      { header: `Capital YoY`, key: 'capitalYoy', kind: 'pct', width: 14 },
-      { header: `Deals ${t.ytdYear} YTD`, key: 'ytdDeals', kind: 'int', width: 16 },
-      { header: `Capital ${t.ytdYear} YTD`, key: 'ytdCapital', kind: 'usd-millions', width: 16 },
-      { header: 'Deals vs last run', key: 'dealsRun', kind: 'pct', width: 16 },
-      { header: 'Capital vs last run', key: 'capitalRun', kind: 'pct', width: 16 },
-    ],
+    columns: cmpColumns,
     rows: figs.map((f) => ({
       country: f.country,
       deals: f.lastFull.deals,
@@ -84,21 +110,24 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       capital: f.lastFull.capital,
       capitalYoy: f.lastFull.capitalYoy,
       ytdDeals: f.ytd.deals,
+      ytdDealsYoy: f.ytd.dealsYoy,
       ytdCapital: f.ytd.capital,
+      ytdCapitalYoy: f.ytd.capitalYoy,
       dealsRun: f.change?.deals_vs_last_run_pct ?? null,
       capitalRun: f.change?.capital_vs_last_run_pct ?? null,
     })),
   });
-  const placedSummary = placeCharts(book, summary, [charts.get(COMPARE_CAPITAL), charts.get(COMPARE_DEALS)], cmp.lastRow + 2, 1);
+  const placedSummary = placeCharts(book, summary, planned.filter((p) => p.place.kind === 'compare'), charts, cmp.lastRow + 2, 1);
   images += placedSummary.placed;
   summary.views = [{ showGridLines: false }];
 
-  // One sheet per country: figures on the left, charts on the right.
+  // One sheet per country: figures and tables on the left (A to G), charts on the right (from I).
   model.countries.forEach((c, i) => {
     const f = figs[i];
     if (!f) return;
     const ws = book.addSheet(c.country);
     let r = book.addTitle(ws, c.country, c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined));
+    if (book.addLink(ws, r - 1, 1, 'Interactive country view', c.url)) r++;
     r = book.addKeyFigures(
       ws,
       [
@@ -107,9 +136,12 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
         { label: `Capital ${f.lastFullYear}`, value: f.lastFull.capital, kind: 'usd-millions' },
         { label: `Capital ${f.lastFullYear} YoY`, value: f.lastFull.capitalYoy, kind: 'pct' },
         { label: `Deals ${f.ytdYear} YTD`, value: f.ytd.deals, kind: 'int' },
+        { label: `Deals ${f.ytdYear} YTD vs same period`, value: f.ytd.dealsYoy, kind: 'pct' },
         { label: `Capital ${f.ytdYear} YTD`, value: f.ytd.capital, kind: 'usd-millions' },
+        { label: `Capital ${f.ytdYear} YTD vs same period`, value: f.ytd.capitalYoy, kind: 'pct' },
         { label: 'Seed and earlier, share of deals', value: f.earlyShare, kind: 'pct' },
         { label: 'Leading sector', value: f.topSector },
+        { label: 'Most active investor', value: f.topInvestor },
       ],
       r,
     );
@@ -117,23 +149,29 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       name: `${c.country}_ByYear`,
       origin: { row: r, col: 1 },
       columns: [
-        { header: 'Year', key: 'label', width: 32 },
-        { header: 'Deals', key: 'deals', kind: 'int', width: 16 },
-        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions', width: 40 },
+        { header: 'Year', key: 'year', kind: 'id' },
+        { header: 'Period', key: 'period' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
+        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+        { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
+        { header: 'Avg. deal', key: 'avg', kind: 'usd-millions' },
       ],
-      rows: yearRows(c, f.ytdYear).map((y) => ({ ...y, label: y.partial ? `${y.year} YTD` : String(y.year) })),
+      rows: yearRows(c, f.ytdYear).map((y) => ({ ...y, period: y.partial ? 'Year to date' : 'Full year', avg: y.deals > 0 ? y.capital_usd / y.deals : null })),
     });
+    const stageTotal = c.stage_mix.reduce((s, x) => s + x.deals, 0);
     const stages = book.addDataTable(ws, {
       name: `${c.country}_Stages`,
       origin: { row: years.lastRow + 2, col: 1 },
       columns: [
         { header: 'Stage', key: 'stage' },
         { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Share of deals', key: 'share', kind: 'pct' },
         { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
       ],
-      rows: c.stage_mix.map((s) => ({ ...s })),
+      rows: c.stage_mix.map((s) => ({ ...s, share: stageTotal > 0 ? (s.deals / stageTotal) * 100 : null })),
     });
-    book.addDataTable(ws, {
+    const sectors = book.addDataTable(ws, {
       name: `${c.country}_Sectors`,
       origin: { row: stages.lastRow + 2, col: 1 },
       columns: [
@@ -143,11 +181,20 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       ],
       rows: c.top_sectors.map((s) => ({ ...s })),
     });
-    ws.getColumn(1).width = 34;
-    ws.getColumn(2).width = 16;
-    ws.getColumn(3).width = 40;
-    const ids = [countryChartId(i, 'years'), countryChartId(i, 'stages'), countryChartId(i, 'sectors'), countryChartId(i, 'investors'), ...c.charts.map((_, j) => serviceChartId(i, j))];
-    images += placeCharts(book, ws, ids.map((id) => charts.get(id)), 1, 5).placed;
+    book.addDataTable(ws, {
+      name: `${c.country}_ActiveInvestors`,
+      origin: { row: sectors.lastRow + 2, col: 1 },
+      columns: [
+        { header: 'Most active investor', key: 'name', linkKey: 'url' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'As lead', key: 'lead_deals', kind: 'int' },
+      ],
+      rows: c.most_active_investors.map((m) => ({ ...m })),
+    });
+    // One set of widths for the stacked tables and the key figures (whose notes spill right).
+    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => (ws.getColumn(k + 1).width = w));
+    const own = planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
+    images += placeCharts(book, ws, own, charts, 1, 9).placed;
   });
 
   // Data sheets.
@@ -206,7 +253,7 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     name: 'RoundsByYear',
     columns: [
       { header: 'Country', key: 'country' },
-      { header: 'Year', key: 'year', kind: 'int', width: 8 },
+      { header: 'Year', key: 'year', kind: 'id', width: 8 },
       { header: 'Period', key: 'period' },
       { header: 'Deals', key: 'deals', kind: 'int' },
       { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
@@ -236,11 +283,11 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     name: 'AgentAnswers',
     columns: [
       { header: '#', key: 'n', kind: 'int', width: 6 },
-      { header: 'Question', key: 'question', width: 50 },
+      { header: 'Question', key: 'question', width: 50, wrap: true },
       { header: 'Country', key: 'country' },
-      { header: 'Answer', key: 'answer', width: 80, linkKey: 'url' },
+      { header: 'Answer', key: 'answer', width: 80, linkKey: 'url', wrap: true },
       { header: 'Rows', key: 'rowCount', kind: 'int', width: 8 },
-      { header: 'Skipped because', key: 'skipped', width: 40 },
+      { header: 'Skipped because', key: 'skipped', width: 40, wrap: true },
       { header: 'Rows sheet', key: 'sheet', width: 16 },
     ],
     rows: model.answers.map((a, i) => ({ ...a, n: i + 1, rowCount: a.rows?.length ?? 0, sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null })),
@@ -248,16 +295,15 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
   model.answers.forEach((a, i) => {
     const rows = a.rows ?? [];
     if (rows.length === 0) return;
-    const cols = a.columns && a.columns.length > 0 ? a.columns : Object.keys(rows[0] ?? {});
+    const cols = answerColumnsForSheet(a);
     const ws = book.addSheet(`Answer ${i + 1}`);
-    const numeric = (c: string): boolean => rows.every((r) => typeof r[c] === 'number' || r[c] == null) && rows.some((r) => typeof r[c] === 'number');
     book.addDataTable(ws, {
       name: `Answer${i + 1}`,
-      columns: cols.map((c) => ({ header: humanizeKey(c), key: c, kind: numeric(c) ? (/usd|amount|capital|raised/i.test(c) ? 'usd' : 'number') : 'text' })),
+      columns: cols.map((c) => ({ header: answerHeader(c), key: c, kind: answerKind(a, c) })),
       rows,
     });
-    const ids = planned.filter((p) => p.id.startsWith(`a${i}-`)).map((p) => charts.get(p.id));
-    images += placeCharts(book, ws, ids, 1, cols.length + 2).placed;
+    const own = planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
+    images += placeCharts(book, ws, own, charts, 1, cols.length + 2).placed;
   });
 
   // Methodology
@@ -271,10 +317,16 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       { label: 'Credit budget', value: model.stats.creditBudget, kind: 'int', note: model.stats.creditBudget === null ? 'no budget set' : '' },
       { label: 'Run time (seconds)', value: Math.round(model.stats.durationMs / 100) / 10, kind: 'number' },
       { label: 'Status', value: model.stats.partial ? 'Partial' : 'Complete', note: model.stats.partialReasons.join('; ') },
-      { label: 'Sources', value: model.stats.sources.join('; ') },
+      ...(typeof model.stats.retries === 'number' ? [{ label: 'Retried calls', value: model.stats.retries, kind: 'int' as const }] : []),
+      ...(typeof model.stats.rateLimitWaits === 'number' ? [{ label: 'Waits for the rate limit', value: model.stats.rateLimitWaits, kind: 'int' as const }] : []),
     ],
     mr,
   );
+  mr = book.addParagraphs(m, model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'], mr, { heading: 'Sources', span: 3, charsPerLine: 90 });
+  if (model.stats.partial) mr = book.addParagraphs(m, model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'], mr, { heading: 'What is partial and why', span: 3, charsPerLine: 90 });
+  m.getCell(mr, 1).value = 'Operations called';
+  m.getCell(mr, 1).font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
+  mr++;
   book.addDataTable(m, {
     name: 'Operations',
     origin: { row: mr, col: 1 },

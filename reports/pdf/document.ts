@@ -63,6 +63,16 @@ export interface ChartImage {
   height: number;
 }
 
+/** One cell of a `row`: measured and drawn inside its own column frame. */
+export interface RowCell {
+  /** Relative width (weights are normalised to the content width). Default 1. */
+  weight?: number;
+  /** Height the cell's content takes at the cell's width (`contentWidth` is the cell's width). */
+  measure: () => number;
+  /** Draws the cell's content from the current y (`left` and `contentWidth` are the cell's). */
+  draw: () => void;
+}
+
 export const COLORS = {
   ink: '#1f2328',
   muted: '#5b6470',
@@ -83,6 +93,8 @@ export class ReportPdf {
   readonly toc: TocEntry[] = [];
   private readonly options: PdfOptions;
   private contentsPages: number[] = [];
+  /** The column a `row` cell is drawn in; null: the full content width. */
+  private frame: { x: number; w: number } | null = null;
   private outlineParent: PDFKit.PDFOutline | undefined;
   private destCount = 0;
   private readonly chunks: Buffer[] = [];
@@ -122,13 +134,24 @@ export class ReportPdf {
     this.doc.font(FONT_FAMILY);
   }
 
-  /** Width between the side margins. */
+  /** Width between the side margins, or of the row cell being drawn. */
   get contentWidth(): number {
+    return this.frame?.w ?? this.pageContentWidth;
+  }
+
+  /** Left edge of the content, or of the row cell being drawn. */
+  get left(): number {
+    return this.frame?.x ?? PAGE_MARGINS.left;
+  }
+
+  /** Width between the side margins, whatever the frame. */
+  get pageContentWidth(): number {
     return this.doc.page.width - PAGE_MARGINS.left - PAGE_MARGINS.right;
   }
 
-  get left(): number {
-    return PAGE_MARGINS.left;
+  /** Height of a page's body, between the top and bottom margins. */
+  get pageBody(): number {
+    return this.bottom - PAGE_MARGINS.top;
   }
 
   /** Lowest y content may reach on this page. */
@@ -152,9 +175,61 @@ export class ReportPdf {
     this.doc.y = PAGE_MARGINS.top;
   }
 
-  /** Starts a new page unless `height` points fit on this one. */
+  /** Starts a new page unless `height` points fit on this one (never inside a row cell: the row made room). */
   ensureSpace(height: number): void {
-    if (this.remaining < height) this.newPage();
+    if (this.frame === null && this.remaining < height) this.newPage();
+  }
+
+  /**
+   * Cells side by side, e.g. a table next to its chart or two charts. The row moves to the next
+   * page whole when it does not fit; when a cell is taller than a page, the cells are drawn one
+   * under the other at the full width instead. Returns the row's height.
+   */
+  row(cells: RowCell[], options: { gap?: number } = {}): number {
+    const frames = this.rowFrames(cells, options.gap ?? 16);
+    const height = this.measureRow(cells, options);
+    if (height > this.pageBody) {
+      for (const c of cells) c.draw();
+      return height;
+    }
+    this.ensureSpace(height);
+    const y0 = this.doc.y;
+    let maxY = y0;
+    cells.forEach((c, i) => {
+      this.doc.y = y0;
+      this.inFrame(frames[i] ?? null, () => c.draw());
+      maxY = Math.max(maxY, this.doc.y);
+    });
+    this.doc.y = maxY;
+    this.doc.x = this.left;
+    return height;
+  }
+
+  /** Height `row` would take with these cells. */
+  measureRow(cells: RowCell[], options: { gap?: number } = {}): number {
+    const frames = this.rowFrames(cells, options.gap ?? 16);
+    return Math.max(0, ...cells.map((c, i) => this.inFrame(frames[i] ?? null, () => c.measure())));
+  }
+
+  private rowFrames(cells: RowCell[], gap: number): { x: number; w: number }[] {
+    const total = cells.reduce((s, c) => s + (c.weight ?? 1), 0) || 1;
+    const usable = this.pageContentWidth - gap * (cells.length - 1);
+    let x = PAGE_MARGINS.left;
+    return cells.map((c) => {
+      const f = { x, w: (usable * (c.weight ?? 1)) / total };
+      x += f.w + gap;
+      return f;
+    });
+  }
+
+  private inFrame<T>(frame: { x: number; w: number } | null, fn: () => T): T {
+    const saved = this.frame;
+    this.frame = frame;
+    try {
+      return fn();
+    } finally {
+      this.frame = saved;
+    }
   }
 
   /** A full-page cover: title, subtitle and lines of facts. */
@@ -209,12 +284,48 @@ export class ReportPdf {
    * `entries` is how many headings the contents will list (levels 1 and 2).
    */
   reserveContents(entries: number): void {
-    const perPage = 38;
-    const pages = Math.max(1, Math.ceil((entries + 2) / perPage));
-    for (let i = 0; i < pages; i++) {
+    // Level-2 lines (15 pt) are the most common; a page holds about 45 of them.
+    this.reserveContentsPages(Math.max(1, Math.ceil((entries + 2) / 45)));
+  }
+
+  /** Reserves exactly `pages` contents pages (see `contentsPagesNeeded`). */
+  reserveContentsPages(pages: number): void {
+    for (let i = 0; i < Math.max(1, pages); i++) {
       this.newPage();
       this.contentsPages.push(this.pageCount - 1);
     }
+  }
+
+  /** Contents pages reserved. */
+  get contentsPageCount(): number {
+    return this.contentsPages.length;
+  }
+
+  /**
+   * How many pages the contents need for the headings added so far. A document laid out with
+   * a different reservation should be laid out again with this many (page numbers move).
+   */
+  contentsPagesNeeded(): number {
+    return this.contentsLayout().pages;
+  }
+
+  /** Where each contents entry goes: its page (0-based among the contents pages) and y. */
+  private contentsLayout(): { pages: number; at: { page: number; y: number }[] } {
+    const top = PAGE_MARGINS.top + 36;
+    let page = 0;
+    let y = top;
+    const at: { page: number; y: number }[] = [];
+    for (const e of this.toc) {
+      const step = e.level === 1 ? 20 : 15;
+      if (y + step > this.bottom) {
+        page++;
+        y = top;
+      }
+      const ey = y + (e.level === 1 ? 4 : 0);
+      at.push({ page, y: ey });
+      y = ey + step;
+    }
+    return { pages: page + 1, at };
   }
 
   /**
@@ -256,23 +367,33 @@ export class ReportPdf {
     doc.font(FONT_FAMILY).fillColor(COLORS.ink);
   }
 
-  /** A paragraph of body text; flows onto the next page when long. */
-  paragraph(text: string, options: { size?: number; color?: string; gap?: number } = {}): void {
+  /**
+   * A paragraph of body text; flows onto the next page when long. With `link` (an http(s) url)
+   * the text is a clickable link, in the accent colour.
+   */
+  paragraph(text: string, options: { size?: number; color?: string; gap?: number; link?: string } = {}): void {
     const { doc } = this;
     const size = options.size ?? 9.5;
     const lines = wrapText(text, this.contentWidth, size);
     const lh = size * 1.35;
-    doc.font(FONT_FAMILY).fontSize(size).fillColor(options.color ?? COLORS.ink);
+    doc.font(FONT_FAMILY).fontSize(size).fillColor(options.link ? COLORS.accent : (options.color ?? COLORS.ink));
     // Keep at least two lines together at a page bottom.
     this.ensureSpace(Math.min(lines.length, 2) * lh);
     for (const line of lines) {
       this.ensureSpace(lh);
       const y = doc.y;
-      doc.text(line, this.left, y, { lineBreak: false });
+      doc.text(line, this.left, y, { lineBreak: false, ...(options.link ? { link: options.link } : {}) });
       doc.y = y + lh;
     }
     doc.y += options.gap ?? 6;
     doc.x = this.left;
+    doc.fillColor(COLORS.ink);
+  }
+
+  /** Height `paragraph` takes (gap included). */
+  paragraphHeight(text: string, options: { size?: number; gap?: number } = {}): number {
+    const size = options.size ?? 9.5;
+    return wrapText(text, this.contentWidth, size).length * size * 1.35 + (options.gap ?? 6);
   }
 
   /** A bulleted list; each item wraps under its own indent. */
@@ -303,7 +424,7 @@ export class ReportPdf {
     const { doc } = this;
     const gap = 8;
     const w = (this.contentWidth - gap * (perRow - 1)) / perRow;
-    const h = 66;
+    const h = 58;
     for (let i = 0; i < tiles.length; i += perRow) {
       this.ensureSpace(h + gap);
       const y = doc.y;
@@ -313,12 +434,12 @@ export class ReportPdf {
         doc.roundedRect(x, y, w, h, 4).fill(COLORS.tile);
         doc.rect(x, y, 3, h).fill(COLORS.accent);
         doc.restore();
-        doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted).text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 8, { lineBreak: false });
+        doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted).text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 7, { lineBreak: false });
         const valueSize = fitSize(t.value, w - 18, 17, 10, true);
-        doc.font(FONT_FAMILY_BOLD).fontSize(valueSize).fillColor(COLORS.ink).text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 22, { lineBreak: false });
+        doc.font(FONT_FAMILY_BOLD).fontSize(valueSize).fillColor(COLORS.ink).text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 19, { lineBreak: false });
         if (t.note) {
           const color = t.trend === 'up' ? COLORS.up : t.trend === 'down' ? COLORS.down : COLORS.muted;
-          doc.font(FONT_FAMILY).fontSize(7.5).fillColor(color).text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 47, { lineBreak: false });
+          doc.font(FONT_FAMILY).fontSize(7.5).fillColor(color).text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false });
         }
       });
       doc.y = y + h + gap;
@@ -329,9 +450,9 @@ export class ReportPdf {
   }
 
   private tableLayout(columns: TableColumn[], rows: string[][], options: TableOptions) {
-    const size = options.fontSize ?? 8.5;
+    const size = options.fontSize ?? 8;
     const maxLines = options.maxLines ?? 2;
-    const pad = 4;
+    const pad = 3.5;
     const lh = size * 1.3;
     const total = columns.reduce((s, c) => s + (c.width ?? 1), 0) || 1;
     const widths = columns.map((c) => ((c.width ?? 1) / total) * this.contentWidth);
@@ -492,33 +613,32 @@ export class ReportPdf {
   private writeContents(): void {
     const { doc } = this;
     const w = this.contentWidth;
-    let pageIdx = 0;
-    const open = (first: boolean): void => {
-      const page = this.contentsPages[pageIdx];
-      if (page === undefined) return;
+    const layout = this.contentsLayout();
+    let opened = -1;
+    const open = (idx: number): boolean => {
+      const page = this.contentsPages[idx];
+      if (page === undefined) return false;
       doc.switchToPage(page);
       doc.y = PAGE_MARGINS.top;
-      doc.font(FONT_FAMILY_BOLD).fontSize(18).fillColor(COLORS.accent).text(first ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
+      doc.font(FONT_FAMILY_BOLD).fontSize(18).fillColor(COLORS.accent).text(idx === 0 ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
       doc.y += 30;
       doc.moveTo(this.left, doc.y - 6).lineTo(this.left + w, doc.y - 6).lineWidth(1).strokeColor(COLORS.accent).stroke();
-      doc.y += 6;
+      opened = idx;
+      return true;
     };
-    open(true);
-    for (const e of this.toc) {
+    open(0);
+    for (const [i, e] of this.toc.entries()) {
+      const at = layout.at[i];
+      if (!at) break;
+      if (at.page !== opened && !open(at.page)) break;
       const size = e.level === 1 ? 11 : 9.5;
-      const step = e.level === 1 ? 20 : 15;
-      if (doc.y + step > this.bottom) {
-        pageIdx++;
-        if (pageIdx >= this.contentsPages.length) break;
-        open(false);
-      }
       const indent = e.level === 1 ? 0 : 16;
       const num = String(e.page + 1);
       const font = e.level === 1 ? FONT_FAMILY_BOLD : FONT_FAMILY;
       const numWidth = measureText(num, size, e.level === 1);
       const titleMax = w - indent - numWidth - 30;
       const title = truncateToWidth(e.title, titleMax, size, e.level === 1);
-      const y = doc.y + (e.level === 1 ? 4 : 0);
+      const y = at.y;
       doc.font(font).fontSize(size).fillColor(COLORS.ink);
       this.put(title, this.left + indent, y, { goTo: e.dest });
       const titleWidth = measureText(title, size, e.level === 1);
@@ -531,7 +651,6 @@ export class ReportPdf {
         doc.restore();
       }
       this.put(num, this.left + w - numWidth, y, { goTo: e.dest });
-      doc.y = y + step;
     }
   }
 
