@@ -166,14 +166,15 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
   const changes: string[] = [];
   const cmp = model.comparison;
   if (cmp.previousRunAt) {
-    const moves = figures
-      .map((f) => f.change)
-      .filter((c): c is CountryChange => !!c && (c.deals_vs_last_run_pct != null || c.capital_vs_last_run_pct != null))
-      .map((c) => `${c.country} ${change(c.deals_vs_last_run_pct)} deals, ${change(c.capital_vs_last_run_pct)} capital`);
-    changes.push(
-      `Since the previous run on ${formatDate(cmp.previousRunAt)}: ${cmp.newStartups.length} startups and ${cmp.newTopInvestors.length} investors entered the lists` +
-        (moves.length > 0 ? `; year-to-date figures moved ${moves.join('; ')}.` : '.'),
-    );
+    const moved = figures.map((f) => f.change).filter((c): c is CountryChange => !!c && (c.deals_vs_last_run_pct != null || c.capital_vs_last_run_pct != null));
+    const still = moved.every((c) => Math.abs(c.deals_vs_last_run_pct ?? 0) < 0.05 && Math.abs(c.capital_vs_last_run_pct ?? 0) < 0.05);
+    const moves = moved.map((c) => `${c.country} ${change(c.deals_vs_last_run_pct)} deals, ${change(c.capital_vs_last_run_pct)} capital`);
+    const entered =
+      cmp.newStartups.length + cmp.newTopInvestors.length === 0
+        ? 'no new startup or investor entered the lists'
+        : `${cmp.newStartups.length} ${cmp.newStartups.length === 1 ? 'startup' : 'startups'} and ${cmp.newTopInvestors.length} ${cmp.newTopInvestors.length === 1 ? 'investor' : 'investors'} entered the lists`;
+    const figuresMoved = moves.length === 0 ? '' : still ? '; year-to-date figures are unchanged' : `; year-to-date figures moved ${moves.join('; ')}`;
+    changes.push(`Since the previous run on ${formatDate(cmp.previousRunAt)}: ${entered}${figuresMoved}.`);
   } else {
     changes.push('This is the first run of this report: there is no previous run to compare with. Changes since the previous run appear from the next run on.');
   }

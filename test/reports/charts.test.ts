@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartSpec } from '../../api/envelope.js';
-import { CATEGORY_LABEL_LIMIT, normalizeChart, renderChart, toVegaLite, valueExpr } from '../../reports/charts/index.js';
+import { CATEGORY_LABEL_LIMIT, isIdentifierKey, isKeyColumn, normalizeChart, renderChart, toVegaLite, valueExpr } from '../../reports/charts/index.js';
 import type { ChartMeta } from '../../reports/charts/index.js';
 import { measureText } from '../../reports/fonts.js';
 
@@ -83,6 +83,50 @@ describe('toVegaLite and renderChart', () => {
     expect(labels.some((t) => /^\$\d+(\.\d)?[MB]$/.test(t.text))).toBe(true);
     // Deals stay counts even though the chart's unit is USD.
     expect(labels.some((t) => t.text === '100' || t.text === '150')).toBe(true);
+  });
+
+  it('gives a count next to an amount its own axis: a bar chart of capital and deals becomes a combo', async () => {
+    // The data agent's "Funding 2021 vs 2023": $54B next to 1,083 deals on one axis hides the deals.
+    const spec: ChartSpec = {
+      type: 'bar',
+      title: 'Funding 2021 vs 2023',
+      xKey: 'year',
+      series: [{ key: 'capital_usd', name: 'Capital raised (USD)' }, { key: 'deals', name: 'Deals', type: 'line' }],
+      unit: 'USD',
+      data: [
+        { year: 2021, capital_usd: 54_130_200_000, deals: 1083 },
+        { year: 2023, capital_usd: 31_541_560_000, deals: 1018 },
+      ],
+    };
+    expect(normalizeChart(spec).kind).toBe('combo');
+    const vl = toVegaLite(spec) as { layer: { mark: { type: string }; transform: { filter: { oneOf: string[] } }[] }[]; resolve: unknown };
+    expect(vl.layer.map((l) => [l.mark.type, l.transform[0]?.filter.oneOf])).toEqual([
+      ['bar', ['Capital raised (USD)']],
+      ['line', ['Deals']],
+    ]);
+    expect(vl.resolve).toEqual({ scale: { y: 'independent' } });
+    const labels = texts((await renderChart(spec)).svg).filter((t) => t.cls.startsWith('axis-label')).map((t) => t.text);
+    // Dollar ticks on one axis, deal counts (hundreds) on the other.
+    expect(labels.some((t) => /^\$\d+B$/.test(t))).toBe(true);
+    expect(labels.some((t) => /^(1,000|800|600|400|200)$/.test(t))).toBe(true);
+    // Two amounts, or two counts, still share one axis as grouped bars.
+    expect(normalizeChart({ type: 'bar', xKey: 'year', series: ['deals', 'rounds'], data: [{ year: 2024, deals: 3, rounds: 4 }] }).kind).toBe('bar');
+    // Bars of two units marked as bars: the second unit still moves to the line axis.
+    const marked = toVegaLite({ ...spec, type: 'combo', series: [{ key: 'capital_usd', type: 'bar' }, { key: 'deals', type: 'bar' }] }) as { layer: { mark: { type: string } }[] };
+    expect(marked.layer.map((l) => l.mark.type)).toEqual(['bar', 'line']);
+  });
+
+  it('tells period and id keys (printed without thousands separators) and key columns apart', () => {
+    for (const k of ['year', 'Year', 'founded_year', 'fiscalYear', 'quarter', 'month', 'id', 'investor_id', 'startup_key', 'zip_code']) expect(isIdentifierKey(k), k).toBe(true);
+    for (const k of ['deals', 'capital_usd', 'years_active', 'amount', 'rank_score', 'investments']) expect(isIdentifierKey(k), k).toBe(false);
+    for (const k of ['startup_key', 'investorKey', 'org_id', 'slug']) expect(isKeyColumn(k), k).toBe(true);
+    for (const k of ['startup', 'keynote', 'name', 'year']) expect(isKeyColumn(k), k).toBe(false);
+  });
+
+  it('wraps a long title onto a second line rather than cutting it short', () => {
+    const vl = toVegaLite({ ...specs['bar']!, title: 'United States: top sectors by capital invested (2023-11-22 to 2026-11-21)' }, { width: 330 }) as { title: { text: string | string[] } };
+    expect(Array.isArray(vl.title.text)).toBe(true);
+    expect((vl.title.text as string[]).join(' ')).toContain('United States: top sectors');
   });
 
   it('formats USD with K/M/B and percentages with %', async () => {

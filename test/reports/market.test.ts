@@ -26,6 +26,17 @@ function normalise(s: string): string {
   return s.replace(/\s+/g, ' ');
 }
 
+let pageTexts: string[] | null = null;
+
+/** The text of each page of the rendered PDF. */
+function pages(): string[] {
+  if (!pageTexts) {
+    pageTexts = [];
+    for (let p = 1; p <= (result.pages ?? 0); p++) pageTexts.push(execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], { encoding: 'utf8' }));
+  }
+  return pageTexts;
+}
+
 beforeAll(async () => {
   model = marketModelFixture();
   result = await renderMarketReport(model, { outDir: dir, formats: ['pdf', 'xlsx'], fileBase: '../Weekly: Europe/«β» ', creationDate: new Date('2025-07-01T06:00:00Z') });
@@ -90,6 +101,66 @@ describe('market report PDF', () => {
       expect(text).toContain(h);
     }
     expect(text).not.toContain('Charts from the service ');
+  });
+
+  it('has no blank page: every page carries text beyond its footer', () => {
+    expect(result.pages).toBeGreaterThan(5);
+    for (let p = 1; p <= result.pages!; p++) {
+      const page = execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], { encoding: 'utf8' });
+      const body = page
+        .split('\n')
+        .filter((l) => !/Page \d+ of \d+/.test(l))
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      expect(body.length, `page ${p}`).toBeGreaterThan(150);
+    }
+  });
+
+  it('lays the three-country fixture out densely (it took 28 pages before the layout work)', () => {
+    expect(result.pages).toBeLessThanOrEqual(20);
+  });
+
+  it('links each country view under the country heading, on the page where its section starts', () => {
+    const raw = readFileSync(result.files.pdf!, 'latin1');
+    for (const c of model.countries) {
+      const url = `https://app.venture-intel.example/countries/${c.country === 'United Kingdom' ? 'united-kingdom' : c.country.toLowerCase()}`;
+      expect(raw).toContain(`/URI (${url})`);
+      const page = pages().find((t) => t.includes(`Interactive country view: ${url}`));
+      expect(page, c.country).toBeDefined();
+      // The heading, the link and the first subsection share the page, in that order.
+      const n = normalise(page!);
+      expect(n.indexOf(c.country)).toBeLessThan(n.indexOf('Interactive country view'));
+      expect(n.indexOf('Interactive country view')).toBeLessThan(n.indexOf('Deals and capital by year'));
+    }
+  });
+
+  it('draws each service chart once, in the subsection it belongs to, and no own chart of the same view', () => {
+    const count = (s: string): number => text.split(s).length - 1;
+    for (const c of model.countries) expect(count(`${c.country}: venture activity since 2020`), c.country).toBe(1);
+    expect(count('Stage mix, last three years')).toBe(3);
+    expect(count('Top sectors by deals')).toBe(3);
+    expect(count('An unknown chart type from the service')).toBe(1);
+    // The report's own by-year combo and stage donut repeat the service's views: left out.
+    expect(text).not.toMatch(/: deals and capital by year/);
+    expect(text).not.toContain('share of deals by stage');
+    // Its sectors-by-capital and investors charts show what the service's do not: kept.
+    for (const c of model.countries) {
+      expect(count(`${c.country}: top sectors by capital`)).toBe(1);
+      expect(count(`${c.country}: most active investors`)).toBe(1);
+    }
+    // In order within Germany's section: by year, stages, sectors, investors.
+    const de = text.slice(text.indexOf('Interactive country view: https://app.venture-intel.example/countries/germany'), text.indexOf('Interactive country view: https://app.venture-intel.example/countries/france'));
+    const order = ['Deals and capital by year', 'Germany: venture activity since 2020', 'Stage mix', 'Stage mix, last three years', 'Top sectors', 'Top sectors by deals', 'Most active investors', 'Germany: most active investors', 'Top investors by score'];
+    let at = -1;
+    for (const s of order) {
+      const next = de.indexOf(s, at + 1);
+      expect(next, s).toBeGreaterThan(at);
+      at = next;
+    }
+    // The unknown chart comes last in its country's section.
+    const uk = text.slice(text.indexOf('Interactive country view: https://app.venture-intel.example/countries/united-kingdom'), text.indexOf('Data agent answers Questions'));
+    expect(uk.indexOf('Other charts from the service')).toBeGreaterThan(uk.indexOf('Notable startups'));
   });
 
   it('prints the executive summary in prose with numbers and the changes since the previous run', () => {
