@@ -175,3 +175,17 @@ describe('market report workbook on a first run', () => {
     expect(link).toMatchObject({ text: 'Interactive country view', hyperlink: 'https://app.venture-intel.example/countries/germany' });
   });
 });
+
+describe('a long contents', () => {
+  it('gets exactly the pages it needs: no blank page after it, page numbers right', async () => {
+    const m = firstRunModel();
+    m.answers = Array.from({ length: 45 }, (_, i) => ({ question: `Question number ${i + 1} about the market`, skipped: 'credit budget reached' }));
+    const long = await renderMarketReport(m, { outDir: join(dir, 'long'), formats: ['pdf'], fileBase: 'long', creationDate: new Date('2025-07-01T06:00:00Z') });
+    const page = (n: number): string => execFileSync('pdftotext', ['-layout', '-f', String(n), '-l', String(n), long.files.pdf!, '-'], { encoding: 'utf8' });
+    expect(page(2)).toMatch(/^\s*Contents\b/);
+    expect(page(3)).toMatch(/^\s*Contents \(continued\)/);
+    expect(page(3)).toContain('Question number 45 about the market');
+    expect(page(4)).toMatch(/^\s*Executive summary/);
+    expect(page(2)).toMatch(/Executive summary[ .]*4\n/);
+  }, 60_000);
+});

@@ -46,6 +46,48 @@ describe('ReportPdf', () => {
     expect(pdftotext(path, 2)).toMatch(/Long table[ .]*3/);
   });
 
+  it('sizes the contents to its headings, so that no reserved page stays blank', () => {
+    const build = (headings: number): ReportPdf => {
+      const pdf = new ReportPdf({ title: 'Contents test' });
+      pdf.reserveContentsPages(1);
+      pdf.heading('Section', 1);
+      for (let i = 0; i < headings; i++) pdf.heading(`Subsection ${i + 1}`, 2, { keepWith: 10 });
+      return pdf;
+    };
+    expect(build(10).contentsPagesNeeded()).toBe(1);
+    expect(build(40).contentsPagesNeeded()).toBe(1);
+    expect(build(60).contentsPagesNeeded()).toBe(2);
+    expect(build(60).contentsPageCount).toBe(1);
+  });
+
+  it('puts a table and a chart side by side in one row, and moves the row whole to the next page', async () => {
+    const pdf = new ReportPdf({ title: 'Row test', creationDate: new Date('2025-01-01T00:00:00Z') });
+    pdf.heading('Row', 1);
+    const chart = await renderChart({ type: 'bar', title: 'Deals', xKey: 'year', series: ['deals'], data: [{ year: 2024, deals: 3 }, { year: 2025, deals: 5 }] }, { width: 330, height: 220 });
+    const columns = [{ header: 'Year' }, { header: 'Deals', align: 'right' as const }];
+    const rows = [
+      ['2024', '3'],
+      ['2025', '5'],
+    ];
+    const cells = [
+      { measure: () => pdf.measureTable(columns, rows), draw: () => pdf.table(columns, rows) },
+      { measure: () => pdf.chartHeight(chart, { caption: 'Source: row test' }), draw: () => pdf.chart(chart, { caption: 'Source: row test' }) },
+    ];
+    const height = pdf.measureRow(cells);
+    expect(height).toBeGreaterThan(100);
+    expect(height).toBeLessThan(pdf.pageBody / 2);
+    pdf.space(pdf.remaining - height + 5); // leave a little less room than the row needs
+    const before = pdf.pageCount;
+    pdf.row(cells);
+    expect(pdf.pageCount).toBe(before + 1);
+    const path = join(dir, 'row.pdf');
+    await pdf.writeTo(path);
+    const page = pdftotext(path, 2);
+    // The table's first row and the chart's title share a line: side by side.
+    expect(page.split('\n').some((l) => /Year\s+Deals\s+Deals/.test(l))).toBe(true);
+    expect(page).toContain('Source: row test');
+  });
+
   it('embeds DejaVu Sans, sets the title and draws vector charts', async () => {
     const pdf = new ReportPdf({ title: 'Chart test', creationDate: new Date('2025-01-01T00:00:00Z') });
     pdf.heading('Chart', 1);
