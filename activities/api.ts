@@ -7,6 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { OperationName } from '../api/operations.js';
+import { RateGate, type RateWindow } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
   DAILY_LIMIT_FAILURE,
@@ -32,6 +33,8 @@ export interface ApiCaller {
 }
 
 export interface ApiActivityOptions {
+  /** Longest wait for the rate-limit window before a call (default 30 s); 0 turns the gate off. */
+  maxGateWaitMs?: number;
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
@@ -107,13 +110,18 @@ export function toActivityFailure(
 export function createApiActivities(deps: { client: ApiCaller; store: Store; options?: ApiActivityOptions }) {
   const threshold = deps.options?.dailyLimitThresholdMs ?? 120_000;
   const now = deps.options?.now ?? (() => new Date());
+  const maxGateWait = deps.options?.maxGateWaitMs ?? 30_000;
+  const gate = maxGateWait > 0 ? new RateGate(maxGateWait) : null;
   return {
     /** One call of the service; the result is stored and summarised. */
     async callApi(input: ApiCallInput): Promise<ApiCallOutput> {
       let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
+      await gate?.acquire();
       try {
         res = await deps.client.callDetailed(input.operation, input.params);
+        gate?.release(res.rateLimit);
       } catch (err) {
+        gate?.release((err as { rateLimit?: RateWindow | null }).rateLimit ?? null);
         throw toActivityFailure(err, input.operation, now(), threshold);
       }
       const { result } = res;

@@ -1,10 +1,11 @@
 /**
  * Offset paging of a search as a child workflow: pages at the largest page size until the
- * result set is exhausted or the cap is reached. Each page is stored (claim check); the
+ * result set is exhausted or the cap is reached; once the first page gives the total, the
+ * following pages are fetched a few at a time (the rate-limited task queue paces them). Each page is stored (claim check); the
  * workflow keeps only references and continues as new when its history grows long.
  */
 import { continueAsNew, getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
-import type { StoreRef } from '../activities/types.js';
+import type { ApiCallOutput, StoreRef } from '../activities/types.js';
 import { createCaller } from './calls.js';
 import { pageDoneSignal } from './progress.js';
 
@@ -27,7 +28,13 @@ export interface PagingInput {
   pageIndex?: number;
   refs?: StoreRef[];
   records?: number;
+  total?: number | null;
+  /** Pages fetched at once once the total is known (default 8). */
+  parallelPages?: number;
 }
+
+/** Pages a paging workflow fetches at once once it knows the total. */
+export const DEFAULT_PARALLEL_PAGES = 8;
 
 export interface PagingResult {
   refs: StoreRef[];
@@ -40,42 +47,91 @@ export interface PagingResult {
 
 export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResult> {
   const call = createCaller(input.apiTaskQueue);
+  const parallel = Math.max(1, input.parallelPages ?? DEFAULT_PARALLEL_PAGES);
   const refs = [...(input.refs ?? [])];
   let offset = input.offset ?? 0;
   let pageIndex = input.pageIndex ?? 0;
   let records = input.records ?? 0;
-  let total: number | null = null;
+  let total: number | null = input.total ?? null;
   const parent = input.parentWorkflowId ? getExternalWorkflowHandle(input.parentWorkflowId) : null;
+  const plannedPages = () =>
+    total === null
+      ? pageIndex + 1
+      : Math.max(pageIndex, Math.ceil(Math.min(total, input.cap) / input.pageSize));
 
-  for (;;) {
-    const limit = Math.min(input.pageSize, input.cap - records);
-    if (limit <= 0)
-      return { refs, records, pages: pageIndex, total, capped: total === null || records < total };
-    const name = `pages/${input.label}-${String(pageIndex).padStart(4, '0')}`;
-    const out = await call(input.operation, { ...input.params, limit, offset }, input.runKey, name);
-    refs.push(out.ref);
-    pageIndex += 1;
-    records += out.records;
+  const fetchPage = async (pageOffset: number, limit: number, index: number) => {
+    const name = `pages/${input.label}-${String(index).padStart(4, '0')}`;
+    const out = await call(
+      input.operation,
+      { ...input.params, limit, offset: pageOffset },
+      input.runKey,
+      name,
+    );
     total = out.total ?? total;
-    const next = out.nextOffset ?? (out.records < limit ? null : offset + out.records);
-    const knownTotal = total === null ? null : Math.min(total, input.cap);
-    const plannedPages =
-      knownTotal === null ? pageIndex + (next === null ? 0 : 1) : Math.ceil(knownTotal / input.pageSize);
     if (parent) {
       await parent.signal(pageDoneSignal, {
         label: input.label,
         records: out.records,
         total,
         calls: 1,
-        plannedPages: Math.max(plannedPages, pageIndex),
+        plannedPages: plannedPages(),
       });
     }
-    if (next === null || out.records === 0) {
-      return { refs, records, pages: pageIndex, total, capped: false };
+    return out;
+  };
+
+  for (;;) {
+    const room = input.cap - records;
+    if (room <= 0)
+      return { refs, records, pages: pageIndex, total, capped: total === null || records < total };
+    if (total === null) {
+      // The first page (or a service that reports no total): follow next_offset one page at a time.
+      const limit = Math.min(input.pageSize, room);
+      const out = await fetchPage(offset, limit, pageIndex);
+      refs.push(out.ref);
+      pageIndex += 1;
+      records += out.records;
+      const next = out.nextOffset ?? (out.records < limit ? null : offset + out.records);
+      if (next === null || out.records === 0)
+        return { refs, records, pages: pageIndex, total, capped: false };
+      offset = next;
+    } else {
+      // The total is known, so are the next pages' offsets: up to `parallel` pages are kept in
+      // flight (the rate-limited task queue paces them; the stable order of the search keeps
+      // them disjoint, and records are deduplicated by key later). New pages stop being
+      // started when the history should continue as new; the ones in flight finish first.
+      const end = Math.min(total, offset + room);
+      const outs = new Map<number, ApiCallOutput>();
+      const inflight = new Set<Promise<void>>();
+      let short = false;
+      const firstIndex = pageIndex;
+      while (inflight.size > 0 || (offset < end && !short && !workflowInfo().continueAsNewSuggested)) {
+        while (inflight.size < parallel && offset < end && !short && !workflowInfo().continueAsNewSuggested) {
+          const limit = Math.min(input.pageSize, end - offset);
+          const index = pageIndex;
+          const p: Promise<void> = fetchPage(offset, limit, index).then((out) => {
+            outs.set(index, out);
+            if (out.records < limit) short = true;
+            inflight.delete(p);
+          });
+          inflight.add(p);
+          offset += limit;
+          pageIndex += 1;
+        }
+        await Promise.race(inflight);
+      }
+      for (let i = firstIndex; i < pageIndex; i += 1) {
+        const out = outs.get(i);
+        if (!out) continue;
+        refs.push(out.ref);
+        records += out.records;
+      }
+      if (short || offset >= end) {
+        return { refs, records, pages: pageIndex, total, capped: !short && end < total };
+      }
     }
-    offset = next;
     if (workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof pageSearchWorkflow>({ ...input, offset, pageIndex, refs, records });
+      await continueAsNew<typeof pageSearchWorkflow>({ ...input, offset, pageIndex, refs, records, total });
     }
   }
 }

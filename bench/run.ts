@@ -1,0 +1,105 @@
+/**
+ * Benchmarks, each printed next to a naive baseline measured in the same process:
+ *  1. API calls per minute during paging as a share of the sandbox's (scaled) limit, and 429s;
+ *  2. render time and peak memory of a 10-country market report.
+ *
+ * Run: npm run bench   (about two minutes; starts its own embedded Temporal server)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTemporalDevServer } from '../scripts/temporal-server.js';
+import type { MarketReportModel } from '../reports/market/model.js';
+import { benchNaive, benchRunner, cleanup, type PagingBenchOptions } from './paging.js';
+import { benchRender } from './render.js';
+
+/** The 10 countries of the report whose render is measured. */
+const COUNTRIES = [
+  'United States',
+  'China',
+  'United Kingdom',
+  'India',
+  'Germany',
+  'France',
+  'Canada',
+  'Israel',
+  'Singapore',
+  'Brazil',
+];
+/** Paging runs over more countries, so it spans several rate-limit windows. */
+const PAGING_COUNTRIES = [
+  ...COUNTRIES,
+  'Sweden',
+  'Netherlands',
+  'Switzerland',
+  'Spain',
+  'Japan',
+  'South Korea',
+  'Australia',
+  'Italy',
+  'Indonesia',
+  'Mexico',
+];
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
+
+async function main(): Promise<void> {
+  const temporal = await startTemporalDevServer({ port: 0, headless: true });
+  let storeDir: string | null = null;
+  try {
+    const options: PagingBenchOptions = {
+      temporalAddress: temporal.address,
+      countries: PAGING_COUNTRIES,
+      // The service's 60 calls a minute, scaled up 10x (100 calls per 10-second window) to keep the run short.
+      limitPerWindow: 100,
+      windowMs: 10_000,
+      caps: { investors: 3000, startups: 5000 },
+    };
+    console.log(
+      `paging ${PAGING_COUNTRIES.length} countries against a sandbox limit of ${options.limitPerWindow} calls per ${options.windowMs / 1000} s (${(options.limitPerWindow * 60_000) / options.windowMs}/min)`,
+    );
+    const runner = await benchRunner(options);
+    storeDir = runner.storeDir;
+    const naive = await benchNaive(options);
+    console.log('\n== Paging throughput (share of the rate limit; 429 responses) ==');
+    console.log(
+      `runner  ${runner.calls} calls in ${runner.seconds.toFixed(1)} s = ${runner.callsPerMinute.toFixed(0)}/min = ${pct(runner.share)} of the limit, ${runner.rateLimited} x 429 (server-side queue limit: ${runner.serverRateLimit ? 'set' : 'not supported, worker limit only'})`,
+    );
+    console.log(
+      `naive   ${naive.calls} calls in ${naive.seconds.toFixed(1)} s = ${naive.callsPerMinute.toFixed(0)}/min = ${pct(naive.share)} of the limit, ${naive.rateLimited} x 429`,
+    );
+    console.log(
+      `ratio   share runner/naive ${ratio(runner.share, naive.share)}; 429s runner ${runner.rateLimited} vs naive ${naive.rateLimited}; target >= 90% with no 429: ${runner.share >= 0.9 && runner.rateLimited === 0 ? 'met' : 'NOT met'}`,
+    );
+
+    const full = JSON.parse(
+      readFileSync(join(runner.storeDir, runner.modelRef), 'utf8'),
+    ) as MarketReportModel;
+    const keep = new Set(COUNTRIES);
+    const model: MarketReportModel = {
+      ...full,
+      job: { ...full.job, countries: COUNTRIES },
+      countries: full.countries.filter((c) => keep.has(c.country)),
+      comparison: { ...full.comparison, changes: full.comparison.changes.filter((c) => keep.has(c.country)) },
+    };
+    const r = await benchRender(model);
+    console.log(`\n== Render of a ${model.countries.length}-country report (PDF + workbook) ==`);
+    console.log(
+      `ours    ${r.ours.ms.toFixed(0)} ms, peak +${r.ours.peakMiB.toFixed(0)} MiB, ${r.ours.charts} charts rendered, ${r.ours.pages} pages`,
+    );
+    console.log(
+      `naive   ${r.naive.ms.toFixed(0)} ms, peak +${r.naive.peakMiB.toFixed(0)} MiB, ${r.naive.charts} charts rendered (one render per output)`,
+    );
+    console.log(
+      `ratio   time ours/naive ${ratio(r.ours.ms, r.naive.ms)}, peak memory ours/naive ${ratio(r.ours.peakMiB, r.naive.peakMiB)}`,
+    );
+  } finally {
+    if (storeDir) cleanup(join(storeDir, '..'));
+    await temporal.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
