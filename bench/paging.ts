@@ -79,7 +79,7 @@ export async function benchRunner(
     callDetailed: async (op: OperationName, params: Record<string, unknown>) => {
       stamps.push(Date.now());
       try {
-        return await client.callDetailed(op, params as never);
+        return await client.callDetailed(op, params);
       } catch (err) {
         if (isVisError(err) && err.code === 'rate_limited') rateLimited += 1;
         throw err;
@@ -153,7 +153,7 @@ export async function benchNaive(o: PagingBenchOptions): Promise<PagingFigures> 
   const call = async (op: 'search_investors' | 'search_startups', params: Record<string, unknown>) => {
     for (;;) {
       try {
-        const r = await client.call(op, params as never);
+        const r = await client.call(op, params);
         calls += 1;
         return r;
       } catch (err) {
