@@ -220,7 +220,8 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
       const theirs = service.filter((d) => d.place.kind === 'country' && d.place.group === group);
       const mine = own[group];
       const drafts = [...(mine && !theirs.some((t) => sameView(mine.spec, t.spec)) ? [mine] : []), ...theirs];
-      out.push(...sized(drafts, NARROW_TABLE[group]));
+      const hasTable = { years: c.by_year.length > 0, stages: c.stage_mix.length > 0, sectors: c.top_sectors.length > 0, investors: c.most_active_investors.length > 0, other: false }[group];
+      out.push(...sized(drafts, NARROW_TABLE[group] && hasTable));
     }
   });
   model.answers.forEach((a, i) => {

@@ -193,14 +193,30 @@ function executiveSummary(ctx: Ctx): void {
     }
   }
   if (cmp.newStartups.length > 0 || cmp.newTopInvestors.length > 0) {
-    pdf.heading('New since the previous run', 3, { keepWith: 50 });
-    const items = [
-      ...cmp.newStartups.slice(0, 12).map((s) => `Startup: ${s.name}${s.country ? ` (${s.country})` : ''}`),
-      ...cmp.newTopInvestors.slice(0, 12).map((s) => `Top investor: ${s.name}${s.country ? ` (${s.country})` : ''}`),
+    pdf.heading('New since the previous run', 3, { keepWith: 40 });
+    // One paragraph per list, names grouped by country: compact even with dozens of names.
+    const lists: [string, typeof cmp.newStartups][] = [
+      ['Startups new to the notable lists', cmp.newStartups],
+      ['Investors new to the top lists', cmp.newTopInvestors],
     ];
-    const more = cmp.newStartups.length + cmp.newTopInvestors.length - items.length;
-    pdf.bullets(more > 0 ? [...items, `and ${more} more (see the workbook)`] : items);
+    for (const [label, names] of lists) {
+      if (names.length === 0) continue;
+      pdf.paragraph(`${label} (${names.length}): ${namesByCountry(names, 24)}`, { size: 8.5 });
+    }
   }
+}
+
+/** "A, B (Germany); C (France) and 3 more (see the workbook)": at most `max` names. */
+function namesByCountry(names: { name: string; country?: string | null }[], max: number): string {
+  const shown = names.slice(0, max);
+  const groups = new Map<string, string[]>();
+  for (const n of shown) {
+    const key = n.country ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), n.name]);
+  }
+  const text = [...groups.entries()].map(([country, list]) => `${list.join(', ')}${country ? ` (${country})` : ''}`).join('; ');
+  const more = names.length - shown.length;
+  return more > 0 ? `${text}; and ${more} more (see the workbook).` : `${text}.`;
 }
 
 function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {

@@ -217,6 +217,20 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
   ];
   book.addDataTable(book.addSheet('Investors'), { name: 'Investors', columns: investorColumns, rows: investorRows });
 
+  const cmpNew = model.comparison;
+  if (cmpNew.newStartups.length > 0 || cmpNew.newTopInvestors.length > 0) {
+    book.addDataTable(book.addSheet('New since last run'), {
+      name: 'NewSinceLastRun',
+      columns: [
+        { header: 'Kind', key: 'kind' },
+        { header: 'Name', key: 'name', linkKey: 'url' },
+        { header: 'Country', key: 'country' },
+        { header: 'URL', key: 'url', kind: 'url' },
+      ],
+      rows: [...cmpNew.newStartups.map((s) => ({ ...s, kind: 'Startup' })), ...cmpNew.newTopInvestors.map((s) => ({ ...s, kind: 'Top investor' }))],
+    });
+  }
+
   const active = model.countries.flatMap((c) => c.most_active_investors.map((m, k) => ({ ...m, country: c.country, rank: k + 1 })));
   book.addDataTable(book.addSheet('Active investors'), {
     name: 'ActiveInvestors',

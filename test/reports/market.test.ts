@@ -167,6 +167,8 @@ describe('market report PDF', () => {
     expect(text).toMatch(/Across Germany, France and United Kingdom, startups closed [\d,]+ rounds worth \$[\d.]+B in 2024/);
     expect(text).toContain('Since the previous run on 24 Jun 2025: 2 startups and 2 investors entered the lists');
     expect(text).toContain('Changes since the previous run (24 Jun 2025) and year on year');
+    expect(text).toContain(`Startups new to the notable lists (2): ${MALICIOUS_STARTUP}, Dust (France).`);
+    expect(text).toContain('Investors new to the top lists (2): @Home Angels,');
     expect(text).toContain('+12.2%');
   });
 
@@ -209,8 +211,12 @@ describe('market report workbook', () => {
   it('has the summary, country, data and methodology sheets', () => {
     const names = wb.worksheets.map((w) => w.name);
     expect(names).toEqual(
-      expect.arrayContaining(['Summary', 'Germany', 'France', 'United Kingdom', 'Investors', 'Active investors', 'Startups', 'Rounds by year', 'Agent answers', 'Answer 1', 'Answer 2', 'Methodology']),
+      expect.arrayContaining(['Summary', 'Germany', 'France', 'United Kingdom', 'New since last run', 'Investors', 'Active investors', 'Startups', 'Rounds by year', 'Agent answers', 'Answer 1', 'Answer 2', 'Methodology']),
     );
+    // The names new since the previous run, which the PDF summarises and refers to the workbook for.
+    const fresh = wb.getWorksheet('New since last run')!;
+    expect(fresh.rowCount).toBe(1 + model.comparison.newStartups.length + model.comparison.newTopInvestors.length);
+    expect(cellText(fresh.getRow(2).getCell(2).value)).toBe(`'${MALICIOUS_STARTUP}`);
     for (const n of names) expect(n.length).toBeLessThanOrEqual(31);
   });
 
