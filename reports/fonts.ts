@@ -94,7 +94,12 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize: number
  * broken between characters. With `maxLines`, the last line ends with an ellipsis when text
  * remains, so wrapped text never runs past its box.
  */
-export function wrapText(text: string, maxWidth: number, fontSize: number, options: { bold?: boolean; maxLines?: number } = {}): string[] {
+export function wrapText(
+  text: string,
+  maxWidth: number,
+  fontSize: number,
+  options: { bold?: boolean; maxLines?: number } = {},
+): string[] {
   const bold = options.bold ?? false;
   const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
   const lines: string[] = [];

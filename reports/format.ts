@@ -62,7 +62,10 @@ export function formatPct(n: number | null | undefined, signed = false): string 
 }
 
 /** Relative change in percent from `before` to `after`; null when it is undefined (no base). */
-export function pctChange(after: number | null | undefined, before: number | null | undefined): number | null {
+export function pctChange(
+  after: number | null | undefined,
+  before: number | null | undefined,
+): number | null {
   if (!finite(after) || !finite(before) || before === 0) return null;
   return ((after - before) / Math.abs(before)) * 100;
 }

@@ -1,6 +1,24 @@
 /** Report rendering: fonts, formats, charts, PDF and Excel building blocks, report templates. */
-export { FONT_FAMILY, FONT_FAMILY_BOLD, FONT_FILES, fontBuffers, measureText, truncateToWidth, wrapText, fontCovers } from './fonts.js';
-export { formatUsd, formatInt, formatNumber, formatPct, pctChange, formatDate, formatDateTime, formatDuration } from './format.js';
+export {
+  FONT_FAMILY,
+  FONT_FAMILY_BOLD,
+  FONT_FILES,
+  fontBuffers,
+  measureText,
+  truncateToWidth,
+  wrapText,
+  fontCovers,
+} from './fonts.js';
+export {
+  formatUsd,
+  formatInt,
+  formatNumber,
+  formatPct,
+  pctChange,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+} from './format.js';
 export { safeFileName } from './files.js';
 export * from './charts/index.js';
 export * from './pdf/index.js';

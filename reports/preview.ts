@@ -32,7 +32,9 @@ function parseArgs(argv: string[]): { model: string | null; outDir: string } {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const model: MarketReportModel = args.model ? (JSON.parse(await readFile(args.model, 'utf8')) as MarketReportModel) : marketModelFixture();
+  const model: MarketReportModel = args.model
+    ? (JSON.parse(await readFile(args.model, 'utf8')) as MarketReportModel)
+    : marketModelFixture();
   // A stored run's folder is named after its workflow id, e.g. market-report-demo-weekly-20261121-234849.
   const fileBase = args.model ? basename(resolve(args.model, '../..')) : 'market-report-preview';
   await mkdir(args.outDir, { recursive: true });
@@ -43,7 +45,8 @@ async function main(): Promise<void> {
   console.log(`xlsx: ${result.files.xlsx ?? '-'}`);
   if (result.files.pdf) {
     // Old page images would mix with the new ones when the page count shrinks.
-    for (const f of await readdir(args.outDir)) if (/^page-\d+\.png$/.test(f)) await rm(resolve(args.outDir, f));
+    for (const f of await readdir(args.outDir))
+      if (/^page-\d+\.png$/.test(f)) await rm(resolve(args.outDir, f));
     try {
       await run('pdftoppm', ['-png', '-r', '60', result.files.pdf, resolve(args.outDir, 'page')]);
       console.log(`pages: ${resolve(args.outDir, 'page-*.png')}`);

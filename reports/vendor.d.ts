@@ -32,9 +32,20 @@ declare module 'svg-to-pdfkit' {
     preserveAspectRatio?: string;
     assumePt?: boolean;
     precision?: number;
-    fontCallback?: (family: string, bold: boolean, italic: boolean, fontOptions: { fauxItalic: boolean; fauxBold: boolean }) => string;
+    fontCallback?: (
+      family: string,
+      bold: boolean,
+      italic: boolean,
+      fontOptions: { fauxItalic: boolean; fauxBold: boolean },
+    ) => string;
     warningCallback?: (message: string) => void;
   }
-  function SVGtoPDF(doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: SvgToPdfOptions): void;
+  function SVGtoPDF(
+    doc: PDFKit.PDFDocument,
+    svg: string,
+    x: number,
+    y: number,
+    options?: SvgToPdfOptions,
+  ): void;
   export default SVGtoPDF;
 }

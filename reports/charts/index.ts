@@ -1,7 +1,23 @@
 /** Charts: service chart spec → Vega-Lite → SVG and PNG. */
-export { normalizeChart, humanizeKey, isIdentifierKey, isKeyColumn, looksTemporal, unitFromString, unitFromKey } from './normalize.js';
+export {
+  normalizeChart,
+  humanizeKey,
+  isIdentifierKey,
+  isKeyColumn,
+  looksTemporal,
+  unitFromString,
+  unitFromKey,
+} from './normalize.js';
 export type { ChartKind, NormalChart, NormalSeries, UnitKind } from './normalize.js';
-export { toVegaLite, valueExpr, formatValue, CHART_DEFAULTS, CATEGORY_LABEL_LIMIT, LABEL_FONT_SIZE, PALETTE } from './vegalite.js';
+export {
+  toVegaLite,
+  valueExpr,
+  formatValue,
+  CHART_DEFAULTS,
+  CATEGORY_LABEL_LIMIT,
+  LABEL_FONT_SIZE,
+  PALETTE,
+} from './vegalite.js';
 export type { ChartLayout, ChartMeta } from './vegalite.js';
 export { renderChart, renderVegaLite, svgToPng, installTextMetrics, vegaTextWidth } from './render.js';
 export type { RenderedChart, RenderOptions } from './render.js';

@@ -6,7 +6,8 @@
 import type { ChartSpec } from '../../api/envelope.js';
 
 /** How a chart is drawn. */
-export type ChartKind = 'bar' | 'hbar' | 'stacked' | 'hstacked' | 'line' | 'area' | 'arc' | 'combo' | 'scatter' | 'table';
+export type ChartKind =
+  'bar' | 'hbar' | 'stacked' | 'hstacked' | 'line' | 'area' | 'arc' | 'combo' | 'scatter' | 'table';
 
 /** What a value measures, which picks its number format. */
 export type UnitKind = 'usd' | 'pct' | 'pct-fraction' | 'count';
@@ -76,7 +77,22 @@ export function humanizeKey(key: string): string {
   return words.join(' ') || key;
 }
 
-const IDENTIFIER_WORDS = new Set(['year', 'yr', 'fy', 'quarter', 'qtr', 'month', 'week', 'date', 'id', 'key', 'code', 'zip', 'postcode', 'vintage']);
+const IDENTIFIER_WORDS = new Set([
+  'year',
+  'yr',
+  'fy',
+  'quarter',
+  'qtr',
+  'month',
+  'week',
+  'date',
+  'id',
+  'key',
+  'code',
+  'zip',
+  'postcode',
+  'vintage',
+]);
 
 function keyWords(key: string): string[] {
   return key
@@ -96,7 +112,9 @@ export function isIdentifierKey(key: string): boolean {
   const words = keyWords(key);
   const first = words[0];
   const last = words[words.length - 1];
-  return (first !== undefined && IDENTIFIER_WORDS.has(first)) || (last !== undefined && IDENTIFIER_WORDS.has(last));
+  return (
+    (first !== undefined && IDENTIFIER_WORDS.has(first)) || (last !== undefined && IDENTIFIER_WORDS.has(last))
+  );
 }
 
 /**
@@ -109,14 +127,24 @@ export function isKeyColumn(key: string): boolean {
 }
 
 /** Reads a unit string: USD, $, $M, percent, %, or a count label such as "deals". */
-export function unitFromString(unit: string | null | undefined): { kind: UnitKind; scale: number; label: string | null } {
+export function unitFromString(unit: string | null | undefined): {
+  kind: UnitKind;
+  scale: number;
+  label: string | null;
+} {
   if (!unit) return { kind: 'count', scale: 1, label: null };
   const u = unit.trim().toLowerCase();
   if (/^(%|pct|percent|percentage|share)$/.test(u) || u.includes('%') || u.includes('percent')) {
     return { kind: 'pct', scale: 1, label: null };
   }
   if (/usd|\$|dollar/.test(u)) {
-    const scale = /\b(bn|b|billions?)\b/.test(u) ? 1e9 : /\b(m|mn|mm|millions?)\b|\$m/.test(u) ? 1e6 : /\b(k|thousands?)\b/.test(u) ? 1e3 : 1;
+    const scale = /\b(bn|b|billions?)\b/.test(u)
+      ? 1e9
+      : /\b(m|mn|mm|millions?)\b|\$m/.test(u)
+        ? 1e6
+        : /\b(k|thousands?)\b/.test(u)
+          ? 1e3
+          : 1;
     return { kind: 'usd', scale, label: null };
   }
   return { kind: 'count', scale: 1, label: unit.trim().slice(0, 30) };
@@ -137,7 +165,10 @@ function unitGroup(u: UnitKind): string {
 }
 
 function kindFromType(type: string): ChartKind | null {
-  const t = type.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  const t = type
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
   if (t === '') return null;
   if (/pie|donut|doughnut|arc/.test(t)) return 'arc';
   if (/combo|mixed|composed|barline|linebar|dual/.test(t)) return 'combo';
@@ -158,22 +189,47 @@ export function looksTemporal(values: unknown[]): boolean {
     if (typeof v === 'number') return Number.isInteger(v) && v >= 1900 && v <= 2100;
     if (typeof v !== 'string') return false;
     const s = v.trim();
-    return /^(19|20)\d{2}([-/ ]?(q[1-4]|h[12]|\d{1,2}(-\d{1,2})?|[a-z]{3,9}))?$/i.test(s) || /^(q[1-4]|h[12])[ -]?(19|20)\d{2}$/i.test(s) || /^(19|20)\d{2}-\d{2}-\d{2}(t.*)?$/i.test(s);
+    return (
+      /^(19|20)\d{2}([-/ ]?(q[1-4]|h[12]|\d{1,2}(-\d{1,2})?|[a-z]{3,9}))?$/i.test(s) ||
+      /^(q[1-4]|h[12])[ -]?(19|20)\d{2}$/i.test(s) ||
+      /^(19|20)\d{2}-\d{2}-\d{2}(t.*)?$/i.test(s)
+    );
   });
 }
 
-function seriesFrom(raw: unknown): { key: string; name?: string; mark?: NormalSeries['mark']; unit?: string } | null {
+function seriesFrom(
+  raw: unknown,
+): { key: string; name?: string; mark?: NormalSeries['mark']; unit?: string } | null {
   if (typeof raw === 'string' && raw.trim() !== '') return { key: raw };
   if (typeof raw === 'number') return { key: String(raw) };
   if (raw && typeof raw === 'object') {
     const o = raw as Record<string, unknown>;
-    const key = [o['key'], o['dataKey'], o['field'], o['y'], o['value'], o['id']].find((v) => typeof v === 'string' && v !== '') as string | undefined;
-    const name = [o['name'], o['label'], o['title']].find((v) => typeof v === 'string' && v !== '') as string | undefined;
+    const key = [o['key'], o['dataKey'], o['field'], o['y'], o['value'], o['id']].find(
+      (v) => typeof v === 'string' && v !== '',
+    ) as string | undefined;
+    const name = [o['name'], o['label'], o['title']].find((v) => typeof v === 'string' && v !== '') as
+      string | undefined;
     const resolvedKey = key ?? name;
     if (!resolvedKey) return null;
-    const t = typeof o['type'] === 'string' ? o['type'].toLowerCase() : typeof o['mark'] === 'string' ? o['mark'].toLowerCase() : '';
-    const mark = t.includes('line') ? 'line' : t.includes('area') ? 'area' : t.includes('bar') || t.includes('column') ? 'bar' : undefined;
-    return { key: resolvedKey, ...(name ? { name } : {}), ...(mark ? { mark } : {}), ...(typeof o['unit'] === 'string' ? { unit: o['unit'] } : {}) };
+    const t =
+      typeof o['type'] === 'string'
+        ? o['type'].toLowerCase()
+        : typeof o['mark'] === 'string'
+          ? o['mark'].toLowerCase()
+          : '';
+    const mark = t.includes('line')
+      ? 'line'
+      : t.includes('area')
+        ? 'area'
+        : t.includes('bar') || t.includes('column')
+          ? 'bar'
+          : undefined;
+    return {
+      key: resolvedKey,
+      ...(name ? { name } : {}),
+      ...(mark ? { mark } : {}),
+      ...(typeof o['unit'] === 'string' ? { unit: o['unit'] } : {}),
+    };
   }
   return null;
 }
@@ -185,7 +241,9 @@ function seriesFrom(raw: unknown): { key: string; name?: string; mark?: NormalSe
 export function normalizeChart(spec: ChartSpec): NormalChart {
   const requestedType = typeof spec.type === 'string' ? spec.type : '';
   const title = typeof spec.title === 'string' && spec.title.trim() ? spec.title.trim() : '';
-  const rawRows = Array.isArray(spec.data) ? spec.data.filter((r): r is Record<string, unknown> => !!r && typeof r === 'object' && !Array.isArray(r)) : [];
+  const rawRows = Array.isArray(spec.data)
+    ? spec.data.filter((r): r is Record<string, unknown> => !!r && typeof r === 'object' && !Array.isArray(r))
+    : [];
   const rows0 = rawRows.slice(0, MAX_ROWS);
   const keys: string[] = [];
   for (const r of rows0) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
@@ -195,14 +253,20 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
   let xKey = typeof spec.xKey === 'string' && keys.includes(spec.xKey) ? spec.xKey : '';
   if (!xKey) {
     xKey =
-      keys.find((k) => /^(name|label|category|year|period|date|month|quarter|stage|sector|country|x)$/i.test(k)) ??
+      keys.find((k) =>
+        /^(name|label|category|year|period|date|month|quarter|stage|sector|country|x)$/i.test(k),
+      ) ??
       keys.find((k) => !isNumericColumn(rows0, k)) ??
       keys[0] ??
       'x';
   }
 
-  const declared = (Array.isArray(spec.series) ? spec.series : []).map((s) => seriesFrom(s)).filter((s): s is NonNullable<typeof s> => s !== null);
-  let series = declared.filter((s) => s.key !== xKey && keys.includes(s.key) && isNumericColumn(rows0, s.key));
+  const declared = (Array.isArray(spec.series) ? spec.series : [])
+    .map((s) => seriesFrom(s))
+    .filter((s): s is NonNullable<typeof s> => s !== null);
+  let series = declared.filter(
+    (s) => s.key !== xKey && keys.includes(s.key) && isNumericColumn(rows0, s.key),
+  );
   if (series.length === 0) {
     series = keys.filter((k) => k !== xKey && isNumericColumn(rows0, k)).map((key) => ({ key }));
   }
@@ -234,7 +298,12 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
   for (const s of normalSeries) {
     if (s.unit !== 'pct') continue;
     const vals = rows.map((r) => r[s.key]).filter((v): v is number => typeof v === 'number');
-    if (vals.length > 0 && vals.every((v) => Math.abs(v) <= 1) && vals.some((v) => v !== 0 && !Number.isInteger(v))) s.unit = 'pct-fraction';
+    if (
+      vals.length > 0 &&
+      vals.every((v) => Math.abs(v) <= 1) &&
+      vals.some((v) => v !== 0 && !Number.isInteger(v))
+    )
+      s.unit = 'pct-fraction';
   }
 
   let kind = kindFromType(requestedType);
@@ -247,7 +316,11 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
   if (kind === 'combo' && normalSeries.length < 2) kind = 'bar';
   // A count next to an amount on one axis is invisible (1,083 deals next to $54B): draw the
   // chart as a combo, the second unit as a line on its own axis.
-  if ((kind === 'bar' || kind === 'line' || kind === 'area') && new Set(normalSeries.map((s) => unitGroup(s.unit))).size > 1) kind = 'combo';
+  if (
+    (kind === 'bar' || kind === 'line' || kind === 'area') &&
+    new Set(normalSeries.map((s) => unitGroup(s.unit))).size > 1
+  )
+    kind = 'combo';
   if (kind === 'scatter' && !isNumericColumn(rows, xKey)) kind = normalSeries.length >= 2 ? 'scatter' : 'bar';
 
   const primaryUnit = normalSeries[0]?.unit ?? baseUnit;

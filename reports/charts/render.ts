@@ -91,7 +91,10 @@ export function svgToPng(svg: string, scale = 2): Buffer {
 }
 
 /** Renders a Vega-Lite spec to SVG (and PNG). Deterministic for a given seed. */
-export async function renderVegaLite(spec: TopLevelSpec, options: RenderOptions = {}): Promise<RenderedChart> {
+export async function renderVegaLite(
+  spec: TopLevelSpec,
+  options: RenderOptions = {},
+): Promise<RenderedChart> {
   installTextMetrics();
   extras.setRandom(extras.randomLCG(options.seed ?? 42));
   const vgSpec = compile(spec).spec;

@@ -34,7 +34,18 @@ export const CHART_DEFAULTS = { width: 520, height: 250 } as const;
 export const LABEL_FONT_SIZE = 10;
 /** Widest category label on a horizontal axis, in px. */
 export const CATEGORY_LABEL_LIMIT = 150;
-export const PALETTE = ['#1f4e79', '#e08a1e', '#2e8b57', '#8e44ad', '#c0392b', '#2e86c1', '#7f8c8d', '#b7950b', '#16a085', '#d35400'];
+export const PALETTE = [
+  '#1f4e79',
+  '#e08a1e',
+  '#2e8b57',
+  '#8e44ad',
+  '#c0392b',
+  '#2e86c1',
+  '#7f8c8d',
+  '#b7950b',
+  '#16a085',
+  '#d35400',
+];
 const MAX_HBAR = 30;
 const MAX_ARC = 8;
 
@@ -82,7 +93,12 @@ interface LongRow {
 
 function labelOf(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  const s =
+    typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : JSON.stringify(v);
   return s.replace(/[\r\n\t]+/g, ' ').trim();
 }
 
@@ -115,10 +131,16 @@ function axisTitle(series: NormalSeries[], chart: NormalChart): string | null {
   if (!s) return null;
   // "Deals (deals)" says it twice: the unit label only when the name does not already say it.
   const label = chart.unitLabel;
-  return label && s.unit === 'count' && !s.name.toLowerCase().includes(label.toLowerCase()) ? `${s.name} (${label})` : s.name;
+  return label && s.unit === 'count' && !s.name.toLowerCase().includes(label.toLowerCase())
+    ? `${s.name} (${label})`
+    : s.name;
 }
 
-function valueAxis(unit: UnitKind, title: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function valueAxis(
+  unit: UnitKind,
+  title: string | null,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     title,
     labelExpr: valueExpr(unit),
@@ -133,7 +155,14 @@ function valueAxis(unit: UnitKind, title: string | null, extra: Record<string, u
 function legend(count: number, orient: 'bottom' | 'right' = 'bottom'): Record<string, unknown> | null {
   if (count <= 1) return null;
   return orient === 'bottom'
-    ? { orient: 'bottom', direction: 'horizontal', title: null, columns: Math.min(count, 4), labelLimit: 150, symbolType: 'square' }
+    ? {
+        orient: 'bottom',
+        direction: 'horizontal',
+        title: null,
+        columns: Math.min(count, 4),
+        labelLimit: 150,
+        symbolType: 'square',
+      }
     : { orient: 'right', direction: 'vertical', title: null, labelLimit: 170, symbolType: 'square' };
 }
 
@@ -145,7 +174,11 @@ function colorScale(names: string[]): Record<string, unknown> {
  * Chooses the category axis of a vertical chart: horizontal labels when the widest fits under
  * its band, else rotated labels (lines) or a switch to horizontal bars (bars).
  */
-function categoryAxisPlan(labels: string[], plotWidth: number, temporal: boolean): { angle: number; limit: number; fits: boolean } {
+function categoryAxisPlan(
+  labels: string[],
+  plotWidth: number,
+  temporal: boolean,
+): { angle: number; limit: number; fits: boolean } {
   const band = plotWidth / Math.max(1, labels.length);
   const widest = Math.max(0, ...labels.map((l) => measureText(l, LABEL_FONT_SIZE)));
   if (widest <= band - 6) return { angle: 0, limit: Math.max(20, Math.floor(band - 2)), fits: true };
@@ -167,7 +200,15 @@ function titleBlock(text: string, width: number, subtitle?: string): Record<stri
 
 type Autosize = 'fit' | 'fit-x' | 'pad';
 
-function base(width: number, height: number, chart: NormalChart, meta: ChartMeta, subtitle?: string, autosize: Autosize = 'fit', titleWidth = width): Record<string, unknown> {
+function base(
+  width: number,
+  height: number,
+  chart: NormalChart,
+  meta: ChartMeta,
+  subtitle?: string,
+  autosize: Autosize = 'fit',
+  titleWidth = width,
+): Record<string, unknown> {
   const t = titleBlock(chart.title, titleWidth, subtitle);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -193,8 +234,22 @@ function base(width: number, height: number, chart: NormalChart, meta: ChartMeta
         tickColor: '#999',
         gridColor: '#e8e8e8',
       },
-      legend: { labelFont: FONT_FAMILY, titleFont: FONT_FAMILY, labelFontSize: LABEL_FONT_SIZE, titleFontSize: LABEL_FONT_SIZE, symbolSize: 90 },
-      title: { font: FONT_FAMILY, subtitleFont: FONT_FAMILY, fontSize: 13, subtitleFontSize: 10, subtitleColor: '#555', color: '#1a1a1a', offset: 8 },
+      legend: {
+        labelFont: FONT_FAMILY,
+        titleFont: FONT_FAMILY,
+        labelFontSize: LABEL_FONT_SIZE,
+        titleFontSize: LABEL_FONT_SIZE,
+        symbolSize: 90,
+      },
+      title: {
+        font: FONT_FAMILY,
+        subtitleFont: FONT_FAMILY,
+        fontSize: 13,
+        subtitleFontSize: 10,
+        subtitleColor: '#555',
+        color: '#1a1a1a',
+        offset: 8,
+      },
       text: { font: FONT_FAMILY },
       range: { category: PALETTE },
     },
@@ -229,7 +284,14 @@ export function toVegaLite(spec: ChartSpec, layout: ChartLayout = {}): TopLevelS
 }
 
 function meta(chart: NormalChart, kind: ChartKind, labelAngle = 0): ChartMeta {
-  return { kind, requestedType: chart.requestedType, fallback: chart.fallback, categories: chart.rows.length, series: chart.series.length, labelAngle };
+  return {
+    kind,
+    requestedType: chart.requestedType,
+    fallback: chart.fallback,
+    categories: chart.rows.length,
+    series: chart.series.length,
+    labelAngle,
+  };
 }
 
 function cartesianSpec(chart: NormalChart, width: number, height: number, band?: number): TopLevelSpec {
@@ -250,9 +312,26 @@ function cartesianSpec(chart: NormalChart, width: number, height: number, band?:
     ...(plan.angle !== 0 ? { labelAlign: 'right', labelBaseline: 'top' } : {}),
     ticks: false,
   };
-  const x = { field: 'x', type: 'ordinal', sort: unique(labels), axis: xAxis, ...(isBar ? { scale: { paddingInner: 0.2 } } : {}) };
-  const y = { field: 'v', type: 'quantitative', axis: valueAxis(chart.unit, axisTitle(series, chart)), ...(chart.kind === 'stacked' || chart.kind === 'area' ? { stack: 'zero' } : { stack: null }) };
-  const color = { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(names.length), sort: names };
+  const x = {
+    field: 'x',
+    type: 'ordinal',
+    sort: unique(labels),
+    axis: xAxis,
+    ...(isBar ? { scale: { paddingInner: 0.2 } } : {}),
+  };
+  const y = {
+    field: 'v',
+    type: 'quantitative',
+    axis: valueAxis(chart.unit, axisTitle(series, chart)),
+    ...(chart.kind === 'stacked' || chart.kind === 'area' ? { stack: 'zero' } : { stack: null }),
+  };
+  const color = {
+    field: 's',
+    type: 'nominal',
+    scale: colorScale(names),
+    legend: legend(names.length),
+    sort: names,
+  };
   const kind = chart.kind;
   const mark =
     kind === 'line'
@@ -289,15 +368,35 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?
   const height = Math.max(80, labels.length * band);
   const subtitle = all.length > rows.length ? `First ${rows.length} of ${all.length}` : undefined;
   const labelLimit = Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.38));
-  const y = { field: 'x', type: 'nominal', sort: unique(labels), axis: { title: null, labelLimit, ticks: false, labelPadding: 4 }, scale: { paddingInner: 0.2 } };
-  const x = { field: 'v', type: 'quantitative', axis: valueAxis(chart.unit, axisTitle(series, chart)), stack: stacked ? 'zero' : null };
-  const color = { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(names.length), sort: names };
+  const y = {
+    field: 'x',
+    type: 'nominal',
+    sort: unique(labels),
+    axis: { title: null, labelLimit, ticks: false, labelPadding: 4 },
+    scale: { paddingInner: 0.2 },
+  };
+  const x = {
+    field: 'v',
+    type: 'quantitative',
+    axis: valueAxis(chart.unit, axisTitle(series, chart)),
+    stack: stacked ? 'zero' : null,
+  };
+  const color = {
+    field: 's',
+    type: 'nominal',
+    scale: colorScale(names),
+    legend: legend(names.length),
+    sort: names,
+  };
   const encoding: Record<string, unknown> = { y, x, color };
   if (!stacked && names.length > 1) encoding['yOffset'] = { field: 's', sort: names };
   if (stacked) encoding['order'] = { field: 'sOrder' };
   const data = stacked ? values.map((r) => ({ ...r, sOrder: names.indexOf(r.s) })) : values;
   const kind: ChartKind = stacked ? 'hstacked' : 'hbar';
-  const top = { ...base(width, height, trimmed, meta(trimmed, kind), subtitle, 'fit-x'), data: { values: data } };
+  const top = {
+    ...base(width, height, trimmed, meta(trimmed, kind), subtitle, 'fit-x'),
+    data: { values: data },
+  };
   if (!stacked && names.length === 1) {
     // One series: the value at the end of each bar, with room for it right of the longest bar.
     const maxV = Math.max(0, ...values.map((r) => r.v ?? 0));
@@ -306,7 +405,10 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?
       ...top,
       layer: [
         { mark: { type: 'bar' }, encoding: { ...encoding, x: xs } },
-        { mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9, color: '#333' }, encoding: { y, x: xs, text: { field: 't' } } },
+        {
+          mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9, color: '#333' },
+          encoding: { y, x: xs, text: { field: 't' } },
+        },
       ],
     } as unknown as TopLevelSpec;
   }
@@ -335,13 +437,31 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
     field: 'x',
     type: 'ordinal',
     sort: unique(labels),
-    axis: { title: null, labelAngle: plan.angle, labelLimit: plan.limit, labelOverlap: 'greedy', ticks: false, ...(plan.angle !== 0 ? { labelAlign: 'right', labelBaseline: 'top' } : {}) },
+    axis: {
+      title: null,
+      labelAngle: plan.angle,
+      labelLimit: plan.limit,
+      labelOverlap: 'greedy',
+      ticks: false,
+      ...(plan.angle !== 0 ? { labelAlign: 'right', labelBaseline: 'top' } : {}),
+    },
     scale: { paddingInner: 0.2 },
   };
-  const color = { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(Math.max(2, names.length)), sort: names };
+  const color = {
+    field: 's',
+    type: 'nominal',
+    scale: colorScale(names),
+    legend: legend(Math.max(2, names.length)),
+    sort: names,
+  };
   const barEncoding: Record<string, unknown> = {
     x,
-    y: { field: 'v', type: 'quantitative', axis: valueAxis(barUnit, barNames.length === 1 ? (barNames[0] ?? null) : null), stack: null },
+    y: {
+      field: 'v',
+      type: 'quantitative',
+      axis: valueAxis(barUnit, barNames.length === 1 ? (barNames[0] ?? null) : null),
+      stack: null,
+    },
     color,
   };
   if (barNames.length > 1) barEncoding['xOffset'] = { field: 's', sort: barNames };
@@ -349,13 +469,24 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
     ...base(width, height, chart, meta(chart, 'combo', plan.angle)),
     data: { values },
     layer: [
-      { transform: [{ filter: { field: 's', oneOf: barNames } }], mark: { type: 'bar' }, encoding: barEncoding },
+      {
+        transform: [{ filter: { field: 's', oneOf: barNames } }],
+        mark: { type: 'bar' },
+        encoding: barEncoding,
+      },
       {
         transform: [{ filter: { field: 's', oneOf: lineNames } }],
         mark: { type: 'line', point: { size: 36, filled: true }, strokeWidth: 2.5 },
         encoding: {
           x,
-          y: { field: 'v', type: 'quantitative', axis: valueAxis(lineUnit, lineNames.length === 1 ? (lineNames[0] ?? null) : null, { orient: 'right', grid: false }) },
+          y: {
+            field: 'v',
+            type: 'quantitative',
+            axis: valueAxis(lineUnit, lineNames.length === 1 ? (lineNames[0] ?? null) : null, {
+              orient: 'right',
+              grid: false,
+            }),
+          },
           color,
         },
       },
@@ -367,7 +498,12 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
 function arcSpec(chart: NormalChart, width: number, height: number): TopLevelSpec {
   const s = chart.series[0];
   const labels = uniqueLabels(chart.rows, chart.xKey);
-  let items = chart.rows.map((r, i) => ({ label: labels[i] ?? '', v: typeof r[s?.key ?? ''] === 'number' ? (r[s?.key ?? ''] as number) : 0 })).filter((d) => d.v > 0);
+  let items = chart.rows
+    .map((r, i) => ({
+      label: labels[i] ?? '',
+      v: typeof r[s?.key ?? ''] === 'number' ? (r[s?.key ?? ''] as number) : 0,
+    }))
+    .filter((d) => d.v > 0);
   if (items.length > MAX_ARC) {
     const sorted = [...items].sort((a, b) => b.v - a.v);
     const rest = sorted.slice(MAX_ARC - 1).reduce((sum, d) => sum + d.v, 0);
@@ -379,42 +515,96 @@ function arcSpec(chart: NormalChart, width: number, height: number): TopLevelSpe
   const size = Math.min(height - 20, Math.floor(width * 0.45));
   const radius = size / 2 - 2;
   return {
-    ...base(size, size, chart, meta({ ...chart, rows: items.map((d) => ({ label: d.label })) }, 'arc'), undefined, 'pad', width),
+    ...base(
+      size,
+      size,
+      chart,
+      meta({ ...chart, rows: items.map((d) => ({ label: d.label })) }, 'arc'),
+      undefined,
+      'pad',
+      width,
+    ),
     data: { values },
-    mark: { type: 'arc', outerRadius: radius, ...(chart.donut ? { innerRadius: radius * 0.55 } : {}), stroke: 'white', strokeWidth: 1 },
+    mark: {
+      type: 'arc',
+      outerRadius: radius,
+      ...(chart.donut ? { innerRadius: radius * 0.55 } : {}),
+      stroke: 'white',
+      strokeWidth: 1,
+    },
     encoding: {
       theta: { field: 'v', type: 'quantitative', stack: true },
-      color: { field: 'c', type: 'nominal', sort: names, scale: colorScale(names), legend: { ...legend(2, 'right'), labelLimit: Math.floor(width * 0.45) } },
+      color: {
+        field: 'c',
+        type: 'nominal',
+        sort: names,
+        scale: colorScale(names),
+        legend: { ...legend(2, 'right'), labelLimit: Math.floor(width * 0.45) },
+      },
       order: { field: 'i' },
     },
   } as unknown as TopLevelSpec;
 }
 
 function scatterSpec(chart: NormalChart, width: number, height: number): TopLevelSpec {
-  const xNumeric = chart.rows.some((r) => typeof r[chart.xKey] === 'number' || (typeof r[chart.xKey] === 'string' && !Number.isNaN(Number(r[chart.xKey]))));
+  const xNumeric = chart.rows.some(
+    (r) =>
+      typeof r[chart.xKey] === 'number' ||
+      (typeof r[chart.xKey] === 'string' && !Number.isNaN(Number(r[chart.xKey]))),
+  );
   if (xNumeric) {
     const names = chart.series.map((s) => s.name);
-    const values = chart.rows.flatMap((r) => chart.series.map((s) => ({ px: Number(r[chart.xKey]), v: typeof r[s.key] === 'number' ? r[s.key] : null, s: s.name })));
+    const values = chart.rows.flatMap((r) =>
+      chart.series.map((s) => ({
+        px: Number(r[chart.xKey]),
+        v: typeof r[s.key] === 'number' ? r[s.key] : null,
+        s: s.name,
+      })),
+    );
     return {
       ...base(width, height, chart, meta(chart, 'scatter')),
       data: { values },
       mark: { type: 'point', filled: true, size: 50, opacity: 0.8 },
       encoding: {
-        x: { field: 'px', type: 'quantitative', axis: valueAxis('count', chart.xKey ? humanize(chart.xKey) : null, { grid: false }), scale: { zero: false } },
-        y: { field: 'v', type: 'quantitative', axis: valueAxis(chart.unit, axisTitle(chart.series, chart)), scale: { zero: false } },
+        x: {
+          field: 'px',
+          type: 'quantitative',
+          axis: valueAxis('count', chart.xKey ? humanize(chart.xKey) : null, { grid: false }),
+          scale: { zero: false },
+        },
+        y: {
+          field: 'v',
+          type: 'quantitative',
+          axis: valueAxis(chart.unit, axisTitle(chart.series, chart)),
+          scale: { zero: false },
+        },
         color: { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(names.length) },
       },
     } as unknown as TopLevelSpec;
   }
   const [sx, sy] = chart.series;
-  const values = chart.rows.map((r) => ({ px: sx ? r[sx.key] : null, v: sy ? r[sy.key] : null, name: labelOf(r[chart.xKey]) }));
+  const values = chart.rows.map((r) => ({
+    px: sx ? r[sx.key] : null,
+    v: sy ? r[sy.key] : null,
+    name: labelOf(r[chart.xKey]),
+  }));
   return {
     ...base(width, height, chart, meta(chart, 'scatter')),
     data: { values },
     mark: { type: 'point', filled: true, size: 50, opacity: 0.8, color: PALETTE[0] },
     encoding: {
-      x: { field: 'px', type: 'quantitative', axis: valueAxis(sx?.unit ?? 'count', sx?.name ?? null, { grid: false }), scale: { zero: false } },
-      y: { field: 'v', type: 'quantitative', axis: valueAxis(sy?.unit ?? 'count', sy?.name ?? null), scale: { zero: false } },
+      x: {
+        field: 'px',
+        type: 'quantitative',
+        axis: valueAxis(sx?.unit ?? 'count', sx?.name ?? null, { grid: false }),
+        scale: { zero: false },
+      },
+      y: {
+        field: 'v',
+        type: 'quantitative',
+        axis: valueAxis(sy?.unit ?? 'count', sy?.name ?? null),
+        scale: { zero: false },
+      },
     },
   } as unknown as TopLevelSpec;
 }
@@ -432,11 +622,20 @@ function tableSpec(chart: NormalChart, width: number): TopLevelSpec {
   const values = rows.flatMap((r, i) =>
     cols.map((c, j) => {
       const v = r[c];
-      const text = typeof v === 'number' ? (isIdentifierKey(c) ? String(v) : formatValue(v, chart.series.find((s) => s.key === c)?.unit ?? 'count')) : labelOf(v);
+      const text =
+        typeof v === 'number'
+          ? isIdentifierKey(c)
+            ? String(v)
+            : formatValue(v, chart.series.find((s) => s.key === c)?.unit ?? 'count')
+          : labelOf(v);
       return { row: i, col: j, text: truncateToWidth(text, colWidth - 8, LABEL_FONT_SIZE) };
     }),
   );
-  const header = cols.map((c, j) => ({ row: -1, col: j, text: truncateToWidth(humanize(c), colWidth - 8, LABEL_FONT_SIZE, true) }));
+  const header = cols.map((c, j) => ({
+    row: -1,
+    col: j,
+    text: truncateToWidth(humanize(c), colWidth - 8, LABEL_FONT_SIZE, true),
+  }));
   const height = 18 * (rows.length + 1);
   const emptyNote = rows.length === 0 ? 'No data' : undefined;
   return {
@@ -448,8 +647,27 @@ function tableSpec(chart: NormalChart, width: number): TopLevelSpec {
       text: { field: 'text' },
     },
     layer: [
-      { transform: [{ filter: 'datum.row < 0' }], mark: { type: 'text', align: 'left', baseline: 'middle', fontSize: LABEL_FONT_SIZE, fontWeight: 'bold', limit: colWidth - 6 } },
-      { transform: [{ filter: 'datum.row >= 0' }], mark: { type: 'text', align: 'left', baseline: 'middle', fontSize: LABEL_FONT_SIZE, limit: colWidth - 6 } },
+      {
+        transform: [{ filter: 'datum.row < 0' }],
+        mark: {
+          type: 'text',
+          align: 'left',
+          baseline: 'middle',
+          fontSize: LABEL_FONT_SIZE,
+          fontWeight: 'bold',
+          limit: colWidth - 6,
+        },
+      },
+      {
+        transform: [{ filter: 'datum.row >= 0' }],
+        mark: {
+          type: 'text',
+          align: 'left',
+          baseline: 'middle',
+          fontSize: LABEL_FONT_SIZE,
+          limit: colWidth - 6,
+        },
+      },
     ],
   } as unknown as TopLevelSpec;
 }

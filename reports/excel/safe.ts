@@ -31,7 +31,12 @@ export function safeValue(v: unknown): string | number | boolean | Date | null {
   if (typeof v === 'boolean' || v instanceof Date) return v;
   if (typeof v === 'string') return safeText(v);
   if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return safeText(v.map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : JSON.stringify(x))).join(', '));
+  if (Array.isArray(v))
+    return safeText(
+      v
+        .map((x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : JSON.stringify(x)))
+        .join(', '),
+    );
   return safeText(JSON.stringify(v));
 }
 
@@ -62,7 +67,11 @@ export function sanitizeSheetName(name: string, used?: Set<string>): string {
   let candidate = base;
   for (let n = 2; used.has(candidate.toLowerCase()); n++) {
     const suffix = ` (${n})`;
-    candidate = Array.from(base).slice(0, 31 - suffix.length).join('').trim() + suffix;
+    candidate =
+      Array.from(base)
+        .slice(0, 31 - suffix.length)
+        .join('')
+        .trim() + suffix;
   }
   used.add(candidate.toLowerCase());
   return candidate;
@@ -93,7 +102,13 @@ export function sanitizeTableName(name: string, used?: Set<string>): string {
 export function sanitizeHeaders(headers: string[]): string[] {
   const seen = new Set<string>();
   return headers.map((h, i) => {
-    let base = safeText(h.replace(/[\t\r\n]+/g, ' ').replace(/\s+/g, ' ').trim()) || `Column ${i + 1}`;
+    let base =
+      safeText(
+        h
+          .replace(/[\t\r\n]+/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ) || `Column ${i + 1}`;
     base = base.slice(0, 250);
     let candidate = base;
     for (let n = 2; seen.has(candidate.toLowerCase()); n++) candidate = `${base} ${n}`;

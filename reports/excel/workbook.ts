@@ -4,7 +4,14 @@
  * key-figure blocks and PNG chart images. exceljs has no native charts: charts are images.
  */
 import ExcelJS from 'exceljs';
-import { safeText, safeUrl, safeValue, sanitizeHeaders, sanitizeSheetName, sanitizeTableName } from './safe.js';
+import {
+  safeText,
+  safeUrl,
+  safeValue,
+  sanitizeHeaders,
+  sanitizeSheetName,
+  sanitizeTableName,
+} from './safe.js';
 
 /** How a column's values are written. */
 export type ColumnKind = 'text' | 'int' | 'number' | 'usd' | 'usd-millions' | 'pct' | 'date' | 'url' | 'id';
@@ -77,12 +84,20 @@ export function cellValue(v: unknown, kind: ColumnKind = 'text'): ExcelJS.CellVa
 
 function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   if (v === null || v === undefined) return 0;
-  if (typeof v === 'number') return kind === 'usd-millions' ? 9 : kind === 'pct' ? 7 : kind === 'id' ? String(v).length + 1 : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
+  if (typeof v === 'number')
+    return kind === 'usd-millions'
+      ? 9
+      : kind === 'pct'
+        ? 7
+        : kind === 'id'
+          ? String(v).length + 1
+          : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
   if (v instanceof Date) return 10;
   if (typeof v === 'object' && 'text' in v) return String(v.text).length;
   // Wide characters (CJK) take about two columns.
   let n = 0;
-  for (const ch of typeof v === 'string' ? v : JSON.stringify(v)) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
+  for (const ch of typeof v === 'string' ? v : JSON.stringify(v))
+    n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
   return n;
 }
 
@@ -118,7 +133,13 @@ export class ReportWorkbook {
    */
   addDataTable(
     ws: ExcelJS.Worksheet,
-    input: { name: string; columns: DataColumn[]; rows: Record<string, unknown>[]; origin?: { row: number; col: number }; freeze?: boolean },
+    input: {
+      name: string;
+      columns: DataColumn[];
+      rows: Record<string, unknown>[];
+      origin?: { row: number; col: number };
+      freeze?: boolean;
+    },
   ): { tableName: string; lastRow: number } {
     const origin = input.origin ?? { row: 1, col: 1 };
     const tableName = sanitizeTableName(input.name, this.tableNames);
@@ -140,23 +161,46 @@ export class ReportWorkbook {
     input.columns.forEach((c, i) => {
       const col = ws.getColumn(origin.col + i);
       const fmt = NUMBER_FORMATS[kinds[i] ?? 'text'];
-      const widest = Math.max(displayLength(headers[i] ?? '', 'text') + 3, ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')));
+      const widest = Math.max(
+        displayLength(headers[i] ?? '', 'text') + 3,
+        ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')),
+      );
       col.width = c.width ?? Math.min(60, Math.max(10, widest + 2));
-      if (fmt) for (let r = 0; r < tableRows.length; r++) ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
-      if (c.wrap) for (let r = 0; r < tableRows.length; r++) ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
+      if (fmt)
+        for (let r = 0; r < tableRows.length; r++)
+          ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
+      if (c.wrap)
+        for (let r = 0; r < tableRows.length; r++)
+          ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
         input.rows.forEach((row, r) => {
           const url = safeUrl(row[c.linkKey ?? c.key]);
           if (!url) return;
           const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
-          const text = kinds[i] === 'url' ? url : typeof cell.value === 'string' ? cell.value : typeof row[c.key] === 'string' || typeof row[c.key] === 'number' ? String(row[c.key]) : url;
+          const text =
+            kinds[i] === 'url'
+              ? url
+              : typeof cell.value === 'string'
+                ? cell.value
+                : typeof row[c.key] === 'string' || typeof row[c.key] === 'number'
+                  ? String(row[c.key])
+                  : url;
           cell.value = { text: safeText(text), hyperlink: url, tooltip: url };
           cell.font = { color: { argb: 'FF0563C1' }, underline: true };
         });
       }
     });
     if ((input.freeze ?? origin.row === 1) && origin.row === 1) {
-      ws.views = [{ state: 'frozen', xSplit: 0, ySplit: origin.row, topLeftCell: ws.getCell(origin.row + 1, 1).address, activeCell: 'A2', showGridLines: false }];
+      ws.views = [
+        {
+          state: 'frozen',
+          xSplit: 0,
+          ySplit: origin.row,
+          topLeftCell: ws.getCell(origin.row + 1, 1).address,
+          activeCell: 'A2',
+          showGridLines: false,
+        },
+      ];
     }
     return { tableName, lastRow: origin.row + tableRows.length };
   }
@@ -192,7 +236,12 @@ export class ReportWorkbook {
    * Paragraphs of text, one a row, merged across `span` columns and wrapped, starting at
    * `row`; an optional bold heading first. Returns the next free row.
    */
-  addParagraphs(ws: ExcelJS.Worksheet, paragraphs: string[], row: number, options: { heading?: string; span?: number; charsPerLine?: number } = {}): number {
+  addParagraphs(
+    ws: ExcelJS.Worksheet,
+    paragraphs: string[],
+    row: number,
+    options: { heading?: string; span?: number; charsPerLine?: number } = {},
+  ): number {
     const span = options.span ?? 8;
     const perLine = options.charsPerLine ?? 120;
     let r = row;
@@ -245,9 +294,18 @@ export class ReportWorkbook {
    * Places a PNG chart at (row, col) (1-based) at `width` × `height` pixels on screen.
    * Returns the first row below the image (rows are about 20 px high).
    */
-  addImage(ws: ExcelJS.Worksheet, png: Buffer, at: { row: number; col: number }, size: { width: number; height: number }): number {
+  addImage(
+    ws: ExcelJS.Worksheet,
+    png: Buffer,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): number {
     const id = this.wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
-    ws.addImage(id, { tl: { col: at.col - 1, row: at.row - 1 }, ext: { width: size.width, height: size.height }, editAs: 'oneCell' });
+    ws.addImage(id, {
+      tl: { col: at.col - 1, row: at.row - 1 },
+      ext: { width: size.width, height: size.height },
+      editAs: 'oneCell',
+    });
     return at.row + Math.ceil(size.height / 20) + 1;
   }
 

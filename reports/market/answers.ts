@@ -23,7 +23,10 @@ function hasNameFor(col: string, columns: string[]): boolean {
   return columns.some((c) => {
     if (c === col || isKeyColumn(c)) return false;
     const l = c.toLowerCase();
-    return (prefix !== '' && (l === prefix || l === `${prefix}_name` || l === `${prefix}name`)) || /(^|[_\s-])name$/.test(l);
+    return (
+      (prefix !== '' && (l === prefix || l === `${prefix}_name` || l === `${prefix}name`)) ||
+      /(^|[_\s-])name$/.test(l)
+    );
   });
 }
 
@@ -52,20 +55,32 @@ export function answerColumnsForPdf(a: AgentAnswer): { shown: string[]; left: st
   const all = answerColumnsAll(a);
   const keys = new Set(redundantKeyColumns(all));
   const country = a.country?.trim().toLowerCase();
-  const constantCountry = (c: string): boolean => !!country && rows.length > 0 && rows.every((r) => typeof r[c] === 'string' && r[c].trim().toLowerCase() === country);
+  const constantCountry = (c: string): boolean =>
+    !!country &&
+    rows.length > 0 &&
+    rows.every((r) => typeof r[c] === 'string' && r[c].trim().toLowerCase() === country);
   const useful = all.filter((c) => !keys.has(c) && !constantCountry(c));
   return { shown: useful.slice(0, MAX_ANSWER_COLUMNS), left: useful.slice(MAX_ANSWER_COLUMNS) };
 }
 
 /** True when every value of `col` is a number or missing (and one at least is a number). */
 export function isNumericColumn(rows: Record<string, unknown>[], col: string): boolean {
-  return rows.every((r) => typeof r[col] === 'number' || r[col] === null || r[col] === undefined) && rows.some((r) => typeof r[col] === 'number');
+  return (
+    rows.every((r) => typeof r[col] === 'number' || r[col] === null || r[col] === undefined) &&
+    rows.some((r) => typeof r[col] === 'number')
+  );
 }
 
 /** True when every value of `col` is an ISO date (2026-11-17, optionally with a time). */
 export function isDateColumn(rows: Record<string, unknown>[], col: string): boolean {
   const present = rows.map((r) => r[col]).filter((v) => v !== null && v !== undefined && v !== '');
-  return present.length > 0 && present.every((v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/.test(v) && !Number.isNaN(Date.parse(v)));
+  return (
+    present.length > 0 &&
+    present.every(
+      (v) =>
+        typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    )
+  );
 }
 
 /** A value of column `column` as printed: amounts, percentages, counts, years and ids, dates. */

@@ -14,7 +14,10 @@ import type { MarketReportModel } from './model.js';
 export type ChartGroup = 'years' | 'stages' | 'sectors' | 'investors' | 'other';
 
 /** Where a chart is drawn. */
-export type ChartPlace = { kind: 'country'; country: number; group: ChartGroup } | { kind: 'answer'; answer: number } | { kind: 'compare' };
+export type ChartPlace =
+  | { kind: 'country'; country: number; group: ChartGroup }
+  | { kind: 'answer'; answer: number }
+  | { kind: 'compare' };
 
 export interface PlannedChart {
   id: string;
@@ -39,14 +42,21 @@ export const ROW_GAP = 16;
 export const HALF_WIDTH = Math.floor((CONTENT_WIDTH - ROW_GAP) / 2);
 
 /** Ids of a country's own charts. */
-export const countryChartId = (i: number, what: 'years' | 'stages' | 'sectors' | 'investors'): string => `c${i}-${what}`;
+export const countryChartId = (i: number, what: 'years' | 'stages' | 'sectors' | 'investors'): string =>
+  `c${i}-${what}`;
 export const serviceChartId = (i: number, j: number): string => `c${i}-svc${j}`;
 export const answerChartId = (i: number, j: number): string => `a${i}-${j}`;
 export const COMPARE_CAPITAL = 'cmp-capital';
 export const COMPARE_DEALS = 'cmp-deals';
 
 /** Groups whose table is narrow enough for a chart beside it. */
-const NARROW_TABLE: Record<ChartGroup, boolean> = { years: false, stages: true, sectors: true, investors: true, other: false };
+const NARROW_TABLE: Record<ChartGroup, boolean> = {
+  years: false,
+  stages: true,
+  sectors: true,
+  investors: true,
+  other: false,
+};
 
 /**
  * The subsection a service chart belongs to, from its declared x key and its title: stage,
@@ -59,7 +69,11 @@ export function serviceChartGroup(spec: ChartSpec): ChartGroup {
   if (/stage/.test(x) || /\bstages?\b/.test(title)) return 'stages';
   if (/sector|industr|vertical/.test(x) || /\bsectors?\b|industr/.test(title)) return 'sectors';
   if (/investor|backer/.test(x) || /investors?\b/.test(title)) return 'investors';
-  if (/^(year|period|quarter|month|date|fy)/.test(x) || /\b(by|per) (year|quarter|month)\b|\bsince (19|20)\d\d\b|over time/.test(title)) return 'years';
+  if (
+    /^(year|period|quarter|month|date|fy)/.test(x) ||
+    /\b(by|per) (year|quarter|month)\b|\bsince (19|20)\d\d\b|over time/.test(title)
+  )
+    return 'years';
   return 'other';
 }
 
@@ -110,7 +124,8 @@ export function chartSizes(n: number, besideTable: boolean): ('half' | 'full')[]
 type Draft = Omit<PlannedChart, 'size' | 'layout'>;
 
 function sized(drafts: Draft[], besideTable: boolean | 'full'): PlannedChart[] {
-  const sizes = besideTable === 'full' ? drafts.map(() => 'full' as const) : chartSizes(drafts.length, besideTable);
+  const sizes =
+    besideTable === 'full' ? drafts.map(() => 'full' as const) : chartSizes(drafts.length, besideTable);
   return drafts.map((d, k) => {
     const size = sizes[k] ?? 'full';
     return { ...d, size, layout: layoutFor(d.spec, size) };
@@ -120,7 +135,14 @@ function sized(drafts: Draft[], besideTable: boolean | 'full'): PlannedChart[] {
 /** Whether an answer's rows can be drawn (some numeric column besides the first). */
 function rowsChart(columns: string[], rows: Record<string, unknown>[], title: string): ChartSpec | null {
   if (rows.length < 2 || columns.length < 2) return null;
-  const numeric = columns.slice(1).filter((c) => !isIdentifierKey(c) && rows.every((r) => typeof r[c] === 'number' || r[c] === null || r[c] === undefined) && rows.some((r) => typeof r[c] === 'number'));
+  const numeric = columns
+    .slice(1)
+    .filter(
+      (c) =>
+        !isIdentifierKey(c) &&
+        rows.every((r) => typeof r[c] === 'number' || r[c] === null || r[c] === undefined) &&
+        rows.some((r) => typeof r[c] === 'number'),
+    );
   if (numeric.length === 0) return null;
   return { type: 'auto', title, xKey: columns[0], series: numeric.slice(0, 3), data: rows.slice(0, 30) };
 }
@@ -146,7 +168,11 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
           { key: 'deals', name: 'Deals', type: 'bar' },
           { key: 'capital_usd', name: 'Capital (USD)', type: 'line', unit: 'USD' },
         ],
-        data: years.map((y) => ({ period: y.partial ? `${y.year} YTD` : String(y.year), deals: y.deals, capital_usd: y.capital_usd })),
+        data: years.map((y) => ({
+          period: y.partial ? `${y.year} YTD` : String(y.year),
+          deals: y.deals,
+          capital_usd: y.capital_usd,
+        })),
       },
     };
   }
@@ -156,7 +182,13 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
       source: 'Report chart from country_overview stage_mix',
       place: place('stages'),
       fromService: false,
-      spec: { type: 'donut', title: `${c.country}: share of deals by stage`, xKey: 'stage', series: ['deals'], data: c.stage_mix.map((s) => ({ stage: s.stage, deals: s.deals })) },
+      spec: {
+        type: 'donut',
+        title: `${c.country}: share of deals by stage`,
+        xKey: 'stage',
+        series: ['deals'],
+        data: c.stage_mix.map((s) => ({ stage: s.stage, deals: s.deals })),
+      },
     };
   }
   if (c.top_sectors.length > 0) {
@@ -170,9 +202,15 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
         type: 'horizontal_bar',
         title: `${c.country}: top sectors by ${byCapital ? 'capital' : 'deals'}`,
         xKey: 'sector',
-        series: [byCapital ? { key: 'capital_usd', name: 'Capital', unit: 'USD' } : { key: 'deals', name: 'Deals' }],
+        series: [
+          byCapital ? { key: 'capital_usd', name: 'Capital', unit: 'USD' } : { key: 'deals', name: 'Deals' },
+        ],
         unit: byCapital ? 'USD' : 'deals',
-        data: c.top_sectors.map((s) => ({ sector: s.sector, deals: s.deals, capital_usd: s.capital_usd ?? null })),
+        data: c.top_sectors.map((s) => ({
+          sector: s.sector,
+          deals: s.deals,
+          capital_usd: s.capital_usd ?? null,
+        })),
       },
     };
   }
@@ -187,9 +225,16 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
         type: 'horizontal_bar',
         title: `${c.country}: most active investors`,
         xKey: 'name',
-        series: withLead ? [{ key: 'deals', name: 'Deals' }, { key: 'lead_deals', name: 'As lead' }] : [{ key: 'deals', name: 'Deals' }],
+        series: withLead
+          ? [
+              { key: 'deals', name: 'Deals' },
+              { key: 'lead_deals', name: 'As lead' },
+            ]
+          : [{ key: 'deals', name: 'Deals' }],
         unit: 'deals',
-        data: c.most_active_investors.slice(0, 10).map((m) => ({ name: m.name, deals: m.deals, lead_deals: m.lead_deals ?? null })),
+        data: c.most_active_investors
+          .slice(0, 10)
+          .map((m) => ({ name: m.name, deals: m.deals, lead_deals: m.lead_deals ?? null })),
       },
     };
   }
@@ -220,7 +265,13 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
       const theirs = service.filter((d) => d.place.kind === 'country' && d.place.group === group);
       const mine = own[group];
       const drafts = [...(mine && !theirs.some((t) => sameView(mine.spec, t.spec)) ? [mine] : []), ...theirs];
-      const hasTable = { years: c.by_year.length > 0, stages: c.stage_mix.length > 0, sectors: c.top_sectors.length > 0, investors: c.most_active_investors.length > 0, other: false }[group];
+      const hasTable = {
+        years: c.by_year.length > 0,
+        stages: c.stage_mix.length > 0,
+        sectors: c.top_sectors.length > 0,
+        investors: c.most_active_investors.length > 0,
+        other: false,
+      }[group];
       out.push(...sized(drafts, NARROW_TABLE[group] && hasTable));
     }
   });
@@ -229,11 +280,24 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     const charts = a.charts ?? [];
     const rows = a.rows ?? [];
     const place: ChartPlace = { kind: 'answer', answer: i };
-    const drafts: Draft[] = charts.map((spec, j) => ({ id: answerChartId(i, j), spec, source: 'Service chart (ask)', place, fromService: true }));
+    const drafts: Draft[] = charts.map((spec, j) => ({
+      id: answerChartId(i, j),
+      spec,
+      source: 'Service chart (ask)',
+      place,
+      fromService: true,
+    }));
     const table = rows.length > 0 ? answerColumnsForPdf(a).shown : [];
     if (charts.length === 0) {
       const spec = rowsChart(table, rows, a.question);
-      if (spec) drafts.push({ id: answerChartId(i, 0), spec, source: 'Report chart from the answer rows', place, fromService: false });
+      if (spec)
+        drafts.push({
+          id: answerChartId(i, 0),
+          spec,
+          source: 'Report chart from the answer rows',
+          place,
+          fromService: false,
+        });
     }
     out.push(...sized(drafts, table.length > 0 && table.length <= 3));
   });

@@ -15,7 +15,12 @@ export interface CountryFigures {
   country: string;
   lastFullYear: number;
   ytdYear: number;
-  lastFull: { deals: number | null; capital: number | null; dealsYoy: number | null; capitalYoy: number | null };
+  lastFull: {
+    deals: number | null;
+    capital: number | null;
+    dealsYoy: number | null;
+    capitalYoy: number | null;
+  };
   /** Year to date, and its change vs the same period of the previous year in percent. */
   ytd: { deals: number | null; capital: number | null; dealsYoy: number | null; capitalYoy: number | null };
   change: CountryChange | null;
@@ -41,7 +46,8 @@ export function yearRows(section: CountrySection, ytdYear: number): YearRow[] {
       ...y,
       partial,
       deals_yoy_pct: y.deals_yoy_pct ?? (prev && !partial ? pctChange(y.deals, prev.deals) : null),
-      capital_yoy_pct: y.capital_yoy_pct ?? (prev && !partial ? pctChange(y.capital_usd, prev.capital_usd) : null),
+      capital_yoy_pct:
+        y.capital_yoy_pct ?? (prev && !partial ? pctChange(y.capital_usd, prev.capital_usd) : null),
     };
   });
 }
@@ -58,12 +64,19 @@ export function countryFigures(model: MarketReportModel, section: CountrySection
   const totalDeals = section.stage_mix.reduce((s, x) => s + x.deals, 0);
   const early = section.stage_mix.filter((x) => EARLY.test(x.stage)).reduce((s, x) => s + x.deals, 0);
   const runChange = model.comparison.changes.find((c) => c.country === section.country) ?? null;
-  const topSector = [...section.top_sectors].sort((a, b) => (b.capital_usd ?? b.deals) - (a.capital_usd ?? a.deals))[0];
+  const topSector = [...section.top_sectors].sort(
+    (a, b) => (b.capital_usd ?? b.deals) - (a.capital_usd ?? a.deals),
+  )[0];
   return {
     country: section.country,
     lastFullYear: last?.year ?? ytdYear - 1,
     ytdYear,
-    lastFull: { deals: last?.deals ?? null, capital: last?.capital_usd ?? null, dealsYoy: last?.deals_yoy_pct ?? null, capitalYoy: last?.capital_yoy_pct ?? null },
+    lastFull: {
+      deals: last?.deals ?? null,
+      capital: last?.capital_usd ?? null,
+      dealsYoy: last?.deals_yoy_pct ?? null,
+      capitalYoy: last?.capital_yoy_pct ?? null,
+    },
     ytd: {
       deals: ytd?.deals ?? null,
       capital: ytd?.capital_usd ?? null,
@@ -111,7 +124,13 @@ export function totals(model: MarketReportModel): Totals {
       }
     }
   }
-  return { ...t, lastFullYear, ytdYear, dealsYoy: pctChange(t.deals, t.dealsPrev), capitalYoy: pctChange(t.capital, t.capitalPrev) };
+  return {
+    ...t,
+    lastFullYear,
+    ytdYear,
+    dealsYoy: pctChange(t.deals, t.dealsPrev),
+    capitalYoy: pctChange(t.capital, t.capitalPrev),
+  };
 }
 
 /** "+12.5%" / "-3%" / "n/a" for prose. */
@@ -140,7 +159,10 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
   const figures = model.countries.map((c) => countryFigures(model, c));
   const overview: string[] = [];
   const names = model.countries.map((c) => c.country);
-  const list = names.length <= 1 ? (names[0] ?? 'no country') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const list =
+    names.length <= 1
+      ? (names[0] ?? 'no country')
+      : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   overview.push(
     `Across ${list}, startups closed ${formatInt(t.deals)} rounds worth ${formatUsd(t.capital)} in ${t.lastFullYear} ` +
       `(${change(t.dealsYoy)} deals and ${change(t.capitalYoy)} capital year on year). ` +
@@ -158,7 +180,9 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
     const parts = [
       `${formatInt(f.lastFull.deals)} deals and ${formatUsd(f.lastFull.capital)} in ${f.lastFullYear} (${change(f.lastFull.dealsYoy)} deals, ${change(f.lastFull.capitalYoy)} capital YoY)`,
       `${formatInt(f.ytd.deals)} deals and ${formatUsd(f.ytd.capital)} in ${f.ytdYear} to date` +
-        (f.ytd.dealsYoy != null || f.ytd.capitalYoy != null ? ` (${change(f.ytd.dealsYoy)} deals, ${change(f.ytd.capitalYoy)} capital vs the same period last year)` : ''),
+        (f.ytd.dealsYoy != null || f.ytd.capitalYoy != null
+          ? ` (${change(f.ytd.dealsYoy)} deals, ${change(f.ytd.capitalYoy)} capital vs the same period last year)`
+          : ''),
     ];
     if (f.topSector) parts.push(`leading sector ${f.topSector}`);
     return `${f.country}: ${parts.join('; ')}.`;
@@ -166,20 +190,39 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
   const changes: string[] = [];
   const cmp = model.comparison;
   if (cmp.previousRunAt) {
-    const moved = figures.map((f) => f.change).filter((c): c is CountryChange => !!c && (c.deals_vs_last_run_pct != null || c.capital_vs_last_run_pct != null));
-    const still = moved.every((c) => Math.abs(c.deals_vs_last_run_pct ?? 0) < 0.05 && Math.abs(c.capital_vs_last_run_pct ?? 0) < 0.05);
-    const moves = moved.map((c) => `${c.country} ${change(c.deals_vs_last_run_pct)} deals, ${change(c.capital_vs_last_run_pct)} capital`);
+    const moved = figures
+      .map((f) => f.change)
+      .filter(
+        (c): c is CountryChange =>
+          !!c && (c.deals_vs_last_run_pct != null || c.capital_vs_last_run_pct != null),
+      );
+    const still = moved.every(
+      (c) => Math.abs(c.deals_vs_last_run_pct ?? 0) < 0.05 && Math.abs(c.capital_vs_last_run_pct ?? 0) < 0.05,
+    );
+    const moves = moved.map(
+      (c) =>
+        `${c.country} ${change(c.deals_vs_last_run_pct)} deals, ${change(c.capital_vs_last_run_pct)} capital`,
+    );
     const entered =
       cmp.newStartups.length + cmp.newTopInvestors.length === 0
         ? 'no new startup or investor entered the lists'
         : `${cmp.newStartups.length} ${cmp.newStartups.length === 1 ? 'startup' : 'startups'} and ${cmp.newTopInvestors.length} ${cmp.newTopInvestors.length === 1 ? 'investor' : 'investors'} entered the lists`;
-    const figuresMoved = moves.length === 0 ? '' : still ? '; year-to-date figures are unchanged' : `; year-to-date figures moved ${moves.join('; ')}`;
+    const figuresMoved =
+      moves.length === 0
+        ? ''
+        : still
+          ? '; year-to-date figures are unchanged'
+          : `; year-to-date figures moved ${moves.join('; ')}`;
     changes.push(`Since the previous run on ${formatDate(cmp.previousRunAt)}: ${entered}${figuresMoved}.`);
   } else {
-    changes.push('This is the first run of this report: there is no previous run to compare with. Changes since the previous run appear from the next run on.');
+    changes.push(
+      'This is the first run of this report: there is no previous run to compare with. Changes since the previous run appear from the next run on.',
+    );
   }
   if (model.stats.partial) {
-    changes.push(`This report is partial: ${model.stats.partialReasons.join('; ') || 'the run stopped early'}. Sections affected say so.`);
+    changes.push(
+      `This report is partial: ${model.stats.partialReasons.join('; ') || 'the run stopped early'}. Sections affected say so.`,
+    );
   }
   return { overview, countries, changes };
 }

@@ -74,7 +74,12 @@ export interface InvestorProfile {
   type?: string | null;
   hq?: string | null;
   url?: string | null;
-  recent_portfolio?: { name: string; date?: string | null; stage?: string | null; amount_usd?: number | null }[];
+  recent_portfolio?: {
+    name: string;
+    date?: string | null;
+    stage?: string | null;
+    amount_usd?: number | null;
+  }[];
 }
 
 /** One country's section (country_overview plus searches). */

@@ -9,10 +9,24 @@
  */
 import { safeUrl } from '../excel/safe.js';
 import { measureText } from '../fonts.js';
-import { formatDate, formatDateTime, formatDuration, formatInt, formatNumber, formatPct, formatUsd } from '../format.js';
+import {
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatInt,
+  formatNumber,
+  formatPct,
+  formatUsd,
+} from '../format.js';
 import { ReportPdf } from '../pdf/index.js';
 import type { KeyFigure, RowCell, TableColumn, TableOptions } from '../pdf/index.js';
-import { answerCellText, answerColumnsForPdf, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
+import {
+  answerCellText,
+  answerColumnsForPdf,
+  answerHeader,
+  isDateColumn,
+  isNumericColumn,
+} from './answers.js';
 import type { ChartGroup, PlannedChart, RenderedCharts } from './charts.js';
 import { countryFigures, summaryParts, totals, trendOf, yearRows } from './figures.js';
 import type { CountrySection, InvestorRow, MarketReportModel } from './model.js';
@@ -52,7 +66,10 @@ function chartCell(ctx: Ctx, p: PlannedChart): RowCell | null {
 }
 
 function tableCell(ctx: Ctx, t: TableBlock): RowCell {
-  return { measure: () => ctx.pdf.measureTable(t.columns, t.rows, t.options), draw: () => ctx.pdf.table(t.columns, t.rows, t.options) };
+  return {
+    measure: () => ctx.pdf.measureTable(t.columns, t.rows, t.options),
+    draw: () => ctx.pdf.table(t.columns, t.rows, t.options),
+  };
 }
 
 /** A block of the layout: drawn, and how tall it is (for the heading above it). */
@@ -65,7 +82,12 @@ interface Block {
  * A table and its planned charts as blocks: the first half-width chart beside the table (when
  * `beside`), then the charts two by two (half width) or alone (full width).
  */
-function tableAndCharts(ctx: Ctx, table: TableBlock | null, charts: PlannedChart[], beside: boolean): Block[] {
+function tableAndCharts(
+  ctx: Ctx,
+  table: TableBlock | null,
+  charts: PlannedChart[],
+  beside: boolean,
+): Block[] {
   const { pdf } = ctx;
   const blocks: Block[] = [];
   const rest = [...charts];
@@ -77,18 +99,27 @@ function tableAndCharts(ctx: Ctx, table: TableBlock | null, charts: PlannedChart
       const cells = [tableCell(ctx, table), firstCell];
       blocks.push({ height: () => pdf.measureRow(cells), draw: () => pdf.row(cells) });
     } else {
-      blocks.push({ height: () => pdf.tableKeepHeight(table.columns, table.rows, table.options), draw: () => pdf.table(table.columns, table.rows, table.options) });
+      blocks.push({
+        height: () => pdf.tableKeepHeight(table.columns, table.rows, table.options),
+        draw: () => pdf.table(table.columns, table.rows, table.options),
+      });
     }
   }
   while (rest.length > 0) {
     const a = rest.shift();
     if (!a) break;
     const b = a.size === 'half' && rest[0]?.size === 'half' ? rest.shift() : undefined;
-    const cells = [a, b].filter((x): x is PlannedChart => !!x).map((p) => chartCell(ctx, p)).filter((x): x is RowCell => !!x);
+    const cells = [a, b]
+      .filter((x): x is PlannedChart => !!x)
+      .map((p) => chartCell(ctx, p))
+      .filter((x): x is RowCell => !!x);
     if (cells.length === 0) continue;
     if (cells.length === 1 && a.size === 'full') {
       const c = ctx.charts.get(a.id);
-      blocks.push({ height: () => (c ? pdf.chartHeight(c, { caption: a.source }) : 0), draw: () => drawChart(ctx, a) });
+      blocks.push({
+        height: () => (c ? pdf.chartHeight(c, { caption: a.source }) : 0),
+        draw: () => drawChart(ctx, a),
+      });
     } else {
       // A lone half-width chart sits in the left half, like the charts above it.
       const row = cells.length === 1 ? [...cells, { measure: () => 0, draw: () => undefined }] : cells;
@@ -106,13 +137,22 @@ function headed(ctx: Ctx, title: string, level: 2 | 3, blocks: Block[]): void {
 }
 
 /** A level-2 (or 3) heading kept on the page with the table that follows it, then the table. */
-function headedTable(ctx: Ctx, title: string, columns: TableColumn[], rows: string[][], options: TableOptions = {}, level: 2 | 3 = 2): void {
+function headedTable(
+  ctx: Ctx,
+  title: string,
+  columns: TableColumn[],
+  rows: string[][],
+  options: TableOptions = {},
+  level: 2 | 3 = 2,
+): void {
   ctx.pdf.heading(title, level, { keepWith: ctx.pdf.tableKeepHeight(columns, rows, options) });
   ctx.pdf.table(columns, rows, options);
 }
 
 function countryCharts(ctx: Ctx, index: number, group: ChartGroup): PlannedChart[] {
-  return ctx.planned.filter((p) => p.place.kind === 'country' && p.place.country === index && p.place.group === group);
+  return ctx.planned.filter(
+    (p) => p.place.kind === 'country' && p.place.country === index && p.place.group === group,
+  );
 }
 
 function link(url: string | null | undefined): string | null {
@@ -154,12 +194,32 @@ function executiveSummary(ctx: Ctx): void {
   const tiles: KeyFigure[] = [
     { label: `Deals ${t.lastFullYear}`, value: formatInt(t.deals), ...withTrend(t.dealsYoy) },
     { label: `Capital ${t.lastFullYear}`, value: formatUsd(t.capital), ...withTrend(t.capitalYoy) },
-    { label: `Deals ${t.ytdYear} YTD`, value: formatInt(t.ytdDeals), note: `to ${formatDate(model.period.asOf)}` },
-    { label: `Capital ${t.ytdYear} YTD`, value: formatUsd(t.ytdCapital), note: `to ${formatDate(model.period.asOf)}` },
-    { label: 'Countries', value: formatInt(model.countries.length), note: model.countries.map((c) => c.country).join(', ') },
-    firstRun ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' } : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
-    firstRun ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' } : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
-    { label: 'Agent answers', value: formatInt(model.answers.filter((a) => !a.skipped).length), note: `${model.answers.filter((a) => a.skipped).length} skipped` },
+    {
+      label: `Deals ${t.ytdYear} YTD`,
+      value: formatInt(t.ytdDeals),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: `Capital ${t.ytdYear} YTD`,
+      value: formatUsd(t.ytdCapital),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: 'Countries',
+      value: formatInt(model.countries.length),
+      note: model.countries.map((c) => c.country).join(', '),
+    },
+    firstRun
+      ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
+    firstRun
+      ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
+    {
+      label: 'Agent answers',
+      value: formatInt(model.answers.filter((a) => !a.skipped).length),
+      note: `${model.answers.filter((a) => a.skipped).length} skipped`,
+    },
   ];
   pdf.keyFigures(tiles, 4);
   const parts = summaryParts(model);
@@ -175,18 +235,45 @@ function executiveSummary(ctx: Ctx): void {
       headedTable(
         ctx,
         `${ytdYear} year to date vs the same period of ${ytdYear - 1}`,
-        [{ header: 'Country', width: 2 }, { header: `Deals ${ytdYear} YTD`, align: 'right' }, { header: 'Deals YoY', align: 'right' }, { header: `Capital ${ytdYear} YTD`, align: 'right' }, { header: 'Capital YoY', align: 'right' }],
-        figs.map((f) => [f.country, formatInt(f.ytd.deals), formatPct(f.ytd.dealsYoy, true), formatUsd(f.ytd.capital), formatPct(f.ytd.capitalYoy, true)]),
+        [
+          { header: 'Country', width: 2 },
+          { header: `Deals ${ytdYear} YTD`, align: 'right' },
+          { header: 'Deals YoY', align: 'right' },
+          { header: `Capital ${ytdYear} YTD`, align: 'right' },
+          { header: 'Capital YoY', align: 'right' },
+        ],
+        figs.map((f) => [
+          f.country,
+          formatInt(f.ytd.deals),
+          formatPct(f.ytd.dealsYoy, true),
+          formatUsd(f.ytd.capital),
+          formatPct(f.ytd.capitalYoy, true),
+        ]),
         {},
         3,
       );
-      pdf.paragraph('Changes since the previous run: none yet, this is the first run of this report.', { size: 8.5, color: MUTED });
+      pdf.paragraph('Changes since the previous run: none yet, this is the first run of this report.', {
+        size: 8.5,
+        color: MUTED,
+      });
     } else {
       headedTable(
         ctx,
         `Changes since the previous run (${formatDate(cmp.previousRunAt)}) and year on year`,
-        [{ header: 'Country', width: 2 }, { header: 'Deals vs last run', align: 'right' }, { header: 'Capital vs last run', align: 'right' }, { header: 'Deals YTD YoY', align: 'right' }, { header: 'Capital YTD YoY', align: 'right' }],
-        figs.map((f) => [f.country, formatPct(f.change?.deals_vs_last_run_pct, true), formatPct(f.change?.capital_vs_last_run_pct, true), formatPct(f.ytd.dealsYoy, true), formatPct(f.ytd.capitalYoy, true)]),
+        [
+          { header: 'Country', width: 2 },
+          { header: 'Deals vs last run', align: 'right' },
+          { header: 'Capital vs last run', align: 'right' },
+          { header: 'Deals YTD YoY', align: 'right' },
+          { header: 'Capital YTD YoY', align: 'right' },
+        ],
+        figs.map((f) => [
+          f.country,
+          formatPct(f.change?.deals_vs_last_run_pct, true),
+          formatPct(f.change?.capital_vs_last_run_pct, true),
+          formatPct(f.ytd.dealsYoy, true),
+          formatPct(f.ytd.capitalYoy, true),
+        ]),
         {},
         3,
       );
@@ -214,7 +301,9 @@ function namesByCountry(names: { name: string; country?: string | null }[], max:
     const key = n.country ?? '';
     groups.set(key, [...(groups.get(key) ?? []), n.name]);
   }
-  const text = [...groups.entries()].map(([country, list]) => `${list.join(', ')}${country ? ` (${country})` : ''}`).join('; ');
+  const text = [...groups.entries()]
+    .map(([country, list]) => `${list.join(', ')}${country ? ` (${country})` : ''}`)
+    .join('; ');
   const more = names.length - shown.length;
   return more > 0 ? `${text}; and ${more} more (see the workbook).` : `${text}.`;
 }
@@ -225,7 +314,11 @@ function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
 }
 
 /** "San Francisco" in a section about the city's own country, else "San Francisco, United States". */
-function hqText(city: string | null | undefined, country: string | null | undefined, section: string): string {
+function hqText(
+  city: string | null | undefined,
+  country: string | null | undefined,
+  section: string,
+): string {
   const sameCountry = !!country && country.trim().toLowerCase() === section.trim().toLowerCase();
   return [city, sameCountry && city ? null : country].filter(Boolean).join(', ') || '—';
 }
@@ -243,7 +336,14 @@ function investorTable(ctx: Ctx, title: string, rows: InvestorRow[], section: st
       { header: 'Score', width: 0.7, align: 'right' },
       { header: 'Investments', width: 1.15, align: 'right' },
     ],
-    list.map((r, i) => [String(i + 1), r.name, r.type ?? '—', hqText(r.hq_city, r.hq_country, section), formatNumber(r.score, 1), formatInt(r.investments)]),
+    list.map((r, i) => [
+      String(i + 1),
+      r.name,
+      r.type ?? '—',
+      hqText(r.hq_city, r.hq_country, section),
+      formatNumber(r.score, 1),
+      formatInt(r.investments),
+    ]),
     { links: list.map((r) => [null, link(r.url)]), emptyText: 'No investors returned.' },
   );
 }
@@ -254,11 +354,20 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   pdf.heading(c.country, 1);
   const url = link(c.url);
   if (url) pdf.paragraph(`Interactive country view: ${url}`, { size: 8, link: url, gap: 6 });
-  const ytdNote = (p: number | null): Pick<KeyFigure, 'note' | 'trend'> => (p != null ? withTrend(p) : { note: `to ${formatDate(model.period.asOf)}` });
+  const ytdNote = (p: number | null): Pick<KeyFigure, 'note' | 'trend'> =>
+    p != null ? withTrend(p) : { note: `to ${formatDate(model.period.asOf)}` };
   pdf.keyFigures(
     [
-      { label: `Deals ${f.lastFullYear}`, value: formatInt(f.lastFull.deals), ...withTrend(f.lastFull.dealsYoy) },
-      { label: `Capital ${f.lastFullYear}`, value: formatUsd(f.lastFull.capital), ...withTrend(f.lastFull.capitalYoy) },
+      {
+        label: `Deals ${f.lastFullYear}`,
+        value: formatInt(f.lastFull.deals),
+        ...withTrend(f.lastFull.dealsYoy),
+      },
+      {
+        label: `Capital ${f.lastFullYear}`,
+        value: formatUsd(f.lastFull.capital),
+        ...withTrend(f.lastFull.capitalYoy),
+      },
       { label: `Deals ${f.ytdYear} YTD`, value: formatInt(f.ytd.deals), ...ytdNote(f.ytd.dealsYoy) },
       { label: `Capital ${f.ytdYear} YTD`, value: formatUsd(f.ytd.capital), ...ytdNote(f.ytd.capitalYoy) },
     ],
@@ -267,7 +376,9 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   const prose: string[] = [];
   if (c.summary) prose.push(c.summary.trim());
   const facts = [
-    f.earlyShare !== null ? `Seed and earlier rounds make up ${formatPct(f.earlyShare)} of deals over the last three years.` : '',
+    f.earlyShare !== null
+      ? `Seed and earlier rounds make up ${formatPct(f.earlyShare)} of deals over the last three years.`
+      : '',
     f.topSector ? `The leading sector is ${f.topSector}.` : '',
     f.topInvestor ? `The most active investor is ${f.topInvestor}.` : '',
     c.as_of ? `Country data as of ${formatDate(c.as_of)}.` : '',
@@ -283,7 +394,14 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     tableAndCharts(
       ctx,
       {
-        columns: [{ header: 'Year', width: 1.2 }, { header: 'Deals', align: 'right' }, { header: 'Deals YoY', align: 'right' }, { header: 'Capital', align: 'right' }, { header: 'Capital YoY', align: 'right' }, { header: 'Avg. deal', align: 'right' }],
+        columns: [
+          { header: 'Year', width: 1.2 },
+          { header: 'Deals', align: 'right' },
+          { header: 'Deals YoY', align: 'right' },
+          { header: 'Capital', align: 'right' },
+          { header: 'Capital YoY', align: 'right' },
+          { header: 'Avg. deal', align: 'right' },
+        ],
         rows: years.map((y) => [
           y.partial ? `${y.year} (YTD)` : String(y.year),
           formatInt(y.deals),
@@ -305,8 +423,18 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     const table: TableBlock | null =
       c.stage_mix.length > 0
         ? {
-            columns: [{ header: 'Stage', width: 1.5 }, { header: 'Deals', align: 'right' }, { header: 'Share', width: 0.8, align: 'right' }, { header: 'Capital', align: 'right' }],
-            rows: c.stage_mix.map((s) => [s.stage, formatInt(s.deals), formatPct((s.deals / total) * 100), formatUsd(s.capital_usd)]),
+            columns: [
+              { header: 'Stage', width: 1.5 },
+              { header: 'Deals', align: 'right' },
+              { header: 'Share', width: 0.8, align: 'right' },
+              { header: 'Capital', align: 'right' },
+            ],
+            rows: c.stage_mix.map((s) => [
+              s.stage,
+              formatInt(s.deals),
+              formatPct((s.deals / total) * 100),
+              formatUsd(s.capital_usd),
+            ]),
           }
         : null;
     headed(ctx, 'Stage mix', 2, tableAndCharts(ctx, table, stageCharts, true));
@@ -317,8 +445,14 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     const table: TableBlock | null =
       c.top_sectors.length > 0
         ? {
-            columns: [{ header: 'Sector', width: 2.4 }, { header: 'Deals', width: 0.8, align: 'right' }, { header: 'Capital', width: 0.9, align: 'right' }],
-            rows: c.top_sectors.slice(0, MAX_TABLE_ROWS).map((s) => [s.sector, formatInt(s.deals), formatUsd(s.capital_usd)]),
+            columns: [
+              { header: 'Sector', width: 2.4 },
+              { header: 'Deals', width: 0.8, align: 'right' },
+              { header: 'Capital', width: 0.9, align: 'right' },
+            ],
+            rows: c.top_sectors
+              .slice(0, MAX_TABLE_ROWS)
+              .map((s) => [s.sector, formatInt(s.deals), formatUsd(s.capital_usd)]),
           }
         : null;
     headed(ctx, 'Top sectors', 2, tableAndCharts(ctx, table, sectorCharts, true));
@@ -330,7 +464,12 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     const table: TableBlock | null =
       list.length > 0
         ? {
-            columns: [{ header: '#', width: 0.5, align: 'right' }, { header: 'Investor', width: 3 }, { header: 'Deals', width: 0.9, align: 'right' }, { header: 'As lead', width: 0.9, align: 'right' }],
+            columns: [
+              { header: '#', width: 0.5, align: 'right' },
+              { header: 'Investor', width: 3 },
+              { header: 'Deals', width: 0.9, align: 'right' },
+              { header: 'As lead', width: 0.9, align: 'right' },
+            ],
             rows: list.map((m, i) => [String(i + 1), m.name, formatInt(m.deals), formatInt(m.lead_deals)]),
             options: { links: list.map((m) => [null, link(m.url)]) },
           }
@@ -359,7 +498,9 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       s.stage ?? '—',
       s.hq_city ?? '—',
       formatUsd(s.total_raised_usd),
-      [formatUsd(s.last_round_amount_usd), s.last_round_date ? formatDate(s.last_round_date) : ''].filter((x) => x && x !== '—').join(', ') || '—',
+      [formatUsd(s.last_round_amount_usd), s.last_round_date ? formatDate(s.last_round_date) : '']
+        .filter((x) => x && x !== '—')
+        .join(', ') || '—',
     ]),
     { links: startups.map((s) => [link(s.url)]), emptyText: 'No startups returned.' },
   );
@@ -373,7 +514,13 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       const portfolio = (p.recent_portfolio ?? []).slice(0, 8);
       if (portfolio.length > 0) {
         const items = portfolio.map((r) => {
-          const detail = [r.stage, formatUsd(r.amount_usd) === '—' ? null : formatUsd(r.amount_usd), r.date ? formatDate(r.date) : null].filter(Boolean).join(', ');
+          const detail = [
+            r.stage,
+            formatUsd(r.amount_usd) === '—' ? null : formatUsd(r.amount_usd),
+            r.date ? formatDate(r.date) : null,
+          ]
+            .filter(Boolean)
+            .join(', ');
           return detail ? `${r.name} (${detail})` : r.name;
         });
         pdf.paragraph(`Recent portfolio: ${items.join('; ')}.`, { size: 8, color: MUTED });
@@ -382,14 +529,18 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   }
 
   const other = countryCharts(ctx, index, 'other');
-  if (other.length > 0) headed(ctx, 'Other charts from the service', 2, tableAndCharts(ctx, null, other, false));
+  if (other.length > 0)
+    headed(ctx, 'Other charts from the service', 2, tableAndCharts(ctx, null, other, false));
 }
 
 function answersSection(ctx: Ctx): void {
   const { model, pdf } = ctx;
   if (model.answers.length === 0) return;
   pdf.heading('Data agent answers', 1);
-  pdf.paragraph('Questions put to the service’s data agent (ask) for this report, with the rows it returned. Answers are the agent’s own words.', { color: MUTED });
+  pdf.paragraph(
+    'Questions put to the service’s data agent (ask) for this report, with the rows it returned. Answers are the agent’s own words.',
+    { color: MUTED },
+  );
   model.answers.forEach((a, i) => {
     pdf.heading(`${i + 1}. ${a.question}`, 2, { keepWith: 80 });
     if (a.country) pdf.paragraph(`Country: ${a.country}`, { size: 8.5, color: MUTED, gap: 2 });
@@ -409,7 +560,14 @@ function answersSection(ctx: Ctx): void {
         pdf.pageContentWidth,
       );
       table = {
-        columns: shown.map((c, k) => ({ header: answerHeader(c), width: widths[k] ?? 1, align: isNumericColumn(list, c) ? 'right' : 'left' }) satisfies TableColumn),
+        columns: shown.map(
+          (c, k) =>
+            ({
+              header: answerHeader(c),
+              width: widths[k] ?? 1,
+              align: isNumericColumn(list, c) ? 'right' : 'left',
+            }) satisfies TableColumn,
+        ),
         rows: list.map((r) => shown.map((c) => answerCellText(r[c], c, dates.has(c)))),
       };
     }
@@ -417,7 +575,10 @@ function answersSection(ctx: Ctx): void {
     for (const b of tableAndCharts(ctx, table, charts, true)) b.draw();
     const notes: string[] = [];
     if (rows.length > MAX_TABLE_ROWS) notes.push(`${rows.length - MAX_TABLE_ROWS} more rows in the workbook`);
-    if (left.length > 0) notes.push(`${left.length} more column${left.length > 1 ? 's' : ''} in the workbook (${left.map(answerHeader).join(', ')})`);
+    if (left.length > 0)
+      notes.push(
+        `${left.length} more column${left.length > 1 ? 's' : ''} in the workbook (${left.map(answerHeader).join(', ')})`,
+      );
     if (notes.length > 0) pdf.paragraph(`${notes.join('; ')}.`, { size: 8, color: MUTED });
     const url = link(a.url);
     if (url) pdf.paragraph(`Full answer: ${url}`, { size: 8, link: url });
@@ -459,7 +620,9 @@ function comparisonSection(ctx: Ctx): void {
   const ytd = figs[0]?.ytdYear ?? 0;
   const t = totals(model);
   pdf.heading('Cross-country comparison', 1);
-  pdf.paragraph(`Capital and deals per country for the last full year (${lfy}) and ${ytd} to ${formatDate(model.period.asOf)}. Shares are of the total across the countries in this report.`);
+  pdf.paragraph(
+    `Capital and deals per country for the last full year (${lfy}) and ${ytd} to ${formatDate(model.period.asOf)}. Shares are of the total across the countries in this report.`,
+  );
   const table: TableBlock = {
     columns: [
       { header: 'Country', width: 1.6 },
@@ -482,7 +645,16 @@ function comparisonSection(ctx: Ctx): void {
         formatInt(f.ytd.deals),
         formatUsd(f.ytd.capital),
       ]),
-      ['Total', formatInt(t.deals), formatPct(t.dealsYoy, true), formatUsd(t.capital), formatPct(t.capitalYoy, true), t.capital > 0 ? '100%' : '—', formatInt(t.ytdDeals), formatUsd(t.ytdCapital)],
+      [
+        'Total',
+        formatInt(t.deals),
+        formatPct(t.dealsYoy, true),
+        formatUsd(t.capital),
+        formatPct(t.capitalYoy, true),
+        t.capital > 0 ? '100%' : '—',
+        formatInt(t.ytdDeals),
+        formatUsd(t.ytdCapital),
+      ],
     ],
   };
   const charts = ctx.planned.filter((p) => p.place.kind === 'compare');
@@ -496,9 +668,18 @@ function methodology(ctx: Ctx): void {
   pdf.keyFigures(
     [
       { label: 'API calls made', value: formatInt(s.callsMade) },
-      { label: 'Credits spent', value: `${formatInt(s.creditsSpent)}${s.creditBudget !== null ? ` of ${formatInt(s.creditBudget)}` : ''}`, note: s.creditBudget !== null ? 'budget' : 'no budget set' },
+      {
+        label: 'Credits spent',
+        value: `${formatInt(s.creditsSpent)}${s.creditBudget !== null ? ` of ${formatInt(s.creditBudget)}` : ''}`,
+        note: s.creditBudget !== null ? 'budget' : 'no budget set',
+      },
       { label: 'Run time', value: formatDuration(s.durationMs) },
-      { label: 'Status', value: s.partial ? 'Partial' : 'Complete', trend: s.partial ? 'down' : 'up', note: s.partial ? `${s.partialReasons.length} reason(s) below` : 'all steps ran' },
+      {
+        label: 'Status',
+        value: s.partial ? 'Partial' : 'Complete',
+        trend: s.partial ? 'down' : 'up',
+        note: s.partial ? `${s.partialReasons.length} reason(s) below` : 'all steps ran',
+      },
     ],
     4,
   );
@@ -507,19 +688,31 @@ function methodology(ctx: Ctx): void {
   headedTable(
     ctx,
     'Operations called',
-    [{ header: 'Operation', width: 2 }, { header: 'Calls', align: 'right' }, { header: 'Credits', align: 'right' }],
-    [...s.operations.map((o) => [o.operation, formatInt(o.calls), formatInt(o.credits ?? 0)]), ['Total', formatInt(s.callsMade), formatInt(s.creditsSpent)]],
+    [
+      { header: 'Operation', width: 2 },
+      { header: 'Calls', align: 'right' },
+      { header: 'Credits', align: 'right' },
+    ],
+    [
+      ...s.operations.map((o) => [o.operation, formatInt(o.calls), formatInt(o.credits ?? 0)]),
+      ['Total', formatInt(s.callsMade), formatInt(s.creditsSpent)],
+    ],
     {},
     3,
   );
   const extra: string[] = [];
   if (typeof s.retries === 'number') extra.push(`${formatInt(s.retries)} retried calls`);
-  if (typeof s.rateLimitWaits === 'number') extra.push(`${formatInt(s.rateLimitWaits)} waits for the rate limit`);
-  if (typeof s.creditsRemaining === 'number') extra.push(`${formatInt(s.creditsRemaining)} credits left on the account after the run`);
+  if (typeof s.rateLimitWaits === 'number')
+    extra.push(`${formatInt(s.rateLimitWaits)} waits for the rate limit`);
+  if (typeof s.creditsRemaining === 'number')
+    extra.push(`${formatInt(s.creditsRemaining)} credits left on the account after the run`);
   if (extra.length > 0) pdf.paragraph(`The run made ${extra.join(', ')}.`);
   pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
   if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
-  else pdf.paragraph('Every planned call ran; no section of this report is missing data because of the run budget or limits.');
+  else
+    pdf.paragraph(
+      'Every planned call ran; no section of this report is missing data because of the run budget or limits.',
+    );
   pdf.heading('Definitions and notes', 3, { keepWith: 60 });
   pdf.bullets([
     `Data as of ${formatDate(model.period.asOf)}. Venture data is revised as rounds are reported late: past periods can change between runs.`,
@@ -532,7 +725,13 @@ function methodology(ctx: Ctx): void {
 }
 
 /** Lays the report out with `contentsPages` pages reserved for the contents. */
-function layout(model: MarketReportModel, charts: RenderedCharts, planned: PlannedChart[], creationDate: Date, contentsPages: number): Ctx {
+function layout(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  creationDate: Date,
+  contentsPages: number,
+): Ctx {
   const title = reportTitle(model);
   const pdf = new ReportPdf({
     title,
@@ -557,7 +756,12 @@ function layout(model: MarketReportModel, charts: RenderedCharts, planned: Plann
  * The contents get exactly the pages they need: when the headings need more than one page,
  * the report is laid out again with that many reserved (the page numbers move).
  */
-export function buildMarketPdf(model: MarketReportModel, charts: RenderedCharts, planned: PlannedChart[], options: { creationDate?: Date } = {}): { pdf: ReportPdf; drawn: Set<string> } {
+export function buildMarketPdf(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  options: { creationDate?: Date } = {},
+): { pdf: ReportPdf; drawn: Set<string> } {
   const creationDate = options.creationDate ?? new Date(model.generatedAt);
   let ctx = layout(model, charts, planned, creationDate, 1);
   const needed = ctx.pdf.contentsPagesNeeded();

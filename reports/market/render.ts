@@ -16,7 +16,10 @@ import { buildMarketWorkbook } from './workbook.js';
  * @example
  * const { files } = await renderMarketReport(model, { outDir: '.data/out', formats: ['pdf', 'xlsx'], fileBase: 'weekly-dach' });
  */
-export async function renderMarketReport(model: MarketReportModel, options: RenderMarketReportOptions): Promise<RenderMarketReportResult> {
+export async function renderMarketReport(
+  model: MarketReportModel,
+  options: RenderMarketReportOptions,
+): Promise<RenderMarketReportResult> {
   const formats = new Set(options.formats);
   const base = safeFileName(options.fileBase);
   await mkdir(options.outDir, { recursive: true });
@@ -25,13 +28,17 @@ export async function renderMarketReport(model: MarketReportModel, options: Rend
   const result: RenderMarketReportResult = { files: {}, charts: charts.size };
   const created = options.creationDate ?? new Date(model.generatedAt);
   if (formats.has('pdf')) {
-    const { pdf } = buildMarketPdf(model, charts, planned, { creationDate: Number.isNaN(created.getTime()) ? new Date() : created });
+    const { pdf } = buildMarketPdf(model, charts, planned, {
+      creationDate: Number.isNaN(created.getTime()) ? new Date() : created,
+    });
     const path = join(options.outDir, `${base}.pdf`);
     result.pages = await pdf.writeTo(path);
     result.files.pdf = path;
   }
   if (formats.has('xlsx')) {
-    const { book } = buildMarketWorkbook(model, charts, planned, { created: Number.isNaN(created.getTime()) ? new Date() : created });
+    const { book } = buildMarketWorkbook(model, charts, planned, {
+      created: Number.isNaN(created.getTime()) ? new Date() : created,
+    });
     const path = join(options.outDir, `${base}.xlsx`);
     await book.writeTo(path);
     result.files.xlsx = path;

@@ -24,7 +24,14 @@ function imageSize(c: RenderedChart, size: PlannedChart['size']): { width: numbe
 }
 
 /** Places charts one under the other from `row` at column `col`; returns the next free row. */
-function placeCharts(book: ReportWorkbook, ws: Worksheet, charts: PlannedChart[], rendered: RenderedCharts, row: number, col: number): { next: number; placed: number } {
+function placeCharts(
+  book: ReportWorkbook,
+  ws: Worksheet,
+  charts: PlannedChart[],
+  rendered: RenderedCharts,
+  row: number,
+  col: number,
+): { next: number; placed: number } {
   let r = row;
   let placed = 0;
   for (const p of charts) {
@@ -50,7 +57,12 @@ function answerKind(a: AgentAnswer, column: string): ColumnKind {
 }
 
 /** Builds the market report workbook. Returns the workbook and the number of images placed. */
-export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCharts, planned: PlannedChart[], options: { created?: Date } = {}): { book: ReportWorkbook; images: number } {
+export function buildMarketWorkbook(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  options: { created?: Date } = {},
+): { book: ReportWorkbook; images: number } {
   const title = reportTitle(model);
   const book = new ReportWorkbook({ title, created: options.created ?? new Date(model.generatedAt) });
   let images = 0;
@@ -66,8 +78,13 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     `${model.countries.map((c) => c.country).join(', ')} · ${formatDate(model.period.from)} to ${formatDate(model.period.to)} · data as of ${formatDate(model.period.asOf)} · generated ${formatDateTime(model.generatedAt)}`,
   );
   const parts = summaryParts(model);
-  row = book.addParagraphs(summary, [...parts.overview, ...parts.countries, ...parts.changes], row, { heading: 'Highlights', span: 9 });
-  const runNote = firstRun ? 'first run: no previous run to compare' : `since the previous run on ${formatDateTime(model.comparison.previousRunAt)}`;
+  row = book.addParagraphs(summary, [...parts.overview, ...parts.countries, ...parts.changes], row, {
+    heading: 'Highlights',
+    span: 9,
+  });
+  const runNote = firstRun
+    ? 'first run: no previous run to compare'
+    : `since the previous run on ${formatDateTime(model.comparison.previousRunAt)}`;
   const keyFigures: KeyFigureCell[] = [
     { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int' },
     { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct' },
@@ -75,10 +92,33 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct' },
     { label: `Deals ${t.ytdYear} YTD`, value: t.ytdDeals, kind: 'int' },
     { label: `Capital ${t.ytdYear} YTD`, value: t.ytdCapital, kind: 'usd-millions' },
-    firstRun ? { label: 'New startups since the previous run', value: 'First run', note: runNote } : { label: 'New startups since the previous run', value: model.comparison.newStartups.length, kind: 'int', note: runNote },
-    firstRun ? { label: 'New top investors since the previous run', value: 'First run', note: runNote } : { label: 'New top investors since the previous run', value: model.comparison.newTopInvestors.length, kind: 'int', note: runNote },
-    { label: 'Credits spent', value: model.stats.creditsSpent, kind: 'int', note: model.stats.creditBudget !== null ? `budget ${model.stats.creditBudget}` : 'no budget set' },
-    { label: 'Status', value: model.stats.partial ? 'Partial' : 'Complete', note: model.stats.partialReasons.join('; ') },
+    firstRun
+      ? { label: 'New startups since the previous run', value: 'First run', note: runNote }
+      : {
+          label: 'New startups since the previous run',
+          value: model.comparison.newStartups.length,
+          kind: 'int',
+          note: runNote,
+        },
+    firstRun
+      ? { label: 'New top investors since the previous run', value: 'First run', note: runNote }
+      : {
+          label: 'New top investors since the previous run',
+          value: model.comparison.newTopInvestors.length,
+          kind: 'int',
+          note: runNote,
+        },
+    {
+      label: 'Credits spent',
+      value: model.stats.creditsSpent,
+      kind: 'int',
+      note: model.stats.creditBudget !== null ? `budget ${model.stats.creditBudget}` : 'no budget set',
+    },
+    {
+      label: 'Status',
+      value: model.stats.partial ? 'Partial' : 'Complete',
+      note: model.stats.partialReasons.join('; '),
+    },
   ];
   row = book.addKeyFigures(summary, keyFigures, row);
   const cmpColumns: DataColumn[] = [
@@ -117,7 +157,14 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       capitalRun: f.change?.capital_vs_last_run_pct ?? null,
     })),
   });
-  const placedSummary = placeCharts(book, summary, planned.filter((p) => p.place.kind === 'compare'), charts, cmp.lastRow + 2, 1);
+  const placedSummary = placeCharts(
+    book,
+    summary,
+    planned.filter((p) => p.place.kind === 'compare'),
+    charts,
+    cmp.lastRow + 2,
+    1,
+  );
   images += placedSummary.placed;
   summary.views = [{ showGridLines: false }];
 
@@ -126,7 +173,11 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     const f = figs[i];
     if (!f) return;
     const ws = book.addSheet(c.country);
-    let r = book.addTitle(ws, c.country, c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined));
+    let r = book.addTitle(
+      ws,
+      c.country,
+      c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
+    );
     if (book.addLink(ws, r - 1, 1, 'Interactive country view', c.url)) r++;
     r = book.addKeyFigures(
       ws,
@@ -157,7 +208,11 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
         { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
         { header: 'Avg. deal', key: 'avg', kind: 'usd-millions' },
       ],
-      rows: yearRows(c, f.ytdYear).map((y) => ({ ...y, period: y.partial ? 'Year to date' : 'Full year', avg: y.deals > 0 ? y.capital_usd / y.deals : null })),
+      rows: yearRows(c, f.ytdYear).map((y) => ({
+        ...y,
+        period: y.partial ? 'Year to date' : 'Full year',
+        avg: y.deals > 0 ? y.capital_usd / y.deals : null,
+      })),
     });
     const stageTotal = c.stage_mix.reduce((s, x) => s + x.deals, 0);
     const stages = book.addDataTable(ws, {
@@ -200,7 +255,12 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
   // Data sheets.
   const investorRows = model.countries.flatMap((c) => [
     ...c.top_investors_by_score.map((r, k) => ({ ...r, country: c.country, list: 'By score', rank: k + 1 })),
-    ...c.top_investors_by_investments.map((r, k) => ({ ...r, country: c.country, list: 'By investments', rank: k + 1 })),
+    ...c.top_investors_by_investments.map((r, k) => ({
+      ...r,
+      country: c.country,
+      list: 'By investments',
+      rank: k + 1,
+    })),
   ]);
   const investorColumns: DataColumn[] = [
     { header: 'Country', key: 'country' },
@@ -215,7 +275,11 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     { header: 'Key', key: 'key' },
     { header: 'URL', key: 'url', kind: 'url' },
   ];
-  book.addDataTable(book.addSheet('Investors'), { name: 'Investors', columns: investorColumns, rows: investorRows });
+  book.addDataTable(book.addSheet('Investors'), {
+    name: 'Investors',
+    columns: investorColumns,
+    rows: investorRows,
+  });
 
   const cmpNew = model.comparison;
   if (cmpNew.newStartups.length > 0 || cmpNew.newTopInvestors.length > 0) {
@@ -227,11 +291,16 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
         { header: 'Country', key: 'country' },
         { header: 'URL', key: 'url', kind: 'url' },
       ],
-      rows: [...cmpNew.newStartups.map((s) => ({ ...s, kind: 'Startup' })), ...cmpNew.newTopInvestors.map((s) => ({ ...s, kind: 'Top investor' }))],
+      rows: [
+        ...cmpNew.newStartups.map((s) => ({ ...s, kind: 'Startup' })),
+        ...cmpNew.newTopInvestors.map((s) => ({ ...s, kind: 'Top investor' })),
+      ],
     });
   }
 
-  const active = model.countries.flatMap((c) => c.most_active_investors.map((m, k) => ({ ...m, country: c.country, rank: k + 1 })));
+  const active = model.countries.flatMap((c) =>
+    c.most_active_investors.map((m, k) => ({ ...m, country: c.country, rank: k + 1 })),
+  );
   book.addDataTable(book.addSheet('Active investors'), {
     name: 'ActiveInvestors',
     columns: [
@@ -244,7 +313,9 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     rows: active,
   });
 
-  const startupRows = model.countries.flatMap((c) => c.notable_startups.map((s) => ({ ...s, country: c.country })));
+  const startupRows = model.countries.flatMap((c) =>
+    c.notable_startups.map((s) => ({ ...s, country: c.country })),
+  );
   book.addDataTable(book.addSheet('Startups'), {
     name: 'Startups',
     columns: [
@@ -262,7 +333,13 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     rows: startupRows,
   });
 
-  const yearData = model.countries.flatMap((c) => yearRows(c, t.ytdYear).map((y) => ({ ...y, country: c.country, period: y.partial ? 'Year to date' : 'Full year' })));
+  const yearData = model.countries.flatMap((c) =>
+    yearRows(c, t.ytdYear).map((y) => ({
+      ...y,
+      country: c.country,
+      period: y.partial ? 'Year to date' : 'Full year',
+    })),
+  );
   book.addDataTable(book.addSheet('Rounds by year'), {
     name: 'RoundsByYear',
     columns: [
@@ -277,7 +354,13 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
     rows: yearData,
   });
 
-  const profiles = model.countries.flatMap((c) => (c.profiles ?? []).map((p) => ({ ...p, country: c.country, portfolio: (p.recent_portfolio ?? []).map((r) => r.name).join(', ') })));
+  const profiles = model.countries.flatMap((c) =>
+    (c.profiles ?? []).map((p) => ({
+      ...p,
+      country: c.country,
+      portfolio: (p.recent_portfolio ?? []).map((r) => r.name).join(', '),
+    })),
+  );
   if (profiles.length > 0) {
     book.addDataTable(book.addSheet('Investor profiles'), {
       name: 'InvestorProfiles',
@@ -304,7 +387,12 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
       { header: 'Skipped because', key: 'skipped', width: 40, wrap: true },
       { header: 'Rows sheet', key: 'sheet', width: 16 },
     ],
-    rows: model.answers.map((a, i) => ({ ...a, n: i + 1, rowCount: a.rows?.length ?? 0, sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null })),
+    rows: model.answers.map((a, i) => ({
+      ...a,
+      n: i + 1,
+      rowCount: a.rows?.length ?? 0,
+      sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null,
+    })),
   });
   model.answers.forEach((a, i) => {
     const rows = a.rows ?? [];
@@ -322,22 +410,50 @@ export function buildMarketWorkbook(model: MarketReportModel, charts: RenderedCh
 
   // Methodology
   const m = book.addSheet('Methodology');
-  let mr = book.addTitle(m, 'Methodology', `Data as of ${formatDate(model.period.asOf)}; past periods may be revised as data comes in.`);
+  let mr = book.addTitle(
+    m,
+    'Methodology',
+    `Data as of ${formatDate(model.period.asOf)}; past periods may be revised as data comes in.`,
+  );
   mr = book.addKeyFigures(
     m,
     [
       { label: 'API calls made', value: model.stats.callsMade, kind: 'int' },
       { label: 'Credits spent', value: model.stats.creditsSpent, kind: 'int' },
-      { label: 'Credit budget', value: model.stats.creditBudget, kind: 'int', note: model.stats.creditBudget === null ? 'no budget set' : '' },
+      {
+        label: 'Credit budget',
+        value: model.stats.creditBudget,
+        kind: 'int',
+        note: model.stats.creditBudget === null ? 'no budget set' : '',
+      },
       { label: 'Run time (seconds)', value: Math.round(model.stats.durationMs / 100) / 10, kind: 'number' },
-      { label: 'Status', value: model.stats.partial ? 'Partial' : 'Complete', note: model.stats.partialReasons.join('; ') },
-      ...(typeof model.stats.retries === 'number' ? [{ label: 'Retried calls', value: model.stats.retries, kind: 'int' as const }] : []),
-      ...(typeof model.stats.rateLimitWaits === 'number' ? [{ label: 'Waits for the rate limit', value: model.stats.rateLimitWaits, kind: 'int' as const }] : []),
+      {
+        label: 'Status',
+        value: model.stats.partial ? 'Partial' : 'Complete',
+        note: model.stats.partialReasons.join('; '),
+      },
+      ...(typeof model.stats.retries === 'number'
+        ? [{ label: 'Retried calls', value: model.stats.retries, kind: 'int' as const }]
+        : []),
+      ...(typeof model.stats.rateLimitWaits === 'number'
+        ? [{ label: 'Waits for the rate limit', value: model.stats.rateLimitWaits, kind: 'int' as const }]
+        : []),
     ],
     mr,
   );
-  mr = book.addParagraphs(m, model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'], mr, { heading: 'Sources', span: 3, charsPerLine: 90 });
-  if (model.stats.partial) mr = book.addParagraphs(m, model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'], mr, { heading: 'What is partial and why', span: 3, charsPerLine: 90 });
+  mr = book.addParagraphs(
+    m,
+    model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'],
+    mr,
+    { heading: 'Sources', span: 3, charsPerLine: 90 },
+  );
+  if (model.stats.partial)
+    mr = book.addParagraphs(
+      m,
+      model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'],
+      mr,
+      { heading: 'What is partial and why', span: 3, charsPerLine: 90 },
+    );
   m.getCell(mr, 1).value = 'Operations called';
   m.getCell(mr, 1).font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
   mr++;

@@ -7,7 +7,14 @@
 import { writeFile } from 'node:fs/promises';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { FONT_FAMILY, FONT_FAMILY_BOLD, fontBuffers, measureText, truncateToWidth, wrapText } from '../fonts.js';
+import {
+  FONT_FAMILY,
+  FONT_FAMILY_BOLD,
+  fontBuffers,
+  measureText,
+  truncateToWidth,
+  wrapText,
+} from '../fonts.js';
 
 export interface PdfOptions {
   title: string;
@@ -241,7 +248,11 @@ export class ReportPdf {
     doc.restore();
     let y = 110;
     if (input.kicker) {
-      doc.font(FONT_FAMILY).fontSize(11).fillColor('#cfe0f1').text(input.kicker.toUpperCase(), this.left, y, { lineBreak: false });
+      doc
+        .font(FONT_FAMILY)
+        .fontSize(11)
+        .fillColor('#cfe0f1')
+        .text(input.kicker.toUpperCase(), this.left, y, { lineBreak: false });
       y += 24;
     }
     doc.font(FONT_FAMILY_BOLD).fontSize(28).fillColor('white');
@@ -270,7 +281,12 @@ export class ReportPdf {
       doc.fontSize(8.5).fillColor(COLORS.muted);
       const lines = wrapText(input.note, w, 8.5, { maxLines: 6 });
       let ny = this.bottom - lines.length * 12;
-      doc.moveTo(this.left, ny - 10).lineTo(this.left + w, ny - 10).lineWidth(0.5).strokeColor(COLORS.rule).stroke();
+      doc
+        .moveTo(this.left, ny - 10)
+        .lineTo(this.left + w, ny - 10)
+        .lineWidth(0.5)
+        .strokeColor(COLORS.rule)
+        .stroke();
       for (const l of lines) {
         doc.text(l, this.left, ny, { lineBreak: false });
         ny += 12;
@@ -332,7 +348,11 @@ export class ReportPdf {
    * A heading. Level 1 starts a new page; every heading keeps `keepWith` points of the content
    * below it on the same page (so it is never orphaned), adds a bookmark and a contents entry.
    */
-  heading(text: string, level: 1 | 2 | 3 = 2, options: { keepWith?: number; newPage?: boolean; toc?: boolean } = {}): void {
+  heading(
+    text: string,
+    level: 1 | 2 | 3 = 2,
+    options: { keepWith?: number; newPage?: boolean; toc?: boolean } = {},
+  ): void {
     const { doc } = this;
     const size = level === 1 ? 18 : level === 2 ? 13 : 10.5;
     const keepWith = options.keepWith ?? (level === 3 ? 60 : 120);
@@ -340,24 +360,39 @@ export class ReportPdf {
     const lines = wrapText(text, w, size, { bold: true, maxLines: 2 });
     const blockHeight = lines.length * size * 1.25 + (level === 1 ? 16 : 8);
     const startPage = options.newPage ?? level === 1;
-    if (startPage && (doc.y > PAGE_MARGINS.top + 1 || this.contentsPages.includes(this.pageCount - 1))) this.newPage();
+    if (startPage && (doc.y > PAGE_MARGINS.top + 1 || this.contentsPages.includes(this.pageCount - 1)))
+      this.newPage();
     else if (level !== 1 && doc.y > PAGE_MARGINS.top + 1) doc.y += level === 2 ? 10 : 4;
     this.ensureSpace(blockHeight + keepWith);
     const dest = `h${++this.destCount}`;
-    doc.addNamedDestination(dest, 'XYZ', null as unknown as number, this.doc.page.height - doc.y + 4, null as unknown as number);
+    doc.addNamedDestination(
+      dest,
+      'XYZ',
+      null as unknown as number,
+      this.doc.page.height - doc.y + 4,
+      null as unknown as number,
+    );
     if (level !== 3 && options.toc !== false) {
       this.toc.push({ title: text, level, page: this.pageCount - 1, dest });
       if (level === 1) this.outlineParent = doc.outline.addItem(text, { expanded: true });
       else (this.outlineParent ?? doc.outline).addItem(text);
     }
-    doc.font(FONT_FAMILY_BOLD).fontSize(size).fillColor(level === 3 ? COLORS.ink : COLORS.accent);
+    doc
+      .font(FONT_FAMILY_BOLD)
+      .fontSize(size)
+      .fillColor(level === 3 ? COLORS.ink : COLORS.accent);
     let y = doc.y;
     for (const line of lines) {
       doc.text(line, this.left, y, { lineBreak: false });
       y += size * 1.25;
     }
     if (level === 1) {
-      doc.moveTo(this.left, y + 2).lineTo(this.left + w, y + 2).lineWidth(1).strokeColor(COLORS.accent).stroke();
+      doc
+        .moveTo(this.left, y + 2)
+        .lineTo(this.left + w, y + 2)
+        .lineWidth(1)
+        .strokeColor(COLORS.accent)
+        .stroke();
       y += 12;
     } else {
       y += 4;
@@ -371,12 +406,18 @@ export class ReportPdf {
    * A paragraph of body text; flows onto the next page when long. With `link` (an http(s) url)
    * the text is a clickable link, in the accent colour.
    */
-  paragraph(text: string, options: { size?: number; color?: string; gap?: number; link?: string } = {}): void {
+  paragraph(
+    text: string,
+    options: { size?: number; color?: string; gap?: number; link?: string } = {},
+  ): void {
     const { doc } = this;
     const size = options.size ?? 9.5;
     const lines = wrapText(text, this.contentWidth, size);
     const lh = size * 1.35;
-    doc.font(FONT_FAMILY).fontSize(size).fillColor(options.link ? COLORS.accent : (options.color ?? COLORS.ink));
+    doc
+      .font(FONT_FAMILY)
+      .fontSize(size)
+      .fillColor(options.link ? COLORS.accent : (options.color ?? COLORS.ink));
     // Keep at least two lines together at a page bottom.
     this.ensureSpace(Math.min(lines.length, 2) * lh);
     for (const line of lines) {
@@ -434,12 +475,24 @@ export class ReportPdf {
         doc.roundedRect(x, y, w, h, 4).fill(COLORS.tile);
         doc.rect(x, y, 3, h).fill(COLORS.accent);
         doc.restore();
-        doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted).text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 7, { lineBreak: false });
+        doc
+          .font(FONT_FAMILY)
+          .fontSize(7.5)
+          .fillColor(COLORS.muted)
+          .text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 7, { lineBreak: false });
         const valueSize = fitSize(t.value, w - 18, 17, 10, true);
-        doc.font(FONT_FAMILY_BOLD).fontSize(valueSize).fillColor(COLORS.ink).text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 19, { lineBreak: false });
+        doc
+          .font(FONT_FAMILY_BOLD)
+          .fontSize(valueSize)
+          .fillColor(COLORS.ink)
+          .text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 19, { lineBreak: false });
         if (t.note) {
           const color = t.trend === 'up' ? COLORS.up : t.trend === 'down' ? COLORS.down : COLORS.muted;
-          doc.font(FONT_FAMILY).fontSize(7.5).fillColor(color).text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false });
+          doc
+            .font(FONT_FAMILY)
+            .fontSize(7.5)
+            .fillColor(color)
+            .text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false });
         }
       });
       doc.y = y + h + gap;
@@ -456,10 +509,17 @@ export class ReportPdf {
     const lh = size * 1.3;
     const total = columns.reduce((s, c) => s + (c.width ?? 1), 0) || 1;
     const widths = columns.map((c) => ((c.width ?? 1) / total) * this.contentWidth);
-    const headerLines = columns.map((c, i) => wrapText(c.header, (widths[i] ?? 20) - 2 * pad, size, { bold: true, maxLines: 2 }));
+    const headerLines = columns.map((c, i) =>
+      wrapText(c.header, (widths[i] ?? 20) - 2 * pad, size, { bold: true, maxLines: 2 }),
+    );
     const headerHeight = Math.max(...headerLines.map((l) => l.length)) * lh + 2 * pad;
-    const cells = rows.map((row) => columns.map((_, i) => wrapText(row[i] ?? '', (widths[i] ?? 20) - 2 * pad, size, { maxLines })));
-    const heights = cells.length > 0 ? cells.map((lines) => Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * pad) : [lh + 2 * pad];
+    const cells = rows.map((row) =>
+      columns.map((_, i) => wrapText(row[i] ?? '', (widths[i] ?? 20) - 2 * pad, size, { maxLines })),
+    );
+    const heights =
+      cells.length > 0
+        ? cells.map((lines) => Math.max(1, ...lines.map((l) => l.length)) * lh + 2 * pad)
+        : [lh + 2 * pad];
     return { size, pad, lh, widths, headerLines, headerHeight, cells, heights };
   }
 
@@ -473,7 +533,9 @@ export class ReportPdf {
   tableKeepHeight(columns: TableColumn[], rows: string[][], options: TableOptions = {}): number {
     const l = this.tableLayout(columns, rows, options);
     const total = l.headerHeight + l.heights.reduce((a, b) => a + b, 0);
-    return total <= (this.bottom - PAGE_MARGINS.top) / 3 ? total : l.headerHeight + (l.heights[0] ?? 0) + (l.heights[1] ?? 0);
+    return total <= (this.bottom - PAGE_MARGINS.top) / 3
+      ? total
+      : l.headerHeight + (l.heights[0] ?? 0) + (l.heights[1] ?? 0);
   }
 
   /** Height `chart` takes on the page, caption included. */
@@ -481,7 +543,10 @@ export class ReportPdf {
     return this.chartBox(chart, options).h + (options.caption ? 16 : 0) + 12;
   }
 
-  private chartBox(chart: ChartImage, options: { caption?: string; maxWidth?: number }): { w: number; h: number } {
+  private chartBox(
+    chart: ChartImage,
+    options: { caption?: string; maxWidth?: number },
+  ): { w: number; h: number } {
     const maxWidth = Math.min(options.maxWidth ?? this.contentWidth, this.contentWidth);
     const captionHeight = options.caption ? 16 : 0;
     const pageHeight = this.bottom - PAGE_MARGINS.top - captionHeight - 10;
@@ -498,7 +563,11 @@ export class ReportPdf {
    */
   table(columns: TableColumn[], rows: string[][], options: TableOptions = {}): void {
     const { doc } = this;
-    const { size, pad, lh, widths, headerLines, headerHeight, cells, heights } = this.tableLayout(columns, rows, options);
+    const { size, pad, lh, widths, headerLines, headerHeight, cells, heights } = this.tableLayout(
+      columns,
+      rows,
+      options,
+    );
     const total = headerHeight + heights.reduce((a, b) => a + b, 0);
     const pageBody = this.bottom - PAGE_MARGINS.top;
 
@@ -524,7 +593,11 @@ export class ReportPdf {
     this.ensureSpace(keepWhole ? total : firstTwo);
     drawHeader();
     if (rows.length === 0) {
-      doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.muted).text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false });
+      doc
+        .font(FONT_FAMILY)
+        .fontSize(size)
+        .fillColor(COLORS.muted)
+        .text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false });
       doc.y += lh + 2 * pad;
     }
     rows.forEach((_, r) => {
@@ -549,12 +622,21 @@ export class ReportPdf {
         const link = options.links?.[r]?.[i] ?? undefined;
         if (link) doc.fillColor(COLORS.accent);
         (lines[i] ?? []).forEach((line, k) => {
-          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left', ...(link ? { link } : {}) });
+          this.put(line, x + pad, y + pad + k * lh, {
+            width: cw - 2 * pad,
+            align: c.align ?? 'left',
+            ...(link ? { link } : {}),
+          });
         });
         if (link) doc.fillColor(COLORS.ink);
         x += cw;
       });
-      doc.moveTo(this.left, y + h).lineTo(this.left + this.contentWidth, y + h).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+      doc
+        .moveTo(this.left, y + h)
+        .lineTo(this.left + this.contentWidth, y + h)
+        .lineWidth(0.4)
+        .strokeColor(COLORS.rule)
+        .stroke();
       doc.y = y + h;
     });
     doc.x = this.left;
@@ -581,7 +663,10 @@ export class ReportPdf {
     doc.y = y + h + 4;
     if (options.caption) {
       doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
-      this.put(truncateToWidth(options.caption, this.contentWidth, 7.5), this.left, doc.y, { width: this.contentWidth, align: 'center' });
+      this.put(truncateToWidth(options.caption, this.contentWidth, 7.5), this.left, doc.y, {
+        width: this.contentWidth,
+        align: 'center',
+      });
       doc.y += captionHeight - 4;
     }
     doc.x = this.left;
@@ -593,7 +678,12 @@ export class ReportPdf {
    * One line of text at (x, y) in the current font, aligned in `width` without pdfkit's line
    * wrapper (which could add a page); callers have wrapped or truncated the text to fit.
    */
-  private put(text: string, x: number, y: number, options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string; link?: string } = {}): void {
+  private put(
+    text: string,
+    x: number,
+    y: number,
+    options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string; link?: string } = {},
+  ): void {
     const { doc } = this;
     let tx = x;
     if (options.width !== undefined && options.align && options.align !== 'left') {
@@ -602,7 +692,11 @@ export class ReportPdf {
       const tw = measureText(text, state._fontSize, bold);
       tx = options.align === 'right' ? x + options.width - tw : x + (options.width - tw) / 2;
     }
-    doc.text(text, tx, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}), ...(options.link ? { link: options.link } : {}) });
+    doc.text(text, tx, y, {
+      lineBreak: false,
+      ...(options.goTo ? { goTo: options.goTo } : {}),
+      ...(options.link ? { link: options.link } : {}),
+    });
   }
 
   /** Vertical space. */
@@ -620,9 +714,18 @@ export class ReportPdf {
       if (page === undefined) return false;
       doc.switchToPage(page);
       doc.y = PAGE_MARGINS.top;
-      doc.font(FONT_FAMILY_BOLD).fontSize(18).fillColor(COLORS.accent).text(idx === 0 ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
+      doc
+        .font(FONT_FAMILY_BOLD)
+        .fontSize(18)
+        .fillColor(COLORS.accent)
+        .text(idx === 0 ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
       doc.y += 30;
-      doc.moveTo(this.left, doc.y - 6).lineTo(this.left + w, doc.y - 6).lineWidth(1).strokeColor(COLORS.accent).stroke();
+      doc
+        .moveTo(this.left, doc.y - 6)
+        .lineTo(this.left + w, doc.y - 6)
+        .lineWidth(1)
+        .strokeColor(COLORS.accent)
+        .stroke();
       opened = idx;
       return true;
     };
@@ -646,7 +749,13 @@ export class ReportPdf {
       const dotsTo = this.left + w - numWidth - 6;
       if (dotsTo > dotsFrom) {
         doc.save();
-        doc.moveTo(dotsFrom, y + size * 0.85).lineTo(dotsTo, y + size * 0.85).lineWidth(0.6).dash(1, { space: 2.5 }).strokeColor('#9aa4ae').stroke();
+        doc
+          .moveTo(dotsFrom, y + size * 0.85)
+          .lineTo(dotsTo, y + size * 0.85)
+          .lineWidth(0.6)
+          .dash(1, { space: 2.5 })
+          .strokeColor('#9aa4ae')
+          .stroke();
         doc.undash();
         doc.restore();
       }
@@ -665,7 +774,12 @@ export class ReportPdf {
       doc.page.margins.bottom = 0; // writing below the margin must not add a page
       const y = doc.page.height - 36;
       const w = this.contentWidth;
-      doc.moveTo(this.left, y - 6).lineTo(this.left + w, y - 6).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+      doc
+        .moveTo(this.left, y - 6)
+        .lineTo(this.left + w, y - 6)
+        .lineWidth(0.4)
+        .strokeColor(COLORS.rule)
+        .stroke();
       const pageText = `Page ${i + 1} of ${range.count}`;
       doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
       const pw = measureText(pageText, 7.5);

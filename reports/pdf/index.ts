@@ -1,3 +1,11 @@
 /** PDF building blocks: a report document with cover, contents, tables, tiles and charts. */
 export { ReportPdf, COLORS } from './document.js';
-export type { PdfOptions, TocEntry, KeyFigure, TableColumn, TableOptions, ChartImage, RowCell } from './document.js';
+export type {
+  PdfOptions,
+  TocEntry,
+  KeyFigure,
+  TableColumn,
+  TableOptions,
+  ChartImage,
+  RowCell,
+} from './document.js';

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerCellText, answerColumnsForPdf, answerColumnsForSheet, redundantKeyColumns } from '../../reports/market/answers.js';
+import {
+  answerCellText,
+  answerColumnsForPdf,
+  answerColumnsForSheet,
+  redundantKeyColumns,
+} from '../../reports/market/answers.js';
 import { planCharts, renderMarketReport } from '../../reports/market/index.js';
 import type { AgentAnswer, MarketReportModel, RenderMarketReportResult } from '../../reports/market/index.js';
 import { marketModelFixture } from '../fixtures/market-model.js';
@@ -17,7 +22,8 @@ import { marketModelFixture } from '../fixtures/market-model.js';
 const YEARS: AgentAnswer = {
   question: 'how did AI funding change from 2021 to 2023',
   country: null,
-  answer: 'Funding in Artificial Intelligence & Data fell from $54.1B (1,083 deals) in 2021 to $31.5B (1,018 deals) in 2023.',
+  answer:
+    'Funding in Artificial Intelligence & Data fell from $54.1B (1,083 deals) in 2021 to $31.5B (1,018 deals) in 2023.',
   columns: ['year', 'deals', 'capital_usd'],
   rows: [
     { year: 2021, deals: 1083, capital_usd: 54_130_200_000 },
@@ -28,7 +34,10 @@ const YEARS: AgentAnswer = {
       type: 'bar',
       title: 'Funding 2021 vs 2023',
       xKey: 'year',
-      series: [{ key: 'capital_usd', name: 'Capital raised (USD)' }, { key: 'deals', name: 'Deals', type: 'line' }],
+      series: [
+        { key: 'capital_usd', name: 'Capital raised (USD)' },
+        { key: 'deals', name: 'Deals', type: 'line' },
+      ],
       data: [
         { year: 2021, capital_usd: 54_130_200_000, deals: 1083 },
         { year: 2023, capital_usd: 31_541_560_000, deals: 1018 },
@@ -42,12 +51,40 @@ const YEARS: AgentAnswer = {
 const ROUNDS: AgentAnswer = {
   question: 'largest rounds of the last 7 days in Germany',
   country: 'Germany',
-  answer: 'The 3 largest rounds in Germany in the last 7 days: Quizeon $201M series-d-plus; KeelYonder $72M series-c; Quanta Studio $25M series-b.',
+  answer:
+    'The 3 largest rounds in Germany in the last 7 days: Quizeon $201M series-d-plus; KeelYonder $72M series-c; Quanta Studio $25M series-b.',
   columns: ['date', 'startup', 'startup_key', 'country', 'sector', 'stage', 'amount_usd', 'lead_investor'],
   rows: [
-    { date: '2026-11-18', startup: 'Quizeon', startup_key: 'quizeon', country: 'Germany', sector: 'Software & Developer Tools', stage: 'series-d-plus', amount_usd: 201_000_000, lead_investor: 'BirchTempo Partners' },
-    { date: '2026-11-18', startup: 'KeelYonder', startup_key: 'keelyonder', country: 'Germany', sector: 'Consumer, Lifestyle & Services', stage: 'series-c', amount_usd: 72_000_000, lead_investor: 'DriftPeak Partners' },
-    { date: '2026-11-16', startup: 'Quanta Studio', startup_key: 'quanta-studio', country: 'Germany', sector: 'Consumer, Lifestyle & Services', stage: 'series-b', amount_usd: 25_000_000, lead_investor: 'Taylor Morgan Venture Partners' },
+    {
+      date: '2026-11-18',
+      startup: 'Quizeon',
+      startup_key: 'quizeon',
+      country: 'Germany',
+      sector: 'Software & Developer Tools',
+      stage: 'series-d-plus',
+      amount_usd: 201_000_000,
+      lead_investor: 'BirchTempo Partners',
+    },
+    {
+      date: '2026-11-18',
+      startup: 'KeelYonder',
+      startup_key: 'keelyonder',
+      country: 'Germany',
+      sector: 'Consumer, Lifestyle & Services',
+      stage: 'series-c',
+      amount_usd: 72_000_000,
+      lead_investor: 'DriftPeak Partners',
+    },
+    {
+      date: '2026-11-16',
+      startup: 'Quanta Studio',
+      startup_key: 'quanta-studio',
+      country: 'Germany',
+      sector: 'Consumer, Lifestyle & Services',
+      stage: 'series-b',
+      amount_usd: 25_000_000,
+      lead_investor: 'Taylor Morgan Venture Partners',
+    },
   ],
   charts: [],
 };
@@ -59,7 +96,11 @@ function firstRunModel(): MarketReportModel {
     previousRunAt: null,
     newStartups: [],
     newTopInvestors: [],
-    changes: m.comparison.changes.map((c) => ({ ...c, deals_vs_last_run_pct: null, capital_vs_last_run_pct: null })),
+    changes: m.comparison.changes.map((c) => ({
+      ...c,
+      deals_vs_last_run_pct: null,
+      capital_vs_last_run_pct: null,
+    })),
   };
   m.answers = [YEARS, ROUNDS];
   return m;
@@ -73,8 +114,16 @@ const wb = new ExcelJS.Workbook();
 
 beforeAll(async () => {
   model = firstRunModel();
-  result = await renderMarketReport(model, { outDir: dir, formats: ['pdf', 'xlsx'], fileBase: 'first-run', creationDate: new Date('2025-07-01T06:00:00Z') });
-  text = execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  result = await renderMarketReport(model, {
+    outDir: dir,
+    formats: ['pdf', 'xlsx'],
+    fileBase: 'first-run',
+    creationDate: new Date('2025-07-01T06:00:00Z'),
+  });
+  text = execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' }).replace(
+    /\s+/g,
+    ' ',
+  );
   await wb.xlsx.readFile(result.files.xlsx!);
 }, 120_000);
 
@@ -91,11 +140,23 @@ describe('answer tables', () => {
 
   it('leaves out a key column that repeats a name, and a column that repeats the question’s country', () => {
     expect(redundantKeyColumns(ROUNDS.columns!)).toEqual(['startup_key']);
-    expect(answerColumnsForPdf(ROUNDS)).toEqual({ shown: ['date', 'startup', 'sector', 'stage', 'amount_usd', 'lead_investor'], left: [] });
+    expect(answerColumnsForPdf(ROUNDS)).toEqual({
+      shown: ['date', 'startup', 'sector', 'stage', 'amount_usd', 'lead_investor'],
+      left: [],
+    });
     // Without a name column the key is what identifies the row: it stays.
     expect(redundantKeyColumns(['startup_key', 'amount_usd'])).toEqual([]);
     // The workbook keeps every column, the repeated key last.
-    expect(answerColumnsForSheet(ROUNDS)).toEqual(['date', 'startup', 'country', 'sector', 'stage', 'amount_usd', 'lead_investor', 'startup_key']);
+    expect(answerColumnsForSheet(ROUNDS)).toEqual([
+      'date',
+      'startup',
+      'country',
+      'sector',
+      'stage',
+      'amount_usd',
+      'lead_investor',
+      'startup_key',
+    ]);
   });
 });
 
@@ -111,7 +172,8 @@ describe('market report PDF on a first run', () => {
   it('prints the rounds without the key column, with the amounts and lead investors', () => {
     expect(text).not.toContain('Startup Key');
     expect(text).not.toContain('quanta-studio');
-    for (const s of ['Amount', 'Lead Investor', '$201M', 'BirchTempo Partners', '18 Nov 2026']) expect(text).toContain(s);
+    for (const s of ['Amount', 'Lead Investor', '$201M', 'BirchTempo Partners', '18 Nov 2026'])
+      expect(text).toContain(s);
   });
 
   it('draws the capital and deals chart with the deals on their own axis', () => {
@@ -155,7 +217,17 @@ describe('market report workbook on a first run', () => {
 
   it('moves the key column to the end of the answer sheet and types dates and amounts', () => {
     const ws = wb.getWorksheet('Answer 2')!;
-    expect(ws.getRow(1).values).toEqual([undefined, 'Date', 'Startup', 'Country', 'Sector', 'Stage', 'Amount USD', 'Lead Investor', 'Startup Key']);
+    expect(ws.getRow(1).values).toEqual([
+      undefined,
+      'Date',
+      'Startup',
+      'Country',
+      'Sector',
+      'Stage',
+      'Amount USD',
+      'Lead Investor',
+      'Startup Key',
+    ]);
     expect(ws.getRow(2).getCell(1).value).toBeInstanceOf(Date);
     expect(ws.getRow(2).getCell(6).value).toBe(201_000_000);
     expect(ws.getRow(2).getCell(8).value).toBe('quizeon');
@@ -172,16 +244,30 @@ describe('market report workbook on a first run', () => {
 
   it('links the country view from the country sheet', () => {
     const link = wb.getWorksheet('Germany')!.getCell('A3').value as { text: string; hyperlink: string };
-    expect(link).toMatchObject({ text: 'Interactive country view', hyperlink: 'https://app.venture-intel.example/countries/germany' });
+    expect(link).toMatchObject({
+      text: 'Interactive country view',
+      hyperlink: 'https://app.venture-intel.example/countries/germany',
+    });
   });
 });
 
 describe('a long contents', () => {
   it('gets exactly the pages it needs: no blank page after it, page numbers right', async () => {
     const m = firstRunModel();
-    m.answers = Array.from({ length: 45 }, (_, i) => ({ question: `Question number ${i + 1} about the market`, skipped: 'credit budget reached' }));
-    const long = await renderMarketReport(m, { outDir: join(dir, 'long'), formats: ['pdf'], fileBase: 'long', creationDate: new Date('2025-07-01T06:00:00Z') });
-    const page = (n: number): string => execFileSync('pdftotext', ['-layout', '-f', String(n), '-l', String(n), long.files.pdf!, '-'], { encoding: 'utf8' });
+    m.answers = Array.from({ length: 45 }, (_, i) => ({
+      question: `Question number ${i + 1} about the market`,
+      skipped: 'credit budget reached',
+    }));
+    const long = await renderMarketReport(m, {
+      outDir: join(dir, 'long'),
+      formats: ['pdf'],
+      fileBase: 'long',
+      creationDate: new Date('2025-07-01T06:00:00Z'),
+    });
+    const page = (n: number): string =>
+      execFileSync('pdftotext', ['-layout', '-f', String(n), '-l', String(n), long.files.pdf!, '-'], {
+        encoding: 'utf8',
+      });
     expect(page(2)).toMatch(/^\s*Contents\b/);
     expect(page(3)).toMatch(/^\s*Contents \(continued\)/);
     expect(page(3)).toContain('Question number 45 about the market');

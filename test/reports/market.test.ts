@@ -7,7 +7,12 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planCharts, renderMarketReport } from '../../reports/market/index.js';
 import type { MarketReportModel, RenderMarketReportResult } from '../../reports/market/index.js';
-import { MALICIOUS_STARTUP, PREFIXED_INVESTORS, UNICODE_INVESTORS, marketModelFixture } from '../fixtures/market-model.js';
+import {
+  MALICIOUS_STARTUP,
+  PREFIXED_INVESTORS,
+  UNICODE_INVESTORS,
+  marketModelFixture,
+} from '../fixtures/market-model.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'market-report-'));
 let model: MarketReportModel;
@@ -32,14 +37,24 @@ let pageTexts: string[] | null = null;
 function pages(): string[] {
   if (!pageTexts) {
     pageTexts = [];
-    for (let p = 1; p <= (result.pages ?? 0); p++) pageTexts.push(execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], { encoding: 'utf8' }));
+    for (let p = 1; p <= (result.pages ?? 0); p++)
+      pageTexts.push(
+        execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], {
+          encoding: 'utf8',
+        }),
+      );
   }
   return pageTexts;
 }
 
 beforeAll(async () => {
   model = marketModelFixture();
-  result = await renderMarketReport(model, { outDir: dir, formats: ['pdf', 'xlsx'], fileBase: '../Weekly: Europe/«β» ', creationDate: new Date('2025-07-01T06:00:00Z') });
+  result = await renderMarketReport(model, {
+    outDir: dir,
+    formats: ['pdf', 'xlsx'],
+    fileBase: '../Weekly: Europe/«β» ',
+    creationDate: new Date('2025-07-01T06:00:00Z'),
+  });
   text = normalise(execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' }));
   await wb.xlsx.readFile(result.files.xlsx!);
 }, 120_000);
@@ -55,7 +70,9 @@ describe('renderMarketReport files', () => {
     expect(result.charts).toBe(planned.length);
     // Every chart the service returned is planned once; the report's own charts come on top
     // only where they show something the service's do not.
-    const serviceCharts = model.countries.reduce((n, c) => n + c.charts.length, 0) + model.answers.reduce((n, a) => n + (a.charts?.length ?? 0), 0);
+    const serviceCharts =
+      model.countries.reduce((n, c) => n + c.charts.length, 0) +
+      model.answers.reduce((n, a) => n + (a.charts?.length ?? 0), 0);
     expect(planned.filter((p) => p.fromService)).toHaveLength(serviceCharts);
     expect(new Set(planned.map((p) => p.id)).size).toBe(planned.length);
     // 3 countries × (3 or 4 service + 2 own) + answer charts + 2 comparison charts.
@@ -67,7 +84,11 @@ describe('renderMarketReport files', () => {
   });
 
   it('renders only the formats asked for', async () => {
-    const only = await renderMarketReport(model, { outDir: join(dir, 'only'), formats: ['xlsx'], fileBase: '' });
+    const only = await renderMarketReport(model, {
+      outDir: join(dir, 'only'),
+      formats: ['xlsx'],
+      fileBase: '',
+    });
     expect(only.files.pdf).toBeUndefined();
     expect(basename(only.files.xlsx!)).toBe('report.xlsx');
   });
@@ -75,7 +96,13 @@ describe('renderMarketReport files', () => {
 
 describe('market report PDF', () => {
   it('has the cover, contents with page numbers, and every section heading', () => {
-    for (const s of ['VENTURE MARKET REPORT', 'Weekly European Venture Market', 'Germany · France · United Kingdom', 'Data as of 30 Jun 2025', 'Period: 1 Jan 2020 to 30 Jun 2025']) {
+    for (const s of [
+      'VENTURE MARKET REPORT',
+      'Weekly European Venture Market',
+      'Germany · France · United Kingdom',
+      'Data as of 30 Jun 2025',
+      'Period: 1 Jan 2020 to 30 Jun 2025',
+    ]) {
       expect(text).toContain(s);
     }
     expect(text).toMatch(/Contents Executive summary [. ]*3/);
@@ -106,7 +133,11 @@ describe('market report PDF', () => {
   it('has no blank page: every page carries text beyond its footer', () => {
     expect(result.pages).toBeGreaterThan(5);
     for (let p = 1; p <= result.pages!; p++) {
-      const page = execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], { encoding: 'utf8' });
+      const page = execFileSync(
+        'pdftotext',
+        ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'],
+        { encoding: 'utf8' },
+      );
       const body = page
         .split('\n')
         .filter((l) => !/Page \d+ of \d+/.test(l))
@@ -137,7 +168,8 @@ describe('market report PDF', () => {
 
   it('draws each service chart once, in the subsection it belongs to, and no own chart of the same view', () => {
     const count = (s: string): number => text.split(s).length - 1;
-    for (const c of model.countries) expect(count(`${c.country}: venture activity since 2020`), c.country).toBe(1);
+    for (const c of model.countries)
+      expect(count(`${c.country}: venture activity since 2020`), c.country).toBe(1);
     expect(count('Stage mix, last three years')).toBe(3);
     expect(count('Top sectors by deals')).toBe(3);
     expect(count('An unknown chart type from the service')).toBe(1);
@@ -150,8 +182,21 @@ describe('market report PDF', () => {
       expect(count(`${c.country}: most active investors`)).toBe(1);
     }
     // In order within Germany's section: by year, stages, sectors, investors.
-    const de = text.slice(text.indexOf('Interactive country view: https://app.venture-intel.example/countries/germany'), text.indexOf('Interactive country view: https://app.venture-intel.example/countries/france'));
-    const order = ['Deals and capital by year', 'Germany: venture activity since 2020', 'Stage mix', 'Stage mix, last three years', 'Top sectors', 'Top sectors by deals', 'Most active investors', 'Germany: most active investors', 'Top investors by score'];
+    const de = text.slice(
+      text.indexOf('Interactive country view: https://app.venture-intel.example/countries/germany'),
+      text.indexOf('Interactive country view: https://app.venture-intel.example/countries/france'),
+    );
+    const order = [
+      'Deals and capital by year',
+      'Germany: venture activity since 2020',
+      'Stage mix',
+      'Stage mix, last three years',
+      'Top sectors',
+      'Top sectors by deals',
+      'Most active investors',
+      'Germany: most active investors',
+      'Top investors by score',
+    ];
     let at = -1;
     for (const s of order) {
       const next = de.indexOf(s, at + 1);
@@ -159,13 +204,20 @@ describe('market report PDF', () => {
       at = next;
     }
     // The unknown chart comes last in its country's section.
-    const uk = text.slice(text.indexOf('Interactive country view: https://app.venture-intel.example/countries/united-kingdom'), text.indexOf('Data agent answers Questions'));
+    const uk = text.slice(
+      text.indexOf('Interactive country view: https://app.venture-intel.example/countries/united-kingdom'),
+      text.indexOf('Data agent answers Questions'),
+    );
     expect(uk.indexOf('Other charts from the service')).toBeGreaterThan(uk.indexOf('Notable startups'));
   });
 
   it('prints the executive summary in prose with numbers and the changes since the previous run', () => {
-    expect(text).toMatch(/Across Germany, France and United Kingdom, startups closed [\d,]+ rounds worth \$[\d.]+B in 2024/);
-    expect(text).toContain('Since the previous run on 24 Jun 2025: 2 startups and 2 investors entered the lists');
+    expect(text).toMatch(
+      /Across Germany, France and United Kingdom, startups closed [\d,]+ rounds worth \$[\d.]+B in 2024/,
+    );
+    expect(text).toContain(
+      'Since the previous run on 24 Jun 2025: 2 startups and 2 investors entered the lists',
+    );
     expect(text).toContain('Changes since the previous run (24 Jun 2025) and year on year');
     expect(text).toContain(`Startups new to the notable lists (2): ${MALICIOUS_STARTUP}, Dust (France).`);
     expect(text).toContain('Investors new to the top lists (2): @Home Angels,');
@@ -189,7 +241,10 @@ describe('market report PDF', () => {
   });
 
   it('embeds DejaVu Sans and only DejaVu Sans', () => {
-    const fonts = execFileSync('pdffonts', [result.files.pdf!], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
+    const fonts = execFileSync('pdffonts', [result.files.pdf!], { encoding: 'utf8' })
+      .split('\n')
+      .slice(2)
+      .filter(Boolean);
     expect(fonts.length).toBeGreaterThan(0);
     for (const l of fonts) {
       expect(l).toMatch(/DejaVuSans/);
@@ -211,11 +266,27 @@ describe('market report workbook', () => {
   it('has the summary, country, data and methodology sheets', () => {
     const names = wb.worksheets.map((w) => w.name);
     expect(names).toEqual(
-      expect.arrayContaining(['Summary', 'Germany', 'France', 'United Kingdom', 'New since last run', 'Investors', 'Active investors', 'Startups', 'Rounds by year', 'Agent answers', 'Answer 1', 'Answer 2', 'Methodology']),
+      expect.arrayContaining([
+        'Summary',
+        'Germany',
+        'France',
+        'United Kingdom',
+        'New since last run',
+        'Investors',
+        'Active investors',
+        'Startups',
+        'Rounds by year',
+        'Agent answers',
+        'Answer 1',
+        'Answer 2',
+        'Methodology',
+      ]),
     );
     // The names new since the previous run, which the PDF summarises and refers to the workbook for.
     const fresh = wb.getWorksheet('New since last run')!;
-    expect(fresh.rowCount).toBe(1 + model.comparison.newStartups.length + model.comparison.newTopInvestors.length);
+    expect(fresh.rowCount).toBe(
+      1 + model.comparison.newStartups.length + model.comparison.newTopInvestors.length,
+    );
     expect(cellText(fresh.getRow(2).getCell(2).value)).toBe(`'${MALICIOUS_STARTUP}`);
     for (const n of names) expect(n.length).toBeLessThanOrEqual(31);
   });
@@ -264,8 +335,10 @@ describe('market report workbook', () => {
           const v = cell.value;
           checked++;
           expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
-          if (v && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v)) throw new Error(`formula in ${ws.name}!${cell.address}`);
-          const t = typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : null;
+          if (v && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v))
+            throw new Error(`formula in ${ws.name}!${cell.address}`);
+          const t =
+            typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : null;
           if (t !== null) expect(t, `${ws.name}!${cell.address}`).not.toMatch(FORMULA_START);
         });
       });
@@ -279,7 +352,9 @@ describe('market report workbook', () => {
     startups.getColumn(2).eachCell((c) => names.push(cellText(c.value)));
     expect(names).toContain(`'${MALICIOUS_STARTUP}`);
     const investors: string[] = [];
-    wb.getWorksheet('Investors')!.getColumn(4).eachCell((c) => investors.push(cellText(c.value)));
+    wb.getWorksheet('Investors')!
+      .getColumn(4)
+      .eachCell((c) => investors.push(cellText(c.value)));
     for (const n of PREFIXED_INVESTORS) expect(investors).toContain(`'${n}`);
     for (const n of UNICODE_INVESTORS) expect(investors).toContain(n);
   });
@@ -296,7 +371,9 @@ describe('market report workbook', () => {
     expect(yoy.numFmt).toBe('0.0%');
     const summary = wb.getWorksheet('Summary')!;
     let millions = 0;
-    summary.eachRow((r) => r.eachCell((c) => (c.numFmt === '$#,##0.0,,"M"' && typeof c.value === 'number' ? millions++ : 0)));
+    summary.eachRow((r) =>
+      r.eachCell((c) => (c.numFmt === '$#,##0.0,,"M"' && typeof c.value === 'number' ? millions++ : 0)),
+    );
     expect(millions).toBeGreaterThan(3);
   });
 
@@ -315,7 +392,10 @@ describe('market report workbook', () => {
       );
     }
     expect(links).toBeGreaterThan(100);
-    const first = wb.getWorksheet('Investors')!.getRow(2).getCell(4).value as { text: string; hyperlink: string };
+    const first = wb.getWorksheet('Investors')!.getRow(2).getCell(4).value as {
+      text: string;
+      hyperlink: string;
+    };
     expect(first.hyperlink).toBe('https://app.venture-intel.example/investors/earlybird-venture-capital');
   });
 });

@@ -25,8 +25,15 @@ describe('ReportPdf', () => {
     pdf.cover({ title: 'Table test', subtitle: 'Subtitle' });
     pdf.reserveContents(2);
     pdf.heading('Long table', 1);
-    const rows = Array.from({ length: 120 }, (_, i) => [`Row ${i + 1}`, `A cell with a rather long text that has to wrap onto a second line and then be cut, because it goes on and on and on well beyond two lines of this column ${i}`, String(i * 10)]);
-    pdf.table([{ header: 'Name' }, { header: 'Description', width: 3 }, { header: 'Value', align: 'right' }], rows);
+    const rows = Array.from({ length: 120 }, (_, i) => [
+      `Row ${i + 1}`,
+      `A cell with a rather long text that has to wrap onto a second line and then be cut, because it goes on and on and on well beyond two lines of this column ${i}`,
+      String(i * 10),
+    ]);
+    pdf.table(
+      [{ header: 'Name' }, { header: 'Description', width: 3 }, { header: 'Value', align: 'right' }],
+      rows,
+    );
     const path = join(dir, 'table.pdf');
     const pages = await pdf.writeTo(path);
     expect(pageCount(path)).toBe(pages);
@@ -63,7 +70,19 @@ describe('ReportPdf', () => {
   it('puts a table and a chart side by side in one row, and moves the row whole to the next page', async () => {
     const pdf = new ReportPdf({ title: 'Row test', creationDate: new Date('2025-01-01T00:00:00Z') });
     pdf.heading('Row', 1);
-    const chart = await renderChart({ type: 'bar', title: 'Deals', xKey: 'year', series: ['deals'], data: [{ year: 2024, deals: 3 }, { year: 2025, deals: 5 }] }, { width: 330, height: 220 });
+    const chart = await renderChart(
+      {
+        type: 'bar',
+        title: 'Deals',
+        xKey: 'year',
+        series: ['deals'],
+        data: [
+          { year: 2024, deals: 3 },
+          { year: 2025, deals: 5 },
+        ],
+      },
+      { width: 330, height: 220 },
+    );
     const columns = [{ header: 'Year' }, { header: 'Deals', align: 'right' as const }];
     const rows = [
       ['2024', '3'],
@@ -71,7 +90,10 @@ describe('ReportPdf', () => {
     ];
     const cells = [
       { measure: () => pdf.measureTable(columns, rows), draw: () => pdf.table(columns, rows) },
-      { measure: () => pdf.chartHeight(chart, { caption: 'Source: row test' }), draw: () => pdf.chart(chart, { caption: 'Source: row test' }) },
+      {
+        measure: () => pdf.chartHeight(chart, { caption: 'Source: row test' }),
+        draw: () => pdf.chart(chart, { caption: 'Source: row test' }),
+      },
     ];
     const height = pdf.measureRow(cells);
     expect(height).toBeGreaterThan(100);
@@ -93,7 +115,16 @@ describe('ReportPdf', () => {
     pdf.heading('Chart', 1);
     pdf.paragraph('A paragraph with Société Générale and =HYPERLINK("http://x","y").');
     pdf.keyFigures([{ label: 'Deals', value: '1,234', note: '+5% YoY', trend: 'up' }]);
-    const chart = await renderChart({ type: 'bar', title: 'Deals', xKey: 'year', series: ['deals'], data: [{ year: 2024, deals: 3 }, { year: 2025, deals: 5 }] });
+    const chart = await renderChart({
+      type: 'bar',
+      title: 'Deals',
+      xKey: 'year',
+      series: ['deals'],
+      data: [
+        { year: 2024, deals: 3 },
+        { year: 2025, deals: 5 },
+      ],
+    });
     pdf.chart(chart, { caption: 'Source: test' });
     const bytes = await pdf.finish();
     const path = join(dir, 'chart.pdf');

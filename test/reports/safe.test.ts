@@ -1,15 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { cellValue, safeText, safeUrl, safeValue, sanitizeHeaders, sanitizeSheetName, sanitizeTableName } from '../../reports/excel/index.js';
+import {
+  cellValue,
+  safeText,
+  safeUrl,
+  safeValue,
+  sanitizeHeaders,
+  sanitizeSheetName,
+  sanitizeTableName,
+} from '../../reports/excel/index.js';
 import { safeFileName } from '../../reports/files.js';
 import { formatDuration, formatPct, formatUsd, pctChange } from '../../reports/format.js';
 import { measureText, truncateToWidth, wrapText } from '../../reports/fonts.js';
 
 describe('safeText (formula injection)', () => {
   it('prefixes a quote to text starting with = + - @ tab CR LF and leaves other text alone', () => {
-    for (const t of ['=HYPERLINK("http://x","y")', '+Plus Capital', '-Minus Ventures', '@Home Angels', '\tTab', '\rCR', '\nLF']) {
+    for (const t of [
+      '=HYPERLINK("http://x","y")',
+      '+Plus Capital',
+      '-Minus Ventures',
+      '@Home Angels',
+      '\tTab',
+      '\rCR',
+      '\nLF',
+    ]) {
       expect(safeText(t)).toBe(`'${t}`);
     }
-    for (const t of ['Acme', 'Société Générale Ventures', '北京资本', "'quoted", '', ' =space first']) expect(safeText(t)).toBe(t);
+    for (const t of ['Acme', 'Société Générale Ventures', '北京资本', "'quoted", '', ' =space first'])
+      expect(safeText(t)).toBe(t);
   });
 
   it('keeps numbers numbers and makes other values safe strings', () => {
@@ -26,7 +43,8 @@ describe('safeText (formula injection)', () => {
   it('accepts only absolute http(s) urls', () => {
     expect(safeUrl('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
     expect(safeUrl('http://example.com')).toBe('http://example.com/');
-    for (const u of ['javascript:alert(1)', 'file:///etc/passwd', 'mailto:a@b.c', '/relative', '', null, 42]) expect(safeUrl(u)).toBeNull();
+    for (const u of ['javascript:alert(1)', 'file:///etc/passwd', 'mailto:a@b.c', '/relative', '', null, 42])
+      expect(safeUrl(u)).toBeNull();
   });
 });
 
@@ -57,7 +75,13 @@ describe('Excel names', () => {
   });
 
   it('makes table headers single-line, non-empty, unique and safe', () => {
-    expect(sanitizeHeaders(['Deals\tby\nyear', '', 'Name', 'name', '=SUM(A1)'])).toEqual(['Deals by year', 'Column 2', 'Name', 'name 2', "'=SUM(A1)"]);
+    expect(sanitizeHeaders(['Deals\tby\nyear', '', 'Name', 'name', '=SUM(A1)'])).toEqual([
+      'Deals by year',
+      'Column 2',
+      'Name',
+      'name 2',
+      "'=SUM(A1)",
+    ]);
   });
 });
 
