@@ -31,8 +31,6 @@ export interface RunSnapshot {
     {
       topInvestorKeys: string[];
       topStartupKeys: string[];
-      totalDeals: number;
-      totalCapitalUsd: number;
       byYear: { year: number; deals: number; capital_usd: number }[];
     }
   >;
@@ -181,14 +179,6 @@ export async function readAnswers(store: Store, answers: AnswerRef[]): Promise<A
   return out;
 }
 
-function sumYears(c: CountryData) {
-  const years = c.overview?.by_year ?? [];
-  return {
-    deals: years.reduce((a, y) => a + (y.deals ?? 0), 0),
-    capital: years.reduce((a, y) => a + (y.capital_usd ?? 0), 0),
-  };
-}
-
 /** The snapshot of this run that the next run compares against. */
 export function snapshotOf(
   jobId: string,
@@ -199,12 +189,9 @@ export function snapshotOf(
 ): RunSnapshot {
   const snap: RunSnapshot = { jobId, workflowId, runAt, countries: {} };
   for (const c of countries) {
-    const t = sumYears(c);
     snap.countries[c.country] = {
       topInvestorKeys: c.investorsByScore.slice(0, topN.investors).map((i) => i.key),
       topStartupKeys: c.startups.slice(0, topN.startups).map((s) => s.key),
-      totalDeals: t.deals,
-      totalCapitalUsd: t.capital,
       byYear: (c.overview?.by_year ?? []).map((y) => ({
         year: y.year,
         deals: y.deals,
@@ -217,22 +204,9 @@ export function snapshotOf(
 
 export interface CountryComparison {
   country: string;
-  previousRunAt: string | null;
-  /** Top investors / startups that were not in the previous run's top lists. */
+  /** Top investors / startups that were not in the previous run's top lists (empty on a first run). */
   newTopInvestors: { key: string; name: string }[];
   newTopStartups: { key: string; name: string }[];
-  /** Deals and capital recorded since the previous run (null without one). */
-  dealsSinceLastRun: number | null;
-  capitalSinceLastRun: number | null;
-  /** Last full year against the year before, and the current year to date. */
-  lastFullYear: number | null;
-  dealsYoYPct: number | null;
-  capitalYoYPct: number | null;
-}
-
-function pct(now: number, before: number): number | null {
-  if (!before) return null;
-  return Math.round(((now - before) / before) * 1000) / 10;
 }
 
 /** Compares this run with the previous snapshot (null: first run). */
@@ -240,32 +214,21 @@ export function compare(
   countries: CountryData[],
   previous: RunSnapshot | null,
   top: { investors: number; startups: number },
-  asOfYear: number,
 ): CountryComparison[] {
   return countries.map((c) => {
     const prev = previous?.countries[c.country];
-    const t = sumYears(c);
-    const byYear = c.overview?.by_year ?? [];
-    const last = byYear.find((y) => y.year === asOfYear - 1);
-    const before = byYear.find((y) => y.year === asOfYear - 2);
     const topInv = c.investorsByScore.slice(0, top.investors);
     const topSt = c.startups.slice(0, top.startups);
     const prevInv = new Set(prev?.topInvestorKeys ?? []);
     const prevSt = new Set(prev?.topStartupKeys ?? []);
     return {
       country: c.country,
-      previousRunAt: prev ? (previous?.runAt ?? null) : null,
       newTopInvestors: prev
         ? topInv.filter((i) => !prevInv.has(i.key)).map((i) => ({ key: i.key, name: i.name }))
         : [],
       newTopStartups: prev
         ? topSt.filter((s) => !prevSt.has(s.key)).map((s) => ({ key: s.key, name: s.name }))
         : [],
-      dealsSinceLastRun: prev ? t.deals - prev.totalDeals : null,
-      capitalSinceLastRun: prev ? t.capital - prev.totalCapitalUsd : null,
-      lastFullYear: last ? last.year : null,
-      dealsYoYPct: last && before ? pct(last.deals, before.deals) : null,
-      capitalYoYPct: last && before ? pct(last.capital_usd, before.capital_usd) : null,
     };
   });
 }

@@ -172,8 +172,9 @@ export function toMarketReportModel(input: {
           country: cmp.country,
           deals_vs_last_run_pct: pct(nowYear?.deals, prevYear?.deals),
           capital_vs_last_run_pct: pct(nowYear?.capital_usd, prevYear?.capital_usd),
-          deals_yoy_pct: cmp.dealsYoYPct,
-          capital_yoy_pct: cmp.capitalYoYPct,
+          // The service's change of the year to date against the same period of last year.
+          deals_yoy_pct: num(nowYear?.yoy_deals_pct),
+          capital_yoy_pct: num(nowYear?.yoy_capital_pct),
         };
       }),
     },

@@ -106,8 +106,7 @@ export function createReportActivities(deps: { store: Store; reportsDir: string 
       const asOf =
         countries.map((c) => c.overview?.as_of).find((d): d is string => typeof d === 'string') ??
         input.stats.startedAt.slice(0, 10);
-      const asOfYear = Number(asOf.slice(0, 4));
-      const comparisons = compare(countries, previous, input.job.top, asOfYear);
+      const comparisons = compare(countries, previous, input.job.top);
       const model = toMarketReportModel({
         job: input.job,
         countries,

@@ -5,7 +5,8 @@
  * worker alike, so all workers together stay under it.
  */
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { VisClient } from '../api/client.js';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
@@ -24,6 +25,28 @@ export interface WorkerTuning {
   /** Other real dependencies (tests): a client and a store. */
   client?: ApiCaller & { close?: () => Promise<void> };
   store?: Store;
+}
+
+let runtimeInstalled = false;
+
+/**
+ * Sends the Temporal SDK's own logs (worker states, bundling, activity failures) to the
+ * project's logger, which redacts keys. The SDK's informational chatter is shown only at
+ * debug and trace; warnings and errors always. Once per process; later calls do nothing.
+ */
+export function installRuntimeLogger(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const verbose = logger.level === 'debug' || logger.level === 'trace';
+  const level: LogLevel = verbose ? 'DEBUG' : 'WARN';
+  Runtime.install({
+    logger: new DefaultLogger(level, (entry) => {
+      const meta = { ...entry.meta, component: 'temporal' };
+      if (entry.level === 'ERROR') logger.error(meta, entry.message);
+      else if (entry.level === 'WARN') logger.warn(meta, entry.message);
+      else logger.debug(meta, entry.message);
+    }),
+  });
 }
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));

@@ -18,7 +18,8 @@ export interface WorkersHandle {
  * context, so they stop before anything registered earlier (sandbox, Temporal).
  */
 export async function startWorkersFor(ctx: CliContext, settings: Settings): Promise<WorkersHandle> {
-  const { startWorkers } = await import('../worker-runtime.js');
+  const { installRuntimeLogger, startWorkers } = await import('../worker-runtime.js');
+  installRuntimeLogger(ctx.logger());
   const workers = await startWorkers(settings);
   const running = workers.run();
   let stopped: Promise<void> | null = null;
