@@ -97,11 +97,9 @@ const questionSchema = z.union([
 
 export const MarketReportJobSchema = z
   .object({
-    id: z
-      .string()
-      .regex(ID_RE, {
-        message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
-      }),
+    id: z.string().regex(ID_RE, {
+      message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
+    }),
     kind: z.literal('market-report').default('market-report'),
     title: z.string().min(1).max(200),
     countries: z.array(z.string().trim().min(1)).min(1).max(30).optional(),
