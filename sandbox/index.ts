@@ -1,7 +1,8 @@
 /**
  * The sandbox: a local, spec-faithful implementation of the Venture Intelligence Service.
  */
-export { startSandbox, readJsonBody, readQueryParams } from './server.js';
+export { startSandbox } from './server.js';
+export { readJsonBody, readQueryParams } from './http-params.js';
 export {
   createPipeline,
   InvalidBody,

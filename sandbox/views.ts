@@ -20,7 +20,7 @@ import { investorSummary } from './operations/get_investor.js';
 import { startupSummary } from './operations/get_startup.js';
 import { investorsSearchSummary } from './operations/search_investors.js';
 import { startupsSearchSummary } from './operations/search_startups.js';
-import { readQueryParams } from './server.js';
+import { readQueryParams } from './http-params.js';
 import { SandboxError, type SandboxState } from './types.js';
 import { countryPage, investorPage, startupPage } from './views/profiles.js';
 import { accountPage, errorPage, investorsPage, resultPage, startupsPage } from './views/lists.js';
