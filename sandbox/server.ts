@@ -40,6 +40,21 @@ function authorizationOf(request: FastifyRequest): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The 404 answer for /v1/<operation> naming no operation of the service. */
+function refuseUnknownOperation(
+  pipeline: Pipeline,
+  operation: string,
+  request: FastifyRequest,
+): ExecuteResponse {
+  return pipeline.refuse(
+    operation,
+    404,
+    'not_found',
+    unknownOperationMessage(operation),
+    authorizationOf(request),
+  );
+}
+
 interface AppDeps {
   db: DatabaseSync;
   dbInfo: { hash: string; seed: number; asOf: string };
@@ -80,17 +95,7 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const operation = path.startsWith('/v1/') ? path.slice(4) : '';
-    if (operation)
-      return send(
-        reply,
-        pipeline.refuse(
-          operation,
-          404,
-          'not_found',
-          unknownOperationMessage(operation),
-          authorizationOf(request),
-        ),
-      );
+    if (operation) return send(reply, refuseUnknownOperation(pipeline, operation, request));
     const message = `no route ${request.method} ${path}; operations are served at POST /v1/<operation>`;
     return send(reply, pipeline.refuse('', 404, 'not_found', message, authorizationOf(request)));
   });
@@ -148,16 +153,7 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       handler: async (request, reply) => {
         const operation = operationOf(request);
         if (!isOperationName(operation))
-          return send(
-            reply,
-            pipeline.refuse(
-              operation,
-              404,
-              'not_found',
-              unknownOperationMessage(operation),
-              authorizationOf(request),
-            ),
-          );
+          return send(reply, refuseUnknownOperation(pipeline, operation, request));
         const allow = OPERATIONS[operation].credits === 0 ? 'GET, POST' : 'POST';
         const message = `${request.method} is not supported for /v1/${operation}; use ${allow.replace(', ', ' or ')}`;
         void reply.header('allow', allow);
