@@ -6,6 +6,7 @@ import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporal
 import cliProgress from 'cli-progress';
 import type { MarketReportJob } from '../config/jobs.js';
 import type { Settings } from '../config/settings.js';
+import { planMarketReport } from '../workflows/plan.js';
 import type { MarketReportResult, RunProgress } from '../workflows/index.js';
 
 export const MARKET_REPORT_WORKFLOW = 'marketReportWorkflow';
@@ -112,4 +113,33 @@ export function explainFailure(err: unknown): string {
     e = (e as { cause?: unknown }).cause;
   }
   return parts.join(': ') || String(err);
+}
+
+/**
+ * The estimate printed before a run starts: the most calls it makes, how long that takes at
+ * the key's rate limit, whether it crosses the daily limit, and the questions the budget pays for.
+ */
+export function describeEstimate(
+  job: MarketReportJob,
+  settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitPerDay'>,
+  rateShare = 0.95,
+): string[] {
+  const plan = planMarketReport(job);
+  const minutes = plan.maxCalls / (settings.rateLimitPerMinute * rateShare);
+  const lines = [
+    `estimate: at most ${plan.maxCalls} calls, about ${minutes < 1 ? '<1' : Math.ceil(minutes)} min at ${settings.rateLimitPerMinute} calls/min`,
+  ];
+  if (plan.questions > 0) {
+    lines.push(
+      plan.questionsInBudget < plan.questions
+        ? `estimate: the budget of ${job.budget.credits} credits pays for ${plan.questionsInBudget} of ${plan.questions} questions; the rest will be skipped and listed (partial report)`
+        : `estimate: ${plan.questions} questions, ${plan.creditsNeeded} credits of the budget of ${job.budget.credits}`,
+    );
+  }
+  if (plan.maxCalls > settings.rateLimitPerDay) {
+    lines.push(
+      `estimate: more calls than the daily limit of ${settings.rateLimitPerDay}: the run will wait for the daily reset and go on`,
+    );
+  }
+  return lines;
 }

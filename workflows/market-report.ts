@@ -11,11 +11,11 @@ import {
   workflowInfo,
   ParentClosePolicy,
 } from '@temporalio/workflow';
-import type { OPERATIONS } from '../api/operations.js';
 import type { ReportActivities } from '../activities/report.js';
 import type { AnswerRef, ApiCallOutput, CountryRefs, RunStats } from '../activities/types.js';
 import type { MarketReportJob } from '../config/jobs.js';
 import { CreditBudget } from './budget.js';
+import { ASK_CREDITS as ASK_COST, expandQuestions, PAGE_SIZE } from './plan.js';
 import { createCaller, DEFAULT_API_TASK_QUEUE, failureMessage, failureType } from './calls.js';
 import { pageSearchWorkflow, type PagingResult } from './paging.js';
 import { estimateEta, pageDoneSignal, progressQuery, type RunProgress } from './progress.js';
@@ -39,9 +39,6 @@ export interface MarketReportResult {
   creditsBudget: number;
 }
 
-const PAGE_SIZE = 100;
-const ASK_COST = 1 satisfies (typeof OPERATIONS)['ask']['credits'];
-
 const report = proxyActivities<ReportActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
@@ -54,19 +51,6 @@ function slug(s: string): string {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'x'
   );
-}
-
-/** Expands the job's questions: `{country}` questions once per country. */
-export function expandQuestions(job: MarketReportJob): { question: string; country: string | null }[] {
-  const out: { question: string; country: string | null }[] = [];
-  for (const q of job.questions) {
-    if (q.perCountry) {
-      for (const c of job.countries) out.push({ question: q.text.replaceAll('{country}', c), country: c });
-    } else {
-      out.push({ question: q.text, country: null });
-    }
-  }
-  return out;
 }
 
 export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { findJob, loadJobFile, type MarketReportJob } from '../../config/jobs.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { explainFailure, followRun, startJobRun } from '../run-job.js';
+import { describeEstimate, explainFailure, followRun, startJobRun } from '../run-job.js';
 import type { MarketReportResult } from '../../workflows/index.js';
 import { startTemporalDevServer } from '../../scripts/temporal-server.js';
 import { SANDBOX_DEFAULT_KEY } from './dev.js';
@@ -52,6 +52,7 @@ export function printResult(ctx: CliContext, result: MarketReportResult): void {
 async function runAndFollow(ctx: CliContext, job: MarketReportJob, detach: boolean): Promise<void> {
   const client = await ctx.temporal();
   const settings = ctx.settings();
+  for (const line of describeEstimate(job, settings)) ctx.io.err(line);
   const handle = await startJobRun(client, settings, job);
   ctx.io.err(`started ${handle.workflowId} (job ${job.id}, ${job.countries.length} countries)`);
   if (detach) {

@@ -1,0 +1,120 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { JobFileError, loadJobFile, parseJobFile, parseMarketReportJob } from '../../config/jobs.js';
+
+const base = `  - id: weekly-de
+    title: Germany weekly
+    countries: [Germany]
+`;
+
+function errorOf(text: string, file = 'jobs.yaml'): JobFileError {
+  try {
+    parseJobFile(text, file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(JobFileError);
+    return err as JobFileError;
+  }
+  throw new Error('expected a JobFileError');
+}
+
+describe('job files', () => {
+  test('every example job file in config/jobs parses', async () => {
+    const dir = 'config/jobs';
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const f of files) {
+      const jf = await loadJobFile(join(dir, f));
+      expect(jf.jobs.length).toBeGreaterThan(0);
+      for (const job of jf.jobs) expect(job.countries.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('defaults, region expansion and per-country questions', () => {
+    const jf = parseJobFile(
+      `jobs:\n  - id: dach\n    title: DACH\n    region: dach\n    questions: ["largest rounds of the last 7 days in {country}", "top sectors in 2025"]\n`,
+      'config/jobs/dach.yaml',
+    );
+    expect(jf.group).toBe('dach');
+    const job = jf.jobs[0]!;
+    expect(job.countries).toEqual(['Germany', 'Austria', 'Switzerland']);
+    expect(job.questions).toEqual([
+      { text: 'largest rounds of the last 7 days in {country}', perCountry: true },
+      { text: 'top sectors in 2025', perCountry: false },
+    ]);
+    expect(job.overlap).toBe('skip');
+    expect(job.budget.credits).toBe(0);
+    expect(job.outputs).toEqual(['xlsx', 'pdf']);
+    expect(job.destination).toBeUndefined();
+  });
+
+  test.each([
+    [
+      'a bad cron',
+      `    schedule: { cron: "every monday", timezone: UTC }\n`,
+      'weekly-de',
+      'schedule.cron',
+      /cron/,
+    ],
+    [
+      'an unknown time zone',
+      `    schedule: { cron: "0 7 * * 1", timezone: Europe/Berln }\n`,
+      'weekly-de',
+      'schedule.timezone',
+      /IANA/,
+    ],
+    [
+      'both cron and calendar',
+      `    schedule: { cron: "0 7 * * 1", calendar: { hour: 7 }, timezone: UTC }\n`,
+      'weekly-de',
+      'schedule',
+      /exactly one of cron or calendar/,
+    ],
+    ['a negative budget', `    budget: { credits: -1 }\n`, 'weekly-de', 'budget.credits', />=0/],
+    ['an unknown overlap policy', `    overlap: sometimes\n`, 'weekly-de', 'overlap', /skip/],
+    ['an unknown field', `    colour: blue\n`, 'weekly-de', null, /colour/],
+    ['a top list out of range', `    top: { investors: 0 }\n`, 'weekly-de', 'top.investors', />=1/],
+    ['an unknown output', `    outputs: [docx]\n`, 'weekly-de', 'outputs[0]', /xlsx/],
+  ])('%s is an error naming the file, the job and the field', (_what, extra, jobId, field, detail) => {
+    const err = errorOf(`jobs:\n${base}${extra}`);
+    expect(err.file).toBe('jobs.yaml');
+    expect(err.jobId).toBe(jobId);
+    if (field) expect(err.field).toBe(field);
+    expect(err.message).toContain('jobs.yaml: job "weekly-de"');
+    expect(err.message).toMatch(detail);
+  });
+
+  test('countries and region together, or neither, are refused', () => {
+    expect(errorOf(`jobs:\n${base}    region: dach\n`).message).toMatch(
+      /countries: needs exactly one of countries or region/,
+    );
+    expect(errorOf(`jobs:\n  - id: x\n    title: t\n`).message).toMatch(/job "x": countries/);
+  });
+
+  test('a job without an id is named by its position', () => {
+    const err = errorOf(`jobs:\n${base}  - title: second\n    countries: [France]\n`);
+    expect(err.jobId).toBe('#2');
+    expect(err.field).toBe('id');
+  });
+
+  test('duplicate ids, empty files, bad YAML and unreadable files', async () => {
+    expect(errorOf(`jobs:\n${base}${base}`).message).toMatch(
+      /job "weekly-de": id: is used by more than one job/,
+    );
+    expect(errorOf(`jobs: []\n`).message).toMatch(/jobs.yaml: jobs: must list at least one job/);
+    expect(errorOf(`jobs: [unclosed\n`).message).toMatch(/jobs.yaml: not valid YAML/);
+    const dir = mkdtempSync(join(tmpdir(), 'vir-jobs-'));
+    await expect(loadJobFile(join(dir, 'missing.yaml'))).rejects.toThrow(
+      /missing.yaml: cannot be read \(ENOENT\)/,
+    );
+    writeFileSync(join(dir, 'ok.yaml'), `jobs:\n${base}`);
+    expect((await loadJobFile(join(dir, 'ok.yaml'))).jobs[0]!.id).toBe('weekly-de');
+  });
+
+  test('parseMarketReportJob validates a single job', () => {
+    expect(() => parseMarketReportJob({ id: 'Bad Id', title: 't', countries: ['X'] })).toThrow(
+      /job "Bad Id": id: must be lowercase/,
+    );
+  });
+});
