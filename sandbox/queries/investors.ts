@@ -128,14 +128,9 @@ export function searchInvestors(
             i.check_min_usd, i.check_max_usd, s.investments, s.lead_investments
      FROM ${order.from} ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
   ).all(...where.args, params.limit, params.offset) as unknown as InvestorDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM investors i ${where.sql}`).get(
-    ...where.args,
-  ) as {
-    total: number;
-  };
   return {
     investors: rows.map((r) => summaryRow(r, baseUrl)),
-    ...pageFields(total, params.limit, params.offset, rows.length),
+    ...pageFields(where.count(db, 'investors i'), params.limit, params.offset, rows.length),
     order: order.text,
     filters: where.filters,
   };

@@ -105,14 +105,9 @@ export function searchStartups(
      FROM startups s LEFT JOIN temp.vis_startup_last_round l ON l.startup_key = s.key
      ${where.sql} ORDER BY s.total_raised_usd DESC, s.key ASC LIMIT ? OFFSET ?`,
   ).all(...where.args, params.limit, params.offset) as unknown as StartupDbRow[];
-  const { total } = prepared(db, `SELECT COUNT(*) AS total FROM startups s ${where.sql}`).get(
-    ...where.args,
-  ) as {
-    total: number;
-  };
   return {
     startups: rows.map((r) => summaryRow(r, baseUrl)),
-    ...pageFields(total, params.limit, params.offset, rows.length),
+    ...pageFields(where.count(db, 'startups s'), params.limit, params.offset, rows.length),
     order: STARTUP_ORDER,
     filters: where.filters,
   };

@@ -1,6 +1,8 @@
 /**
  * The WHERE clause of a search, built filter by filter, and the paging fields of its answer.
  */
+import type { DatabaseSync } from 'node:sqlite';
+import { prepared } from './statements.js';
 
 /** Collects the conditions, their arguments and the filters as read (for the answer). */
 export class Where {
@@ -31,6 +33,14 @@ export class Where {
   /** The clause (`WHERE a AND b`), empty without conditions. */
   get sql(): string {
     return this.clauses.length ? `WHERE ${this.clauses.join(' AND ')}` : '';
+  }
+
+  /** How many rows of `from` (a table and the alias the conditions use) match the clause. */
+  count(db: DatabaseSync, from: string): number {
+    const { total } = prepared(db, `SELECT COUNT(*) AS total FROM ${from} ${this.sql}`).get(...this.args) as {
+      total: number;
+    };
+    return total;
   }
 }
 
