@@ -136,6 +136,18 @@ export function searchInvestors(
   };
 }
 
+/** A company of the investor's recent portfolio as SQL returns it (is_lead 0 or 1); a type alias, so the cast from SQL rows checks. */
+type RecentDbRow = {
+  key: string;
+  name: string;
+  sector: string;
+  hq_country: string;
+  stage: string;
+  amount_usd: number;
+  date: string;
+  is_lead: number;
+};
+
 export interface InvestorProfile extends InvestorSummaryRow {
   website: string | null;
   founded_year: number | null;
@@ -154,17 +166,7 @@ export interface InvestorProfile extends InvestorSummaryRow {
   stage_mix: { stage: string; deals: number; share_pct: number }[];
   stated_stage_focus: { stage: string; share_pct: number }[];
   investments_by_year: { year: number; deals: number; lead_deals: number; capital_usd: number }[];
-  recent_portfolio: {
-    key: string;
-    name: string;
-    sector: string;
-    hq_country: string;
-    stage: string;
-    amount_usd: number;
-    date: string;
-    is_lead: boolean;
-    url: string;
-  }[];
+  recent_portfolio: (Omit<RecentDbRow, 'is_lead'> & { is_lead: boolean; url: string })[];
   check_size: { min_usd: number; max_usd: number; median_round_usd: number | null };
   co_investors: { key: string; name: string; shared_deals: number; url: string }[];
   as_of: string;
@@ -244,16 +246,7 @@ function computeProfile(
             r.stage AS stage, r.amount_usd AS amount_usd, MAX(r.date) AS date, ri.is_lead AS is_lead
      FROM round_investors ri JOIN rounds r ON r.id = ri.round_id JOIN startups st ON st.key = r.startup_key
      WHERE ri.investor_key = ? GROUP BY st.key ORDER BY date DESC, st.key LIMIT 10`,
-  ).all(row.key) as {
-    key: string;
-    name: string;
-    sector: string;
-    hq_country: string;
-    stage: string;
-    amount_usd: number;
-    date: string;
-    is_lead: number;
-  }[];
+  ).all(row.key) as RecentDbRow[];
   const followOn = prepared(
     db,
     `SELECT COUNT(*) AS companies, COALESCE(SUM(n > 1), 0) AS repeat FROM (
