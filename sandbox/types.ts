@@ -221,6 +221,23 @@ export interface StartupRow {
   total_raised_usd: number;
 }
 
+/**
+ * An investor's own fields as the read paths use them: the investors row's list columns with
+ * sectors parsed (primary first). The finders' snapshot and the search lists build on it.
+ */
+export interface InvestorFields {
+  key: string;
+  name: string;
+  investor_type: string;
+  hq_city: string;
+  hq_country: string;
+  region: string;
+  sectors: string[];
+  score: number;
+  check_min_usd: number;
+  check_max_usd: number;
+}
+
 export interface RoundRow {
   id: number;
   startup_key: string;

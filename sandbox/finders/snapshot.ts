@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { RaisingStage } from '../../api/index.js';
+import type { InvestorFields, StartupRow } from '../types.js';
 import { median } from './money.js';
 import { bucketIndex, raisingBucket } from './stages.js';
 
@@ -20,25 +21,11 @@ export interface RoundLite {
   investor_keys: string[];
 }
 
-/** A startup with its rounds and the investors that backed it. */
-export interface StartupRecord {
+/** A startup (its row without founders, tags parsed) with its rounds and the investors that backed it. */
+export interface StartupRecord extends Omit<StartupRow, 'tags' | 'founders'> {
   /** Position in Snapshot.startups (for per-call typed arrays). */
   idx: number;
-  key: string;
-  name: string;
-  description: string;
-  website: string;
-  domain: string;
-  hq_city: string;
-  hq_country: string;
-  region: string;
-  sector: string;
-  subsector: string;
   tags: string[];
-  stage: string;
-  status: string;
-  founded_year: number;
-  total_raised_usd: number;
   /** Rounds, oldest first. */
   rounds: RoundLite[];
   investor_keys: Set<string>;
@@ -59,17 +46,7 @@ export interface Deal {
 }
 
 /** An investor with its deals, newest first. */
-export interface InvestorRecord {
-  key: string;
-  name: string;
-  investor_type: string;
-  hq_city: string;
-  hq_country: string;
-  region: string;
-  score: number;
-  sectors: string[];
-  check_min_usd: number;
-  check_max_usd: number;
+export interface InvestorRecord extends InvestorFields {
   deals: Deal[];
 }
 

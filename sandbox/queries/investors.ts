@@ -4,6 +4,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { ParamsOut } from '../../api/index.js';
+import type { InvestorFields } from '../types.js';
 import { resolveCountry } from '../data/countries.js';
 import { FIRST_YEAR, trailingStart } from './as-of.js';
 import { byStageLadder, countryFilter, investorTypeFilter, regionFilter, sectorFilter } from './filters.js';
@@ -14,19 +15,9 @@ import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
 /** One investor in a list (InvestorSummarySchema fields plus lead_investments_count). */
-export interface InvestorSummaryRow {
-  key: string;
-  name: string;
-  investor_type: string;
-  hq_city: string;
-  hq_country: string;
-  region: string;
-  sectors: string[];
-  score: number;
+export interface InvestorSummaryRow extends InvestorFields {
   investments_count: number;
   lead_investments_count: number;
-  check_min_usd: number;
-  check_max_usd: number;
   url: string;
 }
 
@@ -42,17 +33,9 @@ export interface InvestorSearchResult {
   filters: Record<string, unknown>;
 }
 
-interface InvestorDbRow {
-  key: string;
-  name: string;
-  investor_type: string;
-  hq_city: string;
-  hq_country: string;
-  region: string;
+/** A list row as SQL returns it: sectors still JSON text, the counts from the stats table. */
+interface InvestorDbRow extends Omit<InvestorFields, 'sectors'> {
   sectors: string;
-  score: number;
-  check_min_usd: number;
-  check_max_usd: number;
   investments: number;
   lead_investments: number;
 }
