@@ -10,7 +10,7 @@ import { FIRST_YEAR, trailingStart } from './as-of.js';
 import { byStageLadder, countryFilter, investorTypeFilter, regionFilter, sectorFilter } from './filters.js';
 import { median, share } from './format.js';
 import { ensureStats, memoized } from './stats.js';
-import { pageFields, Where } from './where.js';
+import { pageFields, Where, type SearchPage } from './where.js';
 import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -21,16 +21,8 @@ export interface InvestorSummaryRow extends InvestorFields {
   url: string;
 }
 
-export interface InvestorSearchResult {
+export interface InvestorSearchResult extends SearchPage {
   investors: InvestorSummaryRow[];
-  total: number;
-  limit: number;
-  offset: number;
-  next_offset: number | null;
-  /** The order of the list, in words (a total order: ties broken by key). */
-  order: string;
-  /** The filters as the search read them (canonical countries, types, sectors). */
-  filters: Record<string, unknown>;
 }
 
 /** A list row as SQL returns it: sectors still JSON text, the counts from the stats table. */

@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { ParamsOut } from '../../api/index.js';
 import { countryFilter, matchSectors, stagesFilter } from './filters.js';
 import { ensureStats } from './stats.js';
-import { pageFields, Where } from './where.js';
+import { pageFields, Where, type SearchPage } from './where.js';
 import { parseJson, prepared } from './statements.js';
 import { investorUrl, startupUrl } from './urls.js';
 
@@ -33,14 +33,8 @@ export interface StartupSummaryRow {
   url: string;
 }
 
-export interface StartupSearchResult {
+export interface StartupSearchResult extends SearchPage {
   startups: StartupSummaryRow[];
-  total: number;
-  limit: number;
-  offset: number;
-  next_offset: number | null;
-  order: string;
-  filters: Record<string, unknown>;
 }
 
 /** A summary row as SQL returns it (no url; rounds_count null without rounds). */

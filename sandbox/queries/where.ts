@@ -44,13 +44,24 @@ export class Where {
   }
 }
 
+/** The paging fields of a search's answer. */
+export interface PageFields {
+  total: number;
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+}
+
+/** A search's answer besides its rows: the paging fields, its order and the filters as read. */
+export interface SearchPage extends PageFields {
+  /** The order of the list, in words (a total order: ties broken by key). */
+  order: string;
+  /** The filters as the search read them (canonical countries, types, sectors). */
+  filters: Record<string, unknown>;
+}
+
 /** Paging fields of a page of `shown` rows: next_offset is null on the last page. */
-export function pageFields(
-  total: number,
-  limit: number,
-  offset: number,
-  shown: number,
-): { total: number; limit: number; offset: number; next_offset: number | null } {
+export function pageFields(total: number, limit: number, offset: number, shown: number): PageFields {
   const end = offset + shown;
   return { total, limit, offset, next_offset: end < total ? end : null };
 }
