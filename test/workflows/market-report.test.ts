@@ -97,11 +97,12 @@ afterAll(async () => {
 describe('a complete run', () => {
   test('writes the workbook, the PDF and a manifest into <destination>/<job>/<date>/', () => {
     const { result } = first;
-    const date = new Date().toISOString().slice(0, 10);
+    const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
+    // The folder is named for the day the run started (UTC).
+    const date = String(manifest.startedAt).slice(0, 10);
     expect(result.outDir).toBe(`${h.dir}/reports/weekly-test/${date}`);
     expect(existsSync(result.files.pdf!)).toBe(true);
     expect(existsSync(result.files.xlsx!)).toBe(true);
-    const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
     expect(manifest.workflowId).toBe(result.workflowId);
     expect(manifest.runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(manifest.job.id).toBe('weekly-test');
