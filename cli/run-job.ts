@@ -127,7 +127,7 @@ export function describeEstimate(
   const plan = planMarketReport(job);
   const minutes = plan.maxCalls / (settings.rateLimitPerMinute * rateShare);
   const lines = [
-    `estimate: at most ${plan.maxCalls} calls, about ${minutes < 1 ? '<1' : Math.ceil(minutes)} min at ${settings.rateLimitPerMinute} calls/min`,
+    `estimate: at most ${plan.maxCalls} calls, about ${minutes < 0.5 ? '<1' : Math.ceil(minutes)} min at ${settings.rateLimitPerMinute} calls/min`,
   ];
   if (plan.questions > 0) {
     lines.push(

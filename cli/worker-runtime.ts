@@ -42,8 +42,10 @@ export function installRuntimeLogger(logger: Logger): void {
   Runtime.install({
     logger: new DefaultLogger(level, (entry) => {
       const meta = { ...entry.meta, component: 'temporal' };
+      // The API worker has no workflows and the jobs worker no Nexus services, by design.
+      const expected = /^No (workflows|Nexus services) registered/.test(entry.message);
       if (entry.level === 'ERROR') logger.error(meta, entry.message);
-      else if (entry.level === 'WARN') logger.warn(meta, entry.message);
+      else if (entry.level === 'WARN' && !expected) logger.warn(meta, entry.message);
       else logger.debug(meta, entry.message);
     }),
   });
