@@ -37,6 +37,17 @@ export interface PagingBenchOptions {
 
 const KEY = 'vis_live_sandbox_vc';
 
+/** A fresh sandbox with the benchmark's scaled limit, and that limit per minute. */
+async function benchSandbox(o: PagingBenchOptions) {
+  const sandbox = await startSandbox({
+    port: 0,
+    rateLimitPerMinute: o.limitPerWindow,
+    minuteWindowMs: o.windowMs,
+    rateLimitPerDay: 1_000_000,
+  });
+  return { sandbox, perMinute: Math.round((o.limitPerWindow * 60_000) / o.windowMs) };
+}
+
 function job(o: PagingBenchOptions, destination: string): MarketReportJob {
   return parseMarketReportJob({
     id: 'bench-paging',
@@ -55,13 +66,7 @@ export async function benchRunner(
   o: PagingBenchOptions,
 ): Promise<PagingFigures & { serverRateLimit: boolean; modelRef: string; storeDir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'vir-bench-'));
-  const sandbox = await startSandbox({
-    port: 0,
-    rateLimitPerMinute: o.limitPerWindow,
-    minuteWindowMs: o.windowMs,
-    rateLimitPerDay: 1_000_000,
-  });
-  const perMinute = Math.round((o.limitPerWindow * 60_000) / o.windowMs);
+  const { sandbox, perMinute } = await benchSandbox(o);
   const settings = loadSettings({
     VIS_BASE_URL: sandbox.url,
     VIS_API_KEY: KEY,
@@ -140,13 +145,7 @@ export async function benchRunner(
 
 /** The naive baseline: the same searches, one call after another, 429s retried after 50 ms. */
 export async function benchNaive(o: PagingBenchOptions): Promise<PagingFigures> {
-  const sandbox = await startSandbox({
-    port: 0,
-    rateLimitPerMinute: o.limitPerWindow,
-    minuteWindowMs: o.windowMs,
-    rateLimitPerDay: 1_000_000,
-  });
-  const perMinute = Math.round((o.limitPerWindow * 60_000) / o.windowMs);
+  const { sandbox, perMinute } = await benchSandbox(o);
   const client = new VisClient({ baseUrl: sandbox.url, apiKey: KEY });
   let calls = 0;
   let rateLimited = 0;
