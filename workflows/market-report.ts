@@ -15,7 +15,15 @@ import type { ReportActivities } from '../activities/report.js';
 import type { AnswerRef, ApiCallOutput, CountryRefs, RunStats } from '../activities/types.js';
 import type { MarketReportJob } from '../config/jobs.js';
 import { CreditBudget } from './budget.js';
-import { ASK_CREDITS as ASK_COST, expandQuestions, PAGE_SIZE } from './plan.js';
+import {
+  ASK_CREDITS as ASK_COST,
+  expandQuestions,
+  PAGE_SIZE,
+  pagingStreams,
+  planMarketReport,
+  slug,
+  type PagingStream,
+} from './plan.js';
 import { createCaller, DEFAULT_API_TASK_QUEUE, failureMessage, failureType } from './calls.js';
 import { pageSearchWorkflow, type PagingResult } from './paging.js';
 import { estimateEta, pageDoneSignal, progressQuery, type RunProgress } from './progress.js';
@@ -44,15 +52,6 @@ const report = proxyActivities<ReportActivities>({
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
 });
 
-function slug(s: string): string {
-  return (
-    s
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'x'
-  );
-}
-
 export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {
   const { job } = input;
   const info = workflowInfo();
@@ -60,10 +59,10 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
   const apiTaskQueue = input.apiTaskQueue ?? DEFAULT_API_TASK_QUEUE;
   const startedAt = new Date(Date.now()).toISOString();
   const questions = expandQuestions(job);
-  const investorPages = Math.ceil(job.paging.maxInvestorsPerCountry / PAGE_SIZE);
-  const startupPages = Math.ceil(job.paging.maxStartupsPerCountry / PAGE_SIZE);
+  const plan = planMarketReport(job);
+  const streams = job.countries.flatMap((c) => pagingStreams(job, c));
+  /** Pages each paging stream will take, once its child knows the total. */
   const pagingPlanned: Record<string, number> = {};
-  const nCountries = job.countries.length;
 
   const progress: RunProgress = {
     phase: 'starting',
@@ -80,17 +79,11 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     startedAt,
   };
   const callsByOperation: Record<string, number> = {};
-  const basePlanned = 1 + nCountries * (1 + job.enrich.investors + job.enrich.startups) + questions.length;
-  /** Planned calls: fixed calls plus, per paging stream, its known page count or its cap. */
+  /** Planned calls: the plan's bound, with each stream's known page count instead of its cap. */
   const replan = () => {
-    let paging = 0;
-    for (const c of job.countries) {
-      const cs = slug(c);
-      paging += pagingPlanned[`investors-${cs}-score`] ?? investorPages;
-      paging += pagingPlanned[`investors-${cs}-investments`] ?? investorPages;
-      paging += pagingPlanned[`startups-${cs}`] ?? startupPages;
-    }
-    progress.callsPlanned = Math.max(progress.callsMade, basePlanned + paging);
+    let planned = plan.maxCalls;
+    for (const st of streams) planned += (pagingPlanned[st.label] ?? st.maxPages) - st.maxPages;
+    progress.callsPlanned = Math.max(progress.callsMade, planned);
   };
   replan();
   setHandler(progressQuery, () => ({ ...progress, etaSeconds: estimateEta(progress, Date.now()) }));
@@ -157,46 +150,32 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
         `overview/${cs}`,
         `country_overview ${country}`,
       );
-      const page = (
-        operation: 'search_investors' | 'search_startups',
-        params: Record<string, unknown>,
-        label: string,
-        cap: number,
-      ) =>
+      const page = (stream: PagingStream) =>
         executeChild(pageSearchWorkflow, {
-          workflowId: `${info.workflowId}/paging/${label}`,
+          workflowId: `${info.workflowId}/paging/${stream.label}`,
           parentClosePolicy: ParentClosePolicy.TERMINATE,
           args: [
             {
               runKey,
-              operation,
-              params,
-              cap,
+              operation: stream.operation,
+              params: stream.params,
+              cap: stream.cap,
               pageSize: PAGE_SIZE,
-              label,
+              label: stream.label,
               apiTaskQueue,
               parentWorkflowId: info.workflowId,
             },
           ],
         }).catch((err: unknown): PagingResult => {
-          partial(`${operation} ${country}: ${failureMessage(err)}`);
+          partial(`${stream.operation} ${country}: ${failureMessage(err)}`);
           return { refs: [], records: 0, pages: 0, total: null, capped: false };
         });
+      const [scoreStream, investmentsStream, startupStream] = pagingStreams(job, country);
       const [overview, byScore, byInvestments, startups] = await Promise.all([
         overviewP,
-        page(
-          'search_investors',
-          { country, sort: 'score' },
-          `investors-${cs}-score`,
-          job.paging.maxInvestorsPerCountry,
-        ),
-        page(
-          'search_investors',
-          { country, sort: 'investments' },
-          `investors-${cs}-investments`,
-          job.paging.maxInvestorsPerCountry,
-        ),
-        page('search_startups', { countries: [country] }, `startups-${cs}`, job.paging.maxStartupsPerCountry),
+        page(scoreStream),
+        page(investmentsStream),
+        page(startupStream),
       ]);
       return {
         country,

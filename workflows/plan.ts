@@ -23,6 +23,54 @@ export function expandQuestions(job: MarketReportJob): { question: string; count
   return out;
 }
 
+/** A search paged by a child workflow: one per country and list. */
+export interface PagingStream {
+  label: string;
+  operation: 'search_investors' | 'search_startups';
+  params: Record<string, unknown>;
+  cap: number;
+  /** Most pages it takes (the cap at the largest page size). */
+  maxPages: number;
+}
+
+/** Makes a name safe inside workflow ids and store paths. */
+export function slug(s: string): string {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'x'
+  );
+}
+
+/** The three paged searches of a country: investors by score, by investments, and startups. */
+export function pagingStreams(
+  job: MarketReportJob,
+  country: string,
+): [PagingStream, PagingStream, PagingStream] {
+  const cs = slug(country);
+  const inv = job.paging.maxInvestorsPerCountry;
+  const st = job.paging.maxStartupsPerCountry;
+  const investors = (sort: 'score' | 'investments'): PagingStream => ({
+    label: `investors-${cs}-${sort}`,
+    operation: 'search_investors',
+    params: { country, sort },
+    cap: inv,
+    maxPages: Math.ceil(inv / PAGE_SIZE),
+  });
+  return [
+    investors('score'),
+    investors('investments'),
+    {
+      label: `startups-${cs}`,
+      operation: 'search_startups',
+      params: { countries: [country] },
+      cap: st,
+      maxPages: Math.ceil(st / PAGE_SIZE),
+    },
+  ];
+}
+
 export interface RunPlan {
   /** Most calls the run makes (paging stops earlier when a result set is smaller than its cap). */
   maxCalls: number;
@@ -35,15 +83,11 @@ export interface RunPlan {
 /** The upper bound of calls and the credits a run of the job needs. */
 export function planMarketReport(job: MarketReportJob): RunPlan {
   const questions = expandQuestions(job).length;
-  const perCountry =
-    1 +
-    2 * Math.ceil(job.paging.maxInvestorsPerCountry / PAGE_SIZE) +
-    Math.ceil(job.paging.maxStartupsPerCountry / PAGE_SIZE) +
-    job.enrich.investors +
-    job.enrich.startups;
+  const pages = job.countries.flatMap((c) => pagingStreams(job, c)).reduce((a, s) => a + s.maxPages, 0);
+  const perCountry = 1 + job.enrich.investors + job.enrich.startups;
   const creditsNeeded = questions * ASK_CREDITS;
   return {
-    maxCalls: 1 + job.countries.length * perCountry + questions,
+    maxCalls: 1 + job.countries.length * perCountry + pages + questions,
     questions,
     questionsInBudget: Math.min(questions, Math.floor(job.budget.credits / ASK_CREDITS)),
     creditsNeeded,
