@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { describeSettings } from '../config/settings.js';
+import { registerCredits } from './commands/credits.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerRun } from './commands/run.js';
@@ -38,6 +39,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSandbox(program, ctx);
   registerRun(program, ctx);
   registerRuns(program, ctx);
+  registerCredits(program, ctx);
   registerSchedules(program, ctx);
 
   program

@@ -18,15 +18,21 @@ import { shutdownSignalFor, startWorkersFor } from './worker.js';
 export const JOBS_DIR = 'config/jobs';
 export const DEMO_JOB_FILE = 'config/jobs/demo.yaml';
 
+/** The job files of config/jobs/, sorted. */
+export async function listJobFiles(): Promise<string[]> {
+  const names = await readdir(JOBS_DIR).catch(() => [] as string[]);
+  return names
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()
+    .map((n) => join(JOBS_DIR, n));
+}
+
 /** Finds a job by id in a given file, or in every job file of config/jobs/. */
 export async function resolveJob(id: string, file: string | undefined): Promise<MarketReportJob> {
   if (file) return findJob(await loadJobFile(file), id);
-  const names = (await readdir(JOBS_DIR).catch(() => [] as string[]))
-    .filter((n) => /\.ya?ml$/.test(n))
-    .sort();
   const known: string[] = [];
-  for (const name of names) {
-    const jf = await loadJobFile(join(JOBS_DIR, name));
+  for (const path of await listJobFiles()) {
+    const jf = await loadJobFile(path);
     const job = jf.jobs.find((j) => j.id === id);
     if (job) return job;
     known.push(...jf.jobs.map((j) => j.id));
