@@ -15,6 +15,12 @@ import { JOB_REGION_NAMES, JOB_REGIONS, type JobRegion } from './regions.js';
 
 const ID_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/**
+ * Job ids that would put a job's reports into a source folder of reports/ (the default
+ * destination): reports/<job id>/ must never be reports/charts/ and the like.
+ */
+export const RESERVED_JOB_IDS = ['charts', 'excel', 'pdf', 'market', 'fonts'] as const;
+
 function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -97,9 +103,14 @@ const questionSchema = z.union([
 
 export const MarketReportJobSchema = z
   .object({
-    id: z.string().regex(ID_RE, {
-      message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
-    }),
+    id: z
+      .string()
+      .regex(ID_RE, {
+        message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
+      })
+      .refine((id) => !(RESERVED_JOB_IDS as readonly string[]).includes(id), {
+        message: `is reserved (${RESERVED_JOB_IDS.join(', ')} are folders of the report renderer)`,
+      }),
     kind: z.literal('market-report').default('market-report'),
     title: z.string().min(1).max(200),
     countries: z.array(z.string().trim().min(1)).min(1).max(30).optional(),

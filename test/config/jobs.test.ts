@@ -112,6 +112,12 @@ describe('job files', () => {
     expect((await loadJobFile(join(dir, 'ok.yaml'))).jobs[0]!.id).toBe('weekly-de');
   });
 
+  test('ids that are folders of the report renderer are reserved', () => {
+    expect(() => parseMarketReportJob({ id: 'charts', title: 't', countries: ['X'] })).toThrow(
+      /job "charts": id: is reserved/,
+    );
+  });
+
   test('parseMarketReportJob validates a single job', () => {
     expect(() => parseMarketReportJob({ id: 'Bad Id', title: 't', countries: ['X'] })).toThrow(
       /job "Bad Id": id: must be lowercase/,
