@@ -22,7 +22,13 @@ import {
   VisError,
   type VisClientOptions,
 } from '../../api/index.js';
-import { errorEnvelope, okEnvelope, startScriptedServer, type ScriptedServer } from './scripted-server.js';
+import {
+  errorEnvelope,
+  okEnvelope,
+  startScriptedServer,
+  type ScriptedServer,
+  failure,
+} from './scripted-server.js';
 
 const KEY = 'vis_live_clienttest0123456789';
 const investors = {
@@ -46,17 +52,6 @@ afterAll(async () => {
 afterEach(() => {
   server.requests.length = 0;
 });
-
-/** Runs `fn`, expecting a rejection; returns the error. */
-async function failure(fn: () => Promise<unknown>): Promise<VisError> {
-  try {
-    await fn();
-  } catch (err) {
-    expect(isVisError(err)).toBe(true);
-    return err as VisError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function withClient<T>(options: Partial<VisClientOptions>, fn: (c: VisClient) => Promise<T>): Promise<T> {
   const c = createClient({ baseUrl: server.url, apiKey: KEY, ...options });

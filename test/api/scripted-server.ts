@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { expect } from 'vitest';
+import { isVisError, type VisError } from '../../api/index.js';
 
 /** One scripted answer. */
 export interface Scripted {
@@ -154,4 +156,17 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   state.port = port;
   state.url = `http://127.0.0.1:${port}`;
   return state;
+}
+
+/**
+ * Runs `fn`, expecting it to reject with a VisError (asserted); returns the error.
+ */
+export async function failure(fn: () => Promise<unknown>): Promise<VisError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(isVisError(err)).toBe(true);
+    return err as VisError;
+  }
+  throw new Error('expected the call to fail');
 }

@@ -10,11 +10,9 @@ import {
   classifyError,
   createClient,
   InvalidClientOptionsError,
-  isVisError,
   REDACTED,
   VisClient,
   type OperationName,
-  type VisError,
 } from '../../api/index.js';
 import {
   errorEnvelope,
@@ -22,6 +20,7 @@ import {
   startScriptedServer,
   type Responder,
   type ScriptedServer,
+  failure,
 } from './scripted-server.js';
 
 const KEYS = ['vis_live_SECRET123abcDEF456ghi', 'plainSECRETtoken987zyx'];
@@ -123,16 +122,6 @@ const scenarios: [string, Responder][] = [
   ],
   ['dropped connection', () => ({ destroy: true })],
 ];
-
-async function failure(fn: () => Promise<unknown>): Promise<VisError> {
-  try {
-    await fn();
-  } catch (err) {
-    expect(isVisError(err)).toBe(true);
-    return err as VisError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe.each(KEYS)('key %s', (key) => {
   let client: VisClient;
