@@ -170,6 +170,11 @@ function colorScale(names: string[]): Record<string, unknown> {
   return { domain: names, range: names.map((_, i) => PALETTE[i % PALETTE.length]) };
 }
 
+/** The colour encoding of series field `s`: one colour per series name, in order, with a legend for `legendCount` entries. */
+function seriesColor(names: string[], legendCount: number): Record<string, unknown> {
+  return { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(legendCount), sort: names };
+}
+
 /**
  * Chooses the category axis of a vertical chart: horizontal labels when the widest fits under
  * its band, else rotated labels (lines) or a switch to horizontal bars (bars).
@@ -325,13 +330,7 @@ function cartesianSpec(chart: NormalChart, width: number, height: number, band?:
     axis: valueAxis(chart.unit, axisTitle(series, chart)),
     ...(chart.kind === 'stacked' || chart.kind === 'area' ? { stack: 'zero' } : { stack: null }),
   };
-  const color = {
-    field: 's',
-    type: 'nominal',
-    scale: colorScale(names),
-    legend: legend(names.length),
-    sort: names,
-  };
+  const color = seriesColor(names, names.length);
   const kind = chart.kind;
   const mark =
     kind === 'line'
@@ -381,13 +380,7 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?
     axis: valueAxis(chart.unit, axisTitle(series, chart)),
     stack: stacked ? 'zero' : null,
   };
-  const color = {
-    field: 's',
-    type: 'nominal',
-    scale: colorScale(names),
-    legend: legend(names.length),
-    sort: names,
-  };
+  const color = seriesColor(names, names.length);
   const encoding: Record<string, unknown> = { y, x, color };
   if (!stacked && names.length > 1) encoding['yOffset'] = { field: 's', sort: names };
   if (stacked) encoding['order'] = { field: 'sOrder' };
@@ -447,13 +440,7 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
     },
     scale: { paddingInner: 0.2 },
   };
-  const color = {
-    field: 's',
-    type: 'nominal',
-    scale: colorScale(names),
-    legend: legend(Math.max(2, names.length)),
-    sort: names,
-  };
+  const color = seriesColor(names, Math.max(2, names.length));
   const barEncoding: Record<string, unknown> = {
     x,
     y: {
