@@ -22,6 +22,9 @@ export interface RunnerHarness {
 
 let seq = 0;
 
+/** followRun options that print nothing (tests read the result, not the progress lines). */
+export const QUIET = { tty: false, out: { write: () => true } as unknown as NodeJS.WriteStream };
+
 /** Every log entry of the Temporal runtime (workers, activities) in this test process. */
 export const capturedLogs: LogEntry[] = [];
 let runtimeInstalled = false;

@@ -9,7 +9,8 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { runHistories } from '../helpers/histories.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -52,10 +53,7 @@ test('a daily limit reached makes the run wait until the reset and resume', asyn
   const started = Date.now();
   let result;
   try {
-    result = await followRun(handle, {
-      tty: false,
-      out: { write: () => true } as unknown as NodeJS.WriteStream,
-    });
+    result = await followRun(handle, QUIET);
   } finally {
     clearInterval(poll);
   }
@@ -66,15 +64,10 @@ test('a daily limit reached makes the run wait until the reset and resume', asyn
   expect(Date.now() - started).toBeGreaterThan(2000);
   expect(seen.some((p) => p.waitingUntil !== null)).toBe(true);
   // The wait is a durable timer in a workflow history (the run or one of its paging children).
-  const ids: string[] = [handle.workflowId];
-  for await (const wf of h.client.workflow.list({ query: `WorkflowType = 'pageSearchWorkflow'` })) {
-    if (wf.workflowId.startsWith(`${handle.workflowId}/`)) ids.push(wf.workflowId);
-  }
-  let timers = 0;
-  for (const id of new Set(ids)) {
-    const history = await h.client.workflow.getHandle(id).fetchHistory();
-    timers += (history.events ?? []).filter((e) => e.timerStartedEventAttributes).length;
-  }
+  const histories = await runHistories(h.client, handle.workflowId);
+  const timers = histories
+    .flatMap((r) => r.history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes).length;
   expect(timers).toBeGreaterThan(0);
   const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
   expect(manifest.status).toBe('complete');

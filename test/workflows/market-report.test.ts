@@ -13,14 +13,14 @@ import type { MarketReportResult, PagingResult, RunProgress } from '../../workfl
 import { LocalStore } from '../../activities/store.js';
 import { VisClient } from '../../api/client.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { capturedLogs, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { runHistories } from '../helpers/histories.js';
 import { formulaLikeCells, openWorkbook, pdfPages, pdfText } from '../helpers/reports.js';
 
 const KEY = 'vis_live_sandbox_vc';
 const EVIL = '=HYPERLINK("http://x","y")';
 const json = (v: unknown) =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
-const quiet = { tty: false, out: { write: () => true } as unknown as NodeJS.WriteStream };
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -51,16 +51,12 @@ function decodePayloads(value: unknown): unknown {
   return value;
 }
 
-/** History events (payloads decoded) of a workflow and of every run of its paging children. */
+/** History events (payloads decoded) of a run and of every run of its paging children. */
 async function allHistories(handle: WorkflowHandle) {
-  const out: { workflowId: string; events: unknown[] }[] = [];
-  const query = `WorkflowId = '${handle.workflowId}' OR WorkflowType = 'pageSearchWorkflow'`;
-  for await (const wf of h.client.workflow.list({ query })) {
-    if (wf.workflowId !== handle.workflowId && !wf.workflowId.startsWith(`${handle.workflowId}/`)) continue;
-    const history = await h.client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
-    out.push({ workflowId: wf.workflowId, events: (history.events ?? []).map(decodePayloads) });
-  }
-  return out;
+  return (await runHistories(h.client, handle.workflowId)).map((r) => ({
+    workflowId: r.workflowId,
+    events: (r.history.events ?? []).map(decodePayloads),
+  }));
 }
 
 let first: { result: MarketReportResult; handle: WorkflowHandle; progress: RunProgress[] };
@@ -82,7 +78,7 @@ beforeAll(async () => {
     );
   }, 150);
   try {
-    const result = await followRun(handle, quiet);
+    const result = await followRun(handle, QUIET);
     first = { result, handle, progress };
   } finally {
     clearInterval(poll);
@@ -269,7 +265,7 @@ describe('the second run compares with the first', () => {
       job(),
       `market-report-weekly-test-second-${Date.now()}`,
     );
-    const result = await followRun(handle, quiet);
+    const result = await followRun(handle, QUIET);
     expect(result.outDir).not.toBe(first.result.outDir);
     const text = pdfText(result.files.pdf!);
     expect(text).toContain('Brand New Robotics GmbH');
@@ -281,7 +277,7 @@ describe('budget, limits and faults', () => {
   test('a budget too small for every question gives a partial report that says which were skipped', async () => {
     const small = job({ id: 'budget-test', budget: { credits: 2 }, enrich: { investors: 0, startups: 0 } });
     const handle = await startJobRun(h.client, h.settings, small);
-    const result = await followRun(handle, quiet);
+    const result = await followRun(handle, QUIET);
     expect(result.partial).toBe(true);
     expect(result.creditsSpent).toBeLessThanOrEqual(2);
     const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
@@ -302,7 +298,7 @@ describe('budget, limits and faults', () => {
         h.settings,
         job({ id: 'burst-test', questions: [], enrich: { investors: 1, startups: 0 } }),
       );
-      const result = await followRun(handle, quiet);
+      const result = await followRun(handle, QUIET);
       expect(result.partial).toBe(false);
       const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
       expect(manifest.calls.byOperation.country_overview).toBe(3);

@@ -12,7 +12,7 @@ import { workflowsPath } from '../../cli/worker-runtime.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { loadHistories, runHistories, saveHistories, type RecordedHistory } from '../helpers/histories.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/histories/market-report', import.meta.url));
 
@@ -58,10 +58,7 @@ test("a fresh run's histories replay, including budget skips and comparisons", a
     destination: `${h.dir}/reports`,
   });
   const handle = await startJobRun(h.client, h.settings, job);
-  const result = await followRun(handle, {
-    tty: false,
-    out: { write: () => true } as unknown as NodeJS.WriteStream,
-  });
+  const result = await followRun(handle, QUIET);
   expect(result.partial).toBe(true);
   const histories = await runHistories(h.client, handle.workflowId);
   expect(histories.length).toBeGreaterThan(3);

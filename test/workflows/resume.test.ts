@@ -11,7 +11,7 @@ import { VisClient } from '../../api/client.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -62,10 +62,7 @@ test('a run survives its workers stopping and completes on new ones', async () =
   const again = await startWorkers(h.settings);
   const running = again.run();
   try {
-    const result = await followRun(handle, {
-      tty: false,
-      out: { write: () => true } as unknown as NodeJS.WriteStream,
-    });
+    const result = await followRun(handle, QUIET);
     expect(result.partial).toBe(false);
     const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
     expect(manifest.status).toBe('complete');
