@@ -137,6 +137,10 @@ export function toMarketReportModel(input: {
       notes.push(
         `${c.country}: startup list capped at ${job.paging.maxStartupsPerCountry} of ${c.startupsTotal ?? 'more'} (job setting)`,
       );
+    if (c.duplicatesDropped > 0)
+      notes.push(
+        `${c.country}: ${c.duplicatesDropped} records met twice across pages (the data moved while paging) were counted once`,
+      );
   }
   return {
     job: { id: job.id, title: job.title, countries: job.countries },

@@ -8,7 +8,6 @@ import { renderMarketReport as renderMarket } from '../reports/market/index.js';
 import { safeFileName } from '../reports/index.js';
 import {
   compare,
-  dedupeByKey,
   readAnswers,
   readCountry,
   snapshotOf,
@@ -75,26 +74,26 @@ export function createReportActivities(deps: { store: Store; reportsDir: string 
   return {
     /** Keys of the first `n` distinct records of stored search pages (the service's order). */
     async selectTop(input: SelectTopInput): Promise<string[]> {
-      const keys: { key: string }[] = [];
+      const keys = new Set<string>();
       for (const ref of input.refs) {
         const call = await store.getJson<StoredCall>(ref);
         const data = call.result.data ?? {};
         const arr = (data.investors ?? data.startups ?? []) as { key?: unknown }[];
-        for (const it of arr) if (typeof it?.key === 'string') keys.push({ key: it.key });
-        if (dedupeByKey(keys).items.length >= input.n) break;
+        for (const it of arr) {
+          if (typeof it?.key === 'string') keys.add(it.key);
+          if (keys.size >= input.n) return [...keys];
+        }
       }
-      return dedupeByKey(keys)
-        .items.slice(0, input.n)
-        .map((k) => k.key);
+      return [...keys];
     },
 
-    /** Plan and balance from a stored my_account call. */
-    async readAccount(input: { ref: StoreRef }): Promise<{ plan: string | null; balance: number | null }> {
+    /** The balance of a stored my_account call whose envelope did not carry credits.remaining. */
+    async readAccountBalance(input: { ref: StoreRef }): Promise<number | null> {
       const call = await store.getJson<StoredCall>(input.ref);
       const d = call.result.data ?? {};
-      const balance =
-        typeof d.credits_balance === 'number' ? d.credits_balance : (call.result.credits?.remaining ?? null);
-      return { plan: typeof d.plan === 'string' ? d.plan : null, balance };
+      return typeof d.credits_balance === 'number'
+        ? d.credits_balance
+        : (call.result.credits?.remaining ?? null);
     },
 
     /** Reads everything the run stored, compares with the previous run, writes the model. */

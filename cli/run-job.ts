@@ -84,10 +84,9 @@ export async function followRun(
           bar.setTotal(Math.max(1, p.callsPlanned));
           bar.update(p.callsMade, payload);
         } else {
-          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${p.pages} pages, ${p.records} records, ${payload.credits} credits, ETA ${payload.eta_s}`;
-          if (line.split(',')[0] !== lastLine.split(',')[0] || p.phase !== 'paging') {
-            if (line !== lastLine) out.write(line + '\n');
-          }
+          // A line when the counts or the phase change (not for the ETA alone).
+          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${p.pages} pages, ${p.records} records, ${payload.credits} credits`;
+          if (line !== lastLine) out.write(`${line}, ETA ${payload.eta_s}\n`);
           lastLine = line;
         }
       } catch {

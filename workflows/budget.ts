@@ -16,6 +16,11 @@ export class CreditBudget {
     return this.spentCredits;
   }
 
+  /** The account's balance as last known (null: unknown). */
+  get balance(): number | null {
+    return this.accountBalance;
+  }
+
   /** Credits still available to reserve. */
   get available(): number {
     const byBudget = this.budget - this.spentCredits - this.reserved;

@@ -134,9 +134,9 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
   // 1. The account: plan and balance bound what the run may spend.
   const account = await tryCall('my_account', {}, 'account', 'account check');
   const budget = new CreditBudget(job.budget.credits, account?.remaining ?? null);
-  if (account) {
-    const acct = await report.readAccount({ ref: account.ref });
-    budget.setBalance(acct.balance);
+  if (account && account.remaining === null) {
+    // A service that leaves credits.remaining out of my_account: read the balance from its data.
+    budget.setBalance(await report.readAccountBalance({ ref: account.ref }));
   }
 
   // 2. Per country: overview and paged searches (children page and continue as new).
@@ -270,7 +270,7 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     records: progress.records,
     creditsSpent: budget.spent,
     creditsBudget: job.budget.credits,
-    accountBalance: null,
+    accountBalance: budget.balance,
     partial: progress.partial,
     reasons: [...progress.reasons],
   });
