@@ -704,9 +704,11 @@ function methodology(ctx: Ctx): void {
   if (typeof s.retries === 'number') extra.push(`${formatInt(s.retries)} retried calls`);
   if (typeof s.rateLimitWaits === 'number')
     extra.push(`${formatInt(s.rateLimitWaits)} waits for the rate limit`);
+  const sentences: string[] = [];
+  if (extra.length > 0) sentences.push(`The run made ${extra.join(', ')}.`);
   if (typeof s.creditsRemaining === 'number')
-    extra.push(`${formatInt(s.creditsRemaining)} credits left on the account after the run`);
-  if (extra.length > 0) pdf.paragraph(`The run made ${extra.join(', ')}.`);
+    sentences.push(`The account had ${formatInt(s.creditsRemaining)} credits left after the run.`);
+  if (sentences.length > 0) pdf.paragraph(sentences.join(' '));
   pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
   if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
   else

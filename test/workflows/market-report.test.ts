@@ -155,6 +155,8 @@ describe('a complete run', () => {
     expect(text).toContain('which countries raised the most in 2025');
     // The formula-like name is printed as inert text.
     expect(text).toContain(EVIL);
+    // The methodology gives the account's balance after the run (from the service's credits).
+    expect(text).toMatch(/The account had [\d,]+ credits left\s+after the run\./);
   });
 
   test('the workbook has summary, country and data sheets, tables, images, and no formula cells', async () => {
