@@ -1,36 +1,27 @@
 /**
  * The API activity: one call of the service per activity execution. The full result goes to
- * the store (claim check); the workflow gets a small summary. Failures are classified once:
- * invalid input, auth, plan, credit and not-found errors are not retried; rate limits retry
- * after X-RateLimit-Reset; a daily limit becomes a DailyLimitReached failure the workflow
- * waits out durably; 5xx, timeouts and dropped connections are retried with backoff.
+ * the store (claim check); the workflow gets a small summary. Failures are classified once, by
+ * the client's error classes: what they mark as not retryable (invalid input, auth, plan,
+ * credits, not found, unreadable answers) fails at once; a rate limit retries after
+ * X-RateLimit-Reset; a daily limit becomes a DailyLimitReached failure the workflow waits out
+ * durably; 5xx, timeouts and dropped connections are retried with backoff.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import type { VisClient } from '../api/client.js';
+import { isVisError, RateLimitedError } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
-import { RateGate, type RateWindow } from './rate-gate.js';
+import { RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
   DAILY_LIMIT_FAILURE,
   type ApiCallInput,
   type ApiCallOutput,
   type DailyLimitDetails,
+  type StoredCall,
 } from './types.js';
 
-/** The part of the client the activity needs (VisClient implements it). */
-export interface ApiCaller {
-  callDetailed(
-    operation: OperationName,
-    params: Record<string, unknown>,
-  ): Promise<{
-    result: {
-      summary?: string | null;
-      data: unknown;
-      credits?: { charged: number; remaining: number | null } | null;
-    };
-    rateLimit: { limit: number | null; remaining: number | null; resetAt: Date | null };
-    durationMs: number;
-  }>;
-}
+/** The part of the client the activity needs. */
+export type ApiCaller = Pick<VisClient, 'callDetailed'>;
 
 export interface ApiActivityOptions {
   /** Longest wait for the rate-limit window before a call (default 30 s); 0 turns the gate off. */
@@ -55,19 +46,10 @@ function numberOrNull(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-interface ErrorLike {
-  name?: string;
-  code?: string;
-  status?: number | null;
-  message?: string;
-  retryable?: boolean;
-  resetAt?: Date | null;
-  dailyLimit?: boolean;
-}
-
 /**
- * Converts a client error into the Temporal failure the retry policy understands.
- * The message is the client's, which never contains the key.
+ * Converts a client error into the Temporal failure the retry policy understands: its type is
+ * the error's code, and it is retryable exactly when the client's class says so. The message
+ * is the client's, which never contains the key.
  */
 export function toActivityFailure(
   err: unknown,
@@ -75,15 +57,12 @@ export function toActivityFailure(
   now: Date,
   dailyLimitThresholdMs: number,
 ): ApplicationFailure {
-  const e = (err ?? {}) as ErrorLike;
-  const message = typeof e.message === 'string' ? e.message : String(err);
-  const type = e.code ?? e.name ?? 'unknown_error';
-  if (e.status === 429 || e.code === 'rate_limited') {
-    const resetAt = e.resetAt instanceof Date ? e.resetAt : null;
-    const waitMs = resetAt ? Math.max(0, resetAt.getTime() - now.getTime()) : 1000;
-    if (e.dailyLimit === true || waitMs > dailyLimitThresholdMs) {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof RateLimitedError) {
+    const waitMs = err.retryAfterMs(now) ?? 1000;
+    if (waitMs > dailyLimitThresholdMs) {
       const details: DailyLimitDetails = {
-        resetAt: (resetAt ?? new Date(now.getTime() + waitMs)).toISOString(),
+        resetAt: (err.resetAt ?? new Date(now.getTime() + waitMs)).toISOString(),
         operation,
       };
       return ApplicationFailure.create({
@@ -95,17 +74,19 @@ export function toActivityFailure(
     }
     // Retry right after the reset, with a little spread so parallel calls do not stampede.
     const delay = waitMs + 250 + Math.floor(Math.random() * 500);
-    return ApplicationFailure.create({ message, type, nonRetryable: false, nextRetryDelay: delay });
+    return ApplicationFailure.create({ message, type: err.code, nonRetryable: false, nextRetryDelay: delay });
   }
-  const retryable = e.retryable === true;
-  return ApplicationFailure.create({ message, type, nonRetryable: !retryable });
+  if (isVisError(err)) {
+    return ApplicationFailure.create({ message, type: err.code, nonRetryable: !err.retryable });
+  }
+  return ApplicationFailure.create({ message, type: 'unexpected_error', nonRetryable: true });
 }
 
 /**
  * Creates the API activities with real dependencies (a client holding the key, a store).
  *
  * @example
- * const acts = createApiActivities({ client: new VisClient({ baseUrl, apiKey }), store: new LocalStore('.vir/store') });
+ * const acts = createApiActivities({ client: serviceClient(settings), store: new LocalStore('.data/store') });
  */
 export function createApiActivities(deps: { client: ApiCaller; store: Store; options?: ApiActivityOptions }) {
   const threshold = deps.options?.dailyLimitThresholdMs ?? 120_000;
@@ -121,16 +102,17 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
         res = await deps.client.callDetailed(input.operation, input.params);
         gate?.release(res.rateLimit);
       } catch (err) {
-        gate?.release((err as { rateLimit?: RateWindow | null }).rateLimit ?? null);
+        gate?.release(isVisError(err) ? err.rateLimit : null);
         throw toActivityFailure(err, input.operation, now(), threshold);
       }
       const { result } = res;
-      const ref = await deps.store.putJson(input.runKey, input.name, {
+      const stored: StoredCall = {
         operation: input.operation,
         params: input.params,
         fetchedAt: now().toISOString(),
         result,
-      });
+      };
+      const ref = await deps.store.putJson(input.runKey, input.name, stored);
       const data = (result.data ?? {}) as Record<string, unknown>;
       const items = mainArray(data);
       const keys = items

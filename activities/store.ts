@@ -2,24 +2,26 @@
  * The claim-check store: JSON documents in a local folder, addressed by relative references.
  * Workflows pass references; activities read and write the documents.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { writeJsonAtomic } from '../lib/files.js';
+import { safeFileName } from '../lib/names.js';
 import type { StoreRef } from './types.js';
 
 export interface Store {
-  /** Writes a JSON document and returns its reference. Overwrites (idempotent for retries). */
+  /** Writes a run's document `name` and returns its reference. Overwrites (idempotent for retries). */
   putJson(runKey: string, name: string, value: unknown): Promise<StoreRef>;
+  /** Writes a document at a reference of its own (snapshots). Overwrites. */
+  putJsonAt(ref: StoreRef, value: unknown): Promise<StoreRef>;
   getJson<T = unknown>(ref: StoreRef): Promise<T>;
   /** Absolute path of a reference (for files handed to renderers). */
   pathOf(ref: StoreRef): string;
 }
 
-const SAFE = /[^A-Za-z0-9._-]+/g;
-
-/** Makes a string safe as one path segment. */
-export function safeSegment(s: string): string {
-  const cleaned = s.replace(SAFE, '_').replace(/^\.+/, '_').slice(0, 120);
-  return cleaned || '_';
+/** The reference of a run's document: `runs/<run>/<name>.json`, each segment made safe. */
+export function runDocumentRef(runKey: string, name: string): StoreRef {
+  const segment = (s: string) => safeFileName(s, 120, '_');
+  return ['runs', segment(runKey), ...name.split('/').map(segment)].join('/') + '.json';
 }
 
 /** A store in a local folder (the default). */
@@ -37,13 +39,12 @@ export class LocalStore implements Store {
     return path;
   }
 
-  async putJson(runKey: string, name: string, value: unknown): Promise<StoreRef> {
-    const ref = ['runs', safeSegment(runKey), ...name.split('/').map(safeSegment)].join('/') + '.json';
-    const path = this.pathOf(ref);
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(value));
-    await rename(tmp, path);
+  putJson(runKey: string, name: string, value: unknown): Promise<StoreRef> {
+    return this.putJsonAt(runDocumentRef(runKey, name), value);
+  }
+
+  async putJsonAt(ref: StoreRef, value: unknown): Promise<StoreRef> {
+    await writeJsonAtomic(this.pathOf(ref), value);
     return ref;
   }
 

@@ -1,20 +1,29 @@
 /**
- * Inputs and outputs of activities. Pure types: workflows import them with `import type`.
- * Nothing here carries the API key: activities read it from their own settings.
+ * Inputs and outputs of the activities every job shares. Pure types: workflows import them
+ * with `import type`. Nothing here carries the API key: activities read it from their own
+ * settings.
  */
-import type { OperationName } from '../api/operations.js';
-import type { MarketReportJob } from '../config/jobs.js';
+import type { Result } from '../api/envelope.js';
+import type { DataOf, OperationName, ParamsIn } from '../api/operations.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
 
-export interface ApiCallInput {
-  operation: OperationName;
-  params: Record<string, unknown>;
+export interface ApiCallInput<N extends OperationName = OperationName> {
+  operation: N;
+  params: ParamsIn<N>;
   /** Folder of the run in the store; the full result is written there. */
   runKey: string;
   /** Name of the stored document (unique within the run), e.g. `pages/investors-germany-score-0000`. */
   name: string;
+}
+
+/** What the API activity stores for one call: the call and the service's whole answer. */
+export interface StoredCall<N extends OperationName = OperationName> {
+  operation: N;
+  params: ParamsIn<N>;
+  fetchedAt: string;
+  result: Result<DataOf<N>>;
 }
 
 /** What a workflow learns from one call: small, the full result stays in the store. */
@@ -44,31 +53,7 @@ export interface DailyLimitDetails {
 
 export const DAILY_LIMIT_FAILURE = 'DailyLimitReached';
 
-/** Store references of everything a market-report run fetched, per country. */
-export interface CountryRefs {
-  country: string;
-  overview: StoreRef | null;
-  investorsByScore: StoreRef[];
-  investorsByInvestments: StoreRef[];
-  startups: StoreRef[];
-  investorProfiles: StoreRef[];
-  startupProfiles: StoreRef[];
-  /** Totals the searches reported and whether the job's cap cut them. */
-  investorsTotal: number | null;
-  startupsTotal: number | null;
-  investorsCapped: boolean;
-  startupsCapped: boolean;
-}
-
-export interface AnswerRef {
-  question: string;
-  country: string | null;
-  ref: StoreRef | null;
-  /** Why the question was not asked or not answered. */
-  skipped: string | null;
-  charged: number;
-}
-
+/** What a run did, for its manifest and its report's methodology. */
 export interface RunStats {
   workflowId: string;
   runId: string;
@@ -84,42 +69,37 @@ export interface RunStats {
   reasons: string[];
 }
 
-export interface BuildModelInput {
-  runKey: string;
-  /** The job as validated (no secrets). */
-  job: MarketReportJob;
-  countries: CountryRefs[];
-  answers: AnswerRef[];
-  stats: RunStats;
+/** The job fields the generic activities read (every kind has them). */
+export interface JobIdentity {
+  id: string;
+  title: string;
+  kind: string;
+  destination?: string;
 }
 
-export interface BuildModelOutput {
-  modelRef: StoreRef;
-  snapshotRef: StoreRef;
-  /** Data as-of date the service reported (or the run date). */
-  asOf: string;
-}
-
-export interface RenderInput {
-  modelRef: StoreRef;
-  job: { id: string; destination?: string; outputs: ('xlsx' | 'pdf')[] };
-  /** Run date (YYYY-MM-DD) for the output folder. */
+export interface OutputFolderInput {
+  job: Pick<JobIdentity, 'id' | 'destination'>;
+  /** Run date (YYYY-MM-DD) for the folder's name. */
   date: string;
   workflowId: string;
 }
 
+/** Files a run wrote into its output folder. */
 export interface RenderOutput {
   outDir: string;
-  files: { xlsx?: string; pdf?: string };
+  /** Path of each file by its format (`pdf`, `xlsx`, `csv`, ...). */
+  files: Record<string, string>;
   charts: number;
   pages: number | null;
 }
 
 export interface FinalizeInput {
-  job: MarketReportJob;
+  /** The job as validated (no secrets): its identity and every parameter, for the manifest. */
+  job: JobIdentity;
   stats: RunStats;
   render: RenderOutput;
-  snapshotRef: StoreRef;
+  /** What the next run of the job compares with (null: keep the previous snapshot). */
+  snapshotRef: StoreRef | null;
   finishedAt: string;
 }
 

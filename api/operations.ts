@@ -4,6 +4,7 @@
  * the OpenAPI document are all derived from this table.
  */
 import type { z } from 'zod';
+import { CATALOG } from './catalog.js';
 import * as D from './data.js';
 import type { AccountType, Scope } from './enums.js';
 import * as P from './params.js';
@@ -48,8 +49,8 @@ function op<const Name extends string, Params extends z.ZodType, Data extends z.
 export const OPERATIONS = {
   my_account: op({
     name: 'my_account',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.my_account.credits,
+    scope: CATALOG.my_account.scope,
     rule: { plan: 'any', text: 'any' },
     description: 'The account plan (free or paid), the credit balance and which tools the account can use.',
     params: P.MyAccountParams,
@@ -57,8 +58,8 @@ export const OPERATIONS = {
   }),
   ask: op({
     name: 'ask',
-    credits: 1,
-    scope: 'ask',
+    credits: CATALOG.ask.credits,
+    scope: CATALOG.ask.scope,
     rule: { plan: 'paid', text: 'paid' },
     description:
       'A data agent answers a plain-language question with the answer, the result rows and charts.',
@@ -67,8 +68,8 @@ export const OPERATIONS = {
   }),
   find_investors: op({
     name: 'find_investors',
-    credits: 3,
-    scope: 'finder',
+    credits: CATALOG.find_investors.credits,
+    scope: CATALOG.find_investors.scope,
     rule: { plan: 'free-limited', text: 'free: one run, top 5 matches; paid: up to 50' },
     description: 'Ranks investors that fit a startup by their investment history.',
     params: P.FindInvestorsParams,
@@ -78,8 +79,8 @@ export const OPERATIONS = {
   }),
   analyze_deck: op({
     name: 'analyze_deck',
-    credits: 3,
-    scope: 'finder',
+    credits: CATALOG.analyze_deck.credits,
+    scope: CATALOG.analyze_deck.scope,
     rule: { plan: 'paid', accountTypes: ['investor'], text: 'investor (VC) accounts, paid' },
     description: 'Analyses a pitch deck (PDF or PPTX) into a data room against the fund thesis.',
     params: P.AnalyzeDeckParams,
@@ -87,8 +88,8 @@ export const OPERATIONS = {
   }),
   get_deck_analysis: op({
     name: 'get_deck_analysis',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.get_deck_analysis.credits,
+    scope: CATALOG.get_deck_analysis.scope,
     rule: { plan: 'any', text: 'any' },
     description: 'Returns the result of analyze_deck for a data room.',
     params: P.GetDeckAnalysisParams,
@@ -96,8 +97,8 @@ export const OPERATIONS = {
   }),
   find_startups_for_fund: op({
     name: 'find_startups_for_fund',
-    credits: 3,
-    scope: 'finder',
+    credits: CATALOG.find_startups_for_fund.credits,
+    scope: CATALOG.find_startups_for_fund.scope,
     rule: { plan: 'paid', accountTypes: ['investor'], text: 'investor (VC) accounts, paid' },
     description: 'Scores startups against the fund thesis and saves the batch to the match list.',
     params: P.FindStartupsForFundParams,
@@ -106,8 +107,8 @@ export const OPERATIONS = {
   }),
   find_customers: op({
     name: 'find_customers',
-    credits: 3,
-    scope: 'finder',
+    credits: CATALOG.find_customers.credits,
+    scope: CATALOG.find_customers.scope,
     rule: {
       plan: 'paid',
       accountTypes: ['service_provider', 'organisation'],
@@ -122,8 +123,8 @@ export const OPERATIONS = {
   }),
   search_investors: op({
     name: 'search_investors',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.search_investors.credits,
+    scope: CATALOG.search_investors.scope,
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'Lists investors (VCs, angels, corporate VCs), sorted by score or investments.',
     params: P.SearchInvestorsParams,
@@ -132,8 +133,8 @@ export const OPERATIONS = {
   }),
   get_investor: op({
     name: 'get_investor',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.get_investor.credits,
+    scope: CATALOG.get_investor.scope,
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'An investor profile by key.',
     params: P.GetInvestorParams,
@@ -141,8 +142,8 @@ export const OPERATIONS = {
   }),
   search_startups: op({
     name: 'search_startups',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.search_startups.credits,
+    scope: CATALOG.search_startups.scope,
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'Lists startups: name, what it does, HQ, stage and funding.',
     params: P.SearchStartupsParams,
@@ -152,8 +153,8 @@ export const OPERATIONS = {
   }),
   get_startup: op({
     name: 'get_startup',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.get_startup.credits,
+    scope: CATALOG.get_startup.scope,
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'A startup profile by key or exact name.',
     params: P.GetStartupParams,
@@ -161,8 +162,8 @@ export const OPERATIONS = {
   }),
   country_overview: op({
     name: 'country_overview',
-    credits: 0,
-    scope: 'read',
+    credits: CATALOG.country_overview.credits,
+    scope: CATALOG.country_overview.scope,
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: "A country's venture market since 2020 with country-report charts.",
     params: P.CountryOverviewParams,

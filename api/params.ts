@@ -3,6 +3,7 @@
  * Schemas are strict: an unknown parameter is an error naming it (typos never pass silently).
  */
 import { z } from 'zod';
+import { CATALOG } from './catalog.js';
 import { INVESTOR_REGIONS, INVESTOR_SORTS, RAISING_STAGES, SECTORS } from './enums.js';
 
 const nonEmpty = (what: string) =>
@@ -55,7 +56,7 @@ export const FindInvestorsParams = z
     sector: sectorSchema.optional(),
     subsectors: stringArray('subsectors').optional(),
     tags: stringArray('tags').optional(),
-    limit: limitSchema(50, 20),
+    limit: limitSchema(CATALOG.find_investors.maxLimit, 20),
   })
   .strict();
 
@@ -74,7 +75,9 @@ export const GetDeckAnalysisParams = z
   })
   .strict();
 
-export const FindStartupsForFundParams = z.object({ limit: limitSchema(30, 20) }).strict();
+export const FindStartupsForFundParams = z
+  .object({ limit: limitSchema(CATALOG.find_startups_for_fund.maxLimit, 20) })
+  .strict();
 
 export const FindCustomersParams = z
   .object({
@@ -82,7 +85,7 @@ export const FindCustomersParams = z
     org_key: nonEmpty('org_key').optional(),
     regions: stringArray('regions').optional(),
     stages: stringArray('stages').optional(),
-    limit: limitSchema(50, 20),
+    limit: limitSchema(CATALOG.find_customers.maxLimit, 20),
   })
   .strict();
 
@@ -94,7 +97,7 @@ export const SearchInvestorsParams = z
     investor_type: nonEmpty('investor_type').optional(),
     sector: nonEmpty('sector').optional(),
     sort: z.enum(INVESTOR_SORTS, { message: 'sort must be one of: score, investments' }).default('score'),
-    limit: limitSchema(100, 25),
+    limit: limitSchema(CATALOG.search_investors.maxLimit, 25),
     offset: offsetSchema,
   })
   .strict();
@@ -111,7 +114,7 @@ export const SearchStartupsParams = z
     sector: nonEmpty('sector').optional(),
     countries: stringArray('countries').optional(),
     stages: stringArray('stages').optional(),
-    limit: limitSchema(100, 25),
+    limit: limitSchema(CATALOG.search_startups.maxLimit, 25),
     offset: offsetSchema,
   })
   .strict();

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { VisClient } from '../api/client.js';
 import { isVisError } from '../api/errors.js';
-import type { OperationName } from '../api/operations.js';
-import { parseMarketReportJob, type MarketReportJob } from '../config/jobs.js';
+import type { OperationName, ParamsIn } from '../api/operations.js';
+import type { ApiCaller } from '../activities/api.js';
+import { parseMarketReportJob, type MarketReportJob } from '../jobs/market-report/index.js';
 import { loadSettings } from '../config/settings.js';
 import { startJobRun } from '../cli/run-job.js';
-import { startWorkers } from '../cli/worker-runtime.js';
+import { startWorkers } from '../runtime/workers.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RunProgress } from '../workflows/index.js';
 
@@ -80,8 +81,8 @@ export async function benchRunner(
   let rateLimited = 0;
   const client = new VisClient({ baseUrl: sandbox.url, apiKey: KEY });
   const stamps: number[] = [];
-  const counting = {
-    callDetailed: async (op: OperationName, params: Record<string, unknown>) => {
+  const counting: ApiCaller = {
+    callDetailed: async <N extends OperationName>(op: N, params: ParamsIn<N>) => {
       stamps.push(Date.now());
       try {
         return await client.callDetailed(op, params);

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderMarketReport } from '../reports/market/index.js';
-import type { MarketReportModel } from '../reports/market/model.js';
+import { renderMarketReport } from '../jobs/market-report/report/index.js';
+import type { MarketReportModel } from '../jobs/market-report/report/model.js';
 
 export interface RenderFigures {
   ms: number;

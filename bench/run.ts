@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTemporalDevServer } from '../scripts/temporal-server.js';
-import type { MarketReportModel } from '../reports/market/model.js';
+import { startTemporalDevServer } from '../runtime/temporal-server.js';
+import type { MarketReportModel } from '../jobs/market-report/report/model.js';
 import { benchNaive, benchRunner, cleanup, type PagingBenchOptions } from './paging.js';
 import { benchRender } from './render.js';
 

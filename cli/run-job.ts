@@ -1,29 +1,43 @@
 /**
  * Starting a job run now and following it to the end with a progress bar: used by `vir run`
- * and the demo.
+ * and the demo. Every kind's run goes the same way: the registry gives its workflow, its id
+ * prefix and its estimate.
  */
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import cliProgress from 'cli-progress';
-import type { MarketReportJob } from '../config/jobs.js';
+import type { AnyJob } from '../config/jobs.js';
 import type { Settings } from '../config/settings.js';
-import { planMarketReport } from '../workflows/plan.js';
-import type { MarketReportResult, RunProgress } from '../workflows/index.js';
+import type { AnyJobKind } from '../jobs/kind.js';
+import { findKind } from '../jobs/registry.js';
+import { timeStamp } from '../lib/names.js';
+import { describePhase, progressQuery } from '../workflows/progress.js';
+import type { JobRunResult } from '../workflows/engine.js';
 
-export const MARKET_REPORT_WORKFLOW = 'marketReportWorkflow';
-
-/** Workflow id of a manual run: the job id and the start time, so runs never collide. */
-export function manualWorkflowId(jobId: string, now = new Date()): string {
-  return `market-report-${jobId}-${now.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15)}`;
+/** The kind of a validated job (it was validated against a registered kind). */
+export function kindOf(job: Pick<AnyJob, 'kind'>): AnyJobKind {
+  const kind = findKind(job.kind);
+  if (!kind) throw new Error(`job kind ${job.kind} is not registered (jobs/registry.ts)`);
+  return kind;
 }
 
-/** Starts a market-report run now. The job carries no secret: the key stays in the workers. */
+/** The workflow id every run of a job starts with: `<kind prefix>-<job id>`. */
+export function jobWorkflowIdBase(job: Pick<AnyJob, 'kind' | 'id'>): string {
+  return `${kindOf(job).idPrefix}-${job.id}`;
+}
+
+/** Workflow id of a manual run: the job's base and the start time, so runs never collide. */
+export function manualWorkflowId(job: Pick<AnyJob, 'kind' | 'id'>, now = new Date()): string {
+  return `${jobWorkflowIdBase(job)}-${timeStamp(now)}`;
+}
+
+/** Starts a run of a job now. The job carries no secret: the key stays in the workers. */
 export async function startJobRun(
   client: Client,
   settings: Pick<Settings, 'taskQueue' | 'apiTaskQueue'>,
-  job: MarketReportJob,
-  workflowId = manualWorkflowId(job.id),
+  job: AnyJob,
+  workflowId = manualWorkflowId(job),
 ): Promise<WorkflowHandle> {
-  return client.workflow.start(MARKET_REPORT_WORKFLOW, {
+  return client.workflow.start(kindOf(job).workflow, {
     taskQueue: settings.taskQueue,
     workflowId,
     args: [{ job, trigger: 'manual', apiTaskQueue: settings.apiTaskQueue }],
@@ -31,19 +45,14 @@ export async function startJobRun(
   });
 }
 
-function describePhase(p: RunProgress): string {
-  if (p.waitingUntil) return `waiting for the daily limit until ${p.waitingUntil}`;
-  return p.phase;
-}
-
 /**
- * Polls the run's `progress` query until it finishes; shows a bar on a TTY and a line per
- * phase change otherwise. Resolves with the result, rejects with the failure.
+ * Polls the run's progress query until it finishes; shows a bar on a TTY and a line per
+ * change otherwise. Resolves with the result, rejects with the failure.
  */
-export async function followRun(
+export async function followRun<R extends JobRunResult = JobRunResult>(
   handle: WorkflowHandle,
   opts: { intervalMs?: number; out?: NodeJS.WriteStream; tty?: boolean } = {},
-): Promise<MarketReportResult> {
+): Promise<R> {
   const out = opts.out ?? process.stderr;
   const tty = opts.tty ?? Boolean(out.isTTY);
   const bar = tty
@@ -59,7 +68,7 @@ export async function followRun(
     : null;
   let started = false;
   let lastLine = '';
-  const resultPromise = handle.result() as Promise<MarketReportResult>;
+  const resultPromise = handle.result() as Promise<R>;
   let done = false;
   void resultPromise.then(
     () => (done = true),
@@ -68,7 +77,7 @@ export async function followRun(
   try {
     while (!done) {
       try {
-        const p = await handle.query<RunProgress>('progress');
+        const p = await handle.query(progressQuery);
         const payload = {
           pages: p.pages,
           records: p.records,
@@ -116,23 +125,24 @@ export function explainFailure(err: unknown): string {
 
 /**
  * The estimate printed before a run starts: the most calls it makes, how long that takes at
- * the key's rate limit, whether it crosses the daily limit, and the questions the budget pays for.
+ * the key's rate limit, whether it crosses the daily limit, and the paid calls the budget pays for.
  */
 export function describeEstimate(
-  job: MarketReportJob,
+  job: AnyJob,
   settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitPerDay'>,
   rateShare = 0.95,
 ): string[] {
-  const plan = planMarketReport(job);
+  const plan = kindOf(job).estimate(job);
+  const [, nouns] = plan.paidCallNoun;
   const minutes = plan.maxCalls / (settings.rateLimitPerMinute * rateShare);
   const lines = [
     `estimate: at most ${plan.maxCalls} calls, about ${minutes < 0.5 ? '<1' : Math.ceil(minutes)} min at ${settings.rateLimitPerMinute} calls/min`,
   ];
-  if (plan.questions > 0) {
+  if (plan.paidCalls > 0) {
     lines.push(
-      plan.questionsInBudget < plan.questions
-        ? `estimate: the budget of ${job.budget.credits} credits pays for ${plan.questionsInBudget} of ${plan.questions} questions; the rest will be skipped and listed (partial report)`
-        : `estimate: ${plan.questions} questions, ${plan.creditsNeeded} credits of the budget of ${job.budget.credits}`,
+      plan.paidCallsInBudget < plan.paidCalls
+        ? `estimate: the budget of ${job.budget.credits} credits pays for ${plan.paidCallsInBudget} of ${plan.paidCalls} ${nouns}; the rest will be skipped and listed (partial report)`
+        : `estimate: ${plan.paidCalls} ${nouns}, ${plan.creditsNeeded} credits of the budget of ${job.budget.credits}`,
     );
   }
   if (plan.maxCalls > settings.rateLimitPerDay) {

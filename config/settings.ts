@@ -8,7 +8,7 @@
  * const key = requireApiKey(settings);        // throws naming VIS_API_KEY when it is missing
  * console.log(describeSettings(settings));    // key shown as vis_live_…(set)
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Log levels (pino's). */
@@ -24,9 +24,7 @@ export const DEFAULTS = {
   VIR_API_TASK_QUEUE: 'vir-api',
   VIR_RATE_LIMIT_PER_MINUTE: '60',
   VIR_RATE_LIMIT_PER_DAY: '5000',
-  VIR_STORE_DIR: '.vir/store',
-  VIR_REPORTS_DIR: 'reports',
-  VIR_DATA_DIR: '.vir',
+  VIR_DATA_DIR: '.data',
   VIR_HTTP_TIMEOUT_MS: '120000',
   VIR_LOG_LEVEL: 'info',
   VIR_TEMPORAL_UI_PORT: '8233',
@@ -103,8 +101,8 @@ export const SettingsEnvSchema = z.object({
   VIR_API_TASK_QUEUE: name('a task queue name'),
   VIR_RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000),
   VIR_RATE_LIMIT_PER_DAY: positiveInt(100_000_000),
-  VIR_STORE_DIR: dir(),
-  VIR_REPORTS_DIR: dir(),
+  VIR_STORE_DIR: dir().optional(),
+  VIR_REPORTS_DIR: dir().optional(),
   VIR_DATA_DIR: dir(),
   VIR_HTTP_TIMEOUT_MS: positiveInt(86_400_000),
   VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -128,9 +126,11 @@ export interface Settings {
   apiTaskQueue: string;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
+  /** The claim-check store (VIR_STORE_DIR, default <VIR_DATA_DIR>/store). */
   storeDir: string;
+  /** Where runs write their files: <reportsDir>/<job>/<date>/ (VIR_REPORTS_DIR, default <VIR_DATA_DIR>/reports). */
   reportsDir: string;
-  /** Local state: the embedded Temporal SQLite file etc. (VIR_DATA_DIR). */
+  /** Local state, outside the source tree: the embedded Temporal SQLite file, the store, the reports (VIR_DATA_DIR). */
   dataDir: string;
   httpTimeoutMs: number;
   logLevel: LogLevel;
@@ -185,8 +185,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     apiTaskQueue: v.VIR_API_TASK_QUEUE,
     rateLimitPerMinute: v.VIR_RATE_LIMIT_PER_MINUTE,
     rateLimitPerDay: v.VIR_RATE_LIMIT_PER_DAY,
-    storeDir: resolve(v.VIR_STORE_DIR),
-    reportsDir: resolve(v.VIR_REPORTS_DIR),
+    storeDir: resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store')),
+    reportsDir: resolve(v.VIR_REPORTS_DIR ?? join(v.VIR_DATA_DIR, 'reports')),
     dataDir: resolve(v.VIR_DATA_DIR),
     httpTimeoutMs: v.VIR_HTTP_TIMEOUT_MS,
     logLevel: v.VIR_LOG_LEVEL,

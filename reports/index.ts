@@ -19,8 +19,7 @@ export {
   formatDateTime,
   formatDuration,
 } from './format.js';
-export { safeFileName } from './files.js';
+export { safeFileName } from '../lib/names.js';
 export * from './charts/index.js';
 export * from './pdf/index.js';
 export * from './excel/index.js';
-export * from './market/index.js';

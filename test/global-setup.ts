@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startTemporalDevServer } from '../scripts/temporal-server.js';
+import { startTemporalDevServer } from '../runtime/temporal-server.js';
 import { SANDBOX_TEST_AS_OF, ensureSandboxDatabase, todayUtc } from '../sandbox/data/index.js';
 
 declare module 'vitest' {

@@ -1,6 +1,8 @@
 /**
  * How workflows call the service: through the API activity on the rate-limited task queue,
- * waiting durably when the daily limit is reached.
+ * waiting durably when the daily limit is reached. Whether a failure is retried was decided
+ * once, in the activity, from the client's error class (`nonRetryable` on the failure); the
+ * workflow only reads the failure's type and message.
  */
 import {
   ActivityFailure,
@@ -9,27 +11,17 @@ import {
   sleep,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { OperationName } from '../api/operations.js';
+import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { ApiActivities } from '../activities/api.js';
 import { DAILY_LIMIT_FAILURE, type ApiCallOutput, type DailyLimitDetails } from '../activities/types.js';
 
-/** Error codes of the client that are never worth retrying (classified once, in the activity). */
-export const NON_RETRYABLE_CODES = [
-  'invalid_params',
-  'invalid_input',
-  'unauthorized',
-  'upgrade_required',
-  'insufficient_credits',
-  'forbidden',
-  'insufficient_scope',
-  'plan_required',
-  'account_type_required',
-  'not_found',
-  'malformed_response',
-  DAILY_LIMIT_FAILURE,
-];
-
 export const DEFAULT_API_TASK_QUEUE = 'vir-api';
+
+/**
+ * Failures after which a run cannot go on: a key the service refuses refuses every later call
+ * too, and parameters the client refuses are a fault of the job, not of the service.
+ */
+export const RUN_STOPPING_FAILURES: readonly string[] = ['unauthorized', 'invalid_params'];
 
 export function apiActivityOptions(taskQueue: string): ActivityOptions {
   return {
@@ -43,13 +35,12 @@ export function apiActivityOptions(taskQueue: string): ActivityOptions {
       backoffCoefficient: 2,
       maximumInterval: '1 minute',
       maximumAttempts: 12,
-      nonRetryableErrorTypes: NON_RETRYABLE_CODES,
     },
   };
 }
 
 export interface CallHooks {
-  /** Called before a durable wait for the daily limit, with the reset time (ISO). */
+  /** Called before a durable wait for the daily limit, with the reset time (ISO), and with null after it. */
   onWait?: (until: string | null) => void;
 }
 
@@ -67,6 +58,20 @@ export function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Whether a failed call must stop the run rather than make it partial. */
+export function stopsRun(err: unknown): boolean {
+  const type = failureType(err);
+  return type !== null && RUN_STOPPING_FAILURES.includes(type);
+}
+
+/** A typed call of one operation: its parameters are the operation's own. */
+export type Call = <N extends OperationName>(
+  operation: N,
+  params: ParamsIn<N>,
+  runKey: string,
+  name: string,
+) => Promise<ApiCallOutput>;
+
 /**
  * Creates a `call` function bound to the API task queue.
  *
@@ -74,14 +79,9 @@ export function failureMessage(err: unknown): string {
  * const call = createCaller('vir-api');
  * const out = await call('country_overview', { country: 'Germany' }, runKey, 'overview/germany');
  */
-export function createCaller(taskQueue: string, hooks: CallHooks = {}) {
+export function createCaller(taskQueue: string, hooks: CallHooks = {}): Call {
   const { callApi } = proxyActivities<ApiActivities>(apiActivityOptions(taskQueue));
-  return async function call(
-    operation: OperationName,
-    params: Record<string, unknown>,
-    runKey: string,
-    name: string,
-  ): Promise<ApiCallOutput> {
+  return async function call(operation, params, runKey, name) {
     for (;;) {
       try {
         return await callApi({ operation, params, runKey, name });
@@ -98,5 +98,3 @@ export function createCaller(taskQueue: string, hooks: CallHooks = {}) {
     }
   };
 }
-
-export type Caller = ReturnType<typeof createCaller>;

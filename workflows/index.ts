@@ -1,9 +1,23 @@
-/** Every workflow the workers register. */
-export { marketReportWorkflow } from './market-report.js';
-export { expandQuestions, planMarketReport, PAGE_SIZE } from './plan.js';
-export type { RunPlan } from './plan.js';
-export type { MarketReportInput, MarketReportResult } from './market-report.js';
+/** The run engine: building blocks of every job workflow, and the engine's own workflows. */
 export { pageSearchWorkflow } from './paging.js';
-export type { PagingInput, PagingResult } from './paging.js';
-export { progressQuery, pageDoneSignal } from './progress.js';
+export type { PagingInput, PagingResult, PageParams } from './paging.js';
+export { startRun, maxPagesOf } from './engine.js';
+export type { Run, RunOptions, JobRunInput, JobRunResult, PagingStream, PaidCall } from './engine.js';
+export {
+  progressQuery,
+  pageDoneSignal,
+  estimateEta,
+  describePhase,
+  PHASE_STARTING,
+  PHASE_DONE,
+} from './progress.js';
 export type { RunProgress, PageDone } from './progress.js';
+export { CreditBudget } from './budget.js';
+export {
+  createCaller,
+  failureMessage,
+  failureType,
+  stopsRun,
+  DEFAULT_API_TASK_QUEUE,
+  RUN_STOPPING_FAILURES,
+} from './calls.js';

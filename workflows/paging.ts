@@ -1,23 +1,28 @@
 /**
- * Offset paging of a search as a child workflow: pages at the largest page size until the
- * result set is exhausted or the cap is reached; once the first page gives the total, the
- * following pages are fetched a few at a time (the rate-limited task queue paces them). Each page is stored (claim check); the
- * workflow keeps only references and continues as new when its history grows long.
+ * Offset paging of any operation that takes `offset`, as a child workflow: pages at the
+ * operation's largest page size until the result set is exhausted or the cap is reached; once
+ * the first page gives the total, the following pages are fetched a few at a time (the
+ * rate-limited task queue paces them). Each page is stored (claim check); the workflow keeps
+ * only references and continues as new when its history grows long.
  */
 import { continueAsNew, getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
+import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
+import type { ParamsIn } from '../api/operations.js';
 import type { ApiCallOutput, StoreRef } from '../activities/types.js';
 import { createCaller } from './calls.js';
 import { pageDoneSignal } from './progress.js';
 
-export interface PagingInput {
+/** The parameters of a paged operation without `limit` and `offset` (the paging sets them). */
+export type PageParams<N extends PagedOperation> = Omit<ParamsIn<N>, 'limit' | 'offset'>;
+
+export interface PagingInput<N extends PagedOperation = PagedOperation> {
   runKey: string;
-  operation: 'search_investors' | 'search_startups';
-  /** Search parameters without limit and offset. */
-  params: Record<string, unknown>;
+  operation: N;
+  params: PageParams<N>;
   /** Stop after this many records. */
   cap: number;
-  /** Largest page size of the operation (100). */
-  pageSize: number;
+  /** Page size (default: the operation's largest `limit`). */
+  pageSize?: number;
   /** Label for store names and progress, e.g. `investors-germany-score`. */
   label: string;
   apiTaskQueue: string;
@@ -45,8 +50,13 @@ export interface PagingResult {
   capped: boolean;
 }
 
+/**
+ * Pages an operation. The workflow type keeps the name it had when it paged only the two
+ * searches: runs in flight and recorded histories refer to it.
+ */
 export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResult> {
   const call = createCaller(input.apiTaskQueue);
+  const pageSize = input.pageSize ?? pageSizeOf(input.operation);
   const parallel = Math.max(1, input.parallelPages ?? DEFAULT_PARALLEL_PAGES);
   const refs = [...(input.refs ?? [])];
   let offset = input.offset ?? 0;
@@ -55,22 +65,17 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
   let total: number | null = input.total ?? null;
   const parent = input.parentWorkflowId ? getExternalWorkflowHandle(input.parentWorkflowId) : null;
   const plannedPages = () =>
-    total === null
-      ? pageIndex + 1
-      : Math.max(pageIndex, Math.ceil(Math.min(total, input.cap) / input.pageSize));
+    total === null ? pageIndex + 1 : Math.max(pageIndex, Math.ceil(Math.min(total, input.cap) / pageSize));
 
   const fetchPage = async (pageOffset: number, limit: number, index: number) => {
     const name = `pages/${input.label}-${String(index).padStart(4, '0')}`;
-    const out = await call(
-      input.operation,
-      { ...input.params, limit, offset: pageOffset },
-      input.runKey,
-      name,
-    );
+    const params = { ...input.params, limit, offset: pageOffset } as ParamsIn<PagedOperation>;
+    const out = await call(input.operation, params, input.runKey, name);
     total = out.total ?? total;
     if (parent) {
       await parent.signal(pageDoneSignal, {
         label: input.label,
+        operation: input.operation,
         records: out.records,
         total,
         calls: 1,
@@ -86,7 +91,7 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
       return { refs, records, pages: pageIndex, total, capped: total === null || records < total };
     if (total === null) {
       // The first page (or a service that reports no total): follow next_offset one page at a time.
-      const limit = Math.min(input.pageSize, room);
+      const limit = Math.min(pageSize, room);
       const out = await fetchPage(offset, limit, pageIndex);
       refs.push(out.ref);
       pageIndex += 1;
@@ -107,7 +112,7 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
       const firstIndex = pageIndex;
       while (inflight.size > 0 || (offset < end && !short && !workflowInfo().continueAsNewSuggested)) {
         while (inflight.size < parallel && offset < end && !short && !workflowInfo().continueAsNewSuggested) {
-          const limit = Math.min(input.pageSize, end - offset);
+          const limit = Math.min(pageSize, end - offset);
           const index = pageIndex;
           const p: Promise<void> = fetchPage(offset, limit, index).then((out) => {
             outs.set(index, out);

@@ -1,19 +1,14 @@
 /**
- * Progress of a run, kept by the workflow and answered by the `progress` query.
+ * Progress of a run: kept by the engine inside the workflow, read by the `progress` query
+ * (`vir run`'s bar, `vir runs show`), fed by the paging children's `pageDone` signal. The query
+ * and the signal are defined here once; every caller uses these objects, never their names.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { OperationName } from '../api/operations.js';
 
 export interface RunProgress {
-  phase:
-    | 'starting'
-    | 'overview'
-    | 'paging'
-    | 'enriching'
-    | 'asking'
-    | 'building'
-    | 'rendering'
-    | 'done'
-    | 'failed';
+  /** What the run is doing; each job kind names its own phases (`paging`, `asking`, ...). */
+  phase: string;
   callsMade: number;
   callsPlanned: number;
   pages: number;
@@ -28,9 +23,15 @@ export interface RunProgress {
   startedAt: string;
 }
 
+/** Phases every run goes through, whatever its kind. */
+export const PHASE_STARTING = 'starting';
+export const PHASE_DONE = 'done';
+
 /** Reported by a paging child workflow after each page. */
 export interface PageDone {
   label: string;
+  /** The operation that was paged (absent in signals sent before it was added). */
+  operation?: OperationName;
   records: number;
   total: number | null;
   /** Calls this page needed (1). */
@@ -48,4 +49,27 @@ export function estimateEta(p: RunProgress, nowMs: number): number | null {
   if (p.callsMade === 0 || elapsed <= 0) return null;
   const left = Math.max(0, p.callsPlanned - p.callsMade);
   return Math.round((elapsed / p.callsMade) * left);
+}
+
+/** A new run's progress. */
+export function initialProgress(creditsBudget: number, startedAt: string): RunProgress {
+  return {
+    phase: PHASE_STARTING,
+    callsMade: 0,
+    callsPlanned: 0,
+    pages: 0,
+    records: 0,
+    creditsSpent: 0,
+    creditsBudget,
+    etaSeconds: null,
+    partial: false,
+    reasons: [],
+    waitingUntil: null,
+    startedAt,
+  };
+}
+
+/** The phase as a person reads it: the daily-limit wait wins over the phase's name. */
+export function describePhase(p: Pick<RunProgress, 'phase' | 'waitingUntil'>): string {
+  return p.waitingUntil ? `waiting for the daily limit until ${p.waitingUntil}` : p.phase;
 }

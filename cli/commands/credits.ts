@@ -3,27 +3,28 @@
  * config/jobs) the credits one run needs against its budget and how many runs the balance pays.
  */
 import type { Command } from 'commander';
-import { VisClient } from '../../api/client.js';
-import { loadJobFile, type MarketReportJob } from '../../config/jobs.js';
-import { requireApiKey } from '../../config/settings.js';
-import { planMarketReport } from '../../workflows/plan.js';
+import { loadJobFile, type AnyJob } from '../../config/jobs.js';
+import { serviceClient } from '../../runtime/service.js';
 import type { CliContext } from '../context.js';
+import { kindOf } from '../run-job.js';
 import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';
 
 /** One line per job: what a run spends (at most its budget) and how many runs the balance covers. */
-export function describeJobCredits(job: MarketReportJob, balance: number | null): string {
-  const plan = planMarketReport(job);
+export function describeJobCredits(job: AnyJob, balance: number | null): string {
+  const plan = kindOf(job).estimate(job);
   const spend = Math.min(plan.creditsNeeded, job.budget.credits);
-  const skipped = plan.questions - plan.questionsInBudget;
+  const skipped = plan.paidCalls - plan.paidCallsInBudget;
+  const [one, many] = plan.paidCallNoun;
+  const needs = plan.paidCalls === 1 ? `${one} needs` : `${many} need`;
   const head =
-    `${job.id}: ${plan.questions} questions need ${plan.creditsNeeded} credits; budget ${job.budget.credits}` +
+    `${job.id}: ${plan.paidCalls} ${needs} ${plan.creditsNeeded} credits; budget ${job.budget.credits}` +
     (skipped > 0 ? ` (${skipped} would be skipped)` : '') +
     `; at most ${spend} a run`;
   if (balance === null) return `${head}; balance unknown`;
   if (spend === 0) return `${head}; runs spend no credits`;
   const runs = Math.floor(balance / spend);
   return runs === 0
-    ? `${head}; the balance of ${balance} does not cover one full run (questions past it would be skipped)`
+    ? `${head}; the balance of ${balance} does not cover one full run (${many} past it would be skipped)`
     : `${head}; the balance pays for ${runs} runs`;
 }
 
@@ -36,12 +37,12 @@ export function registerCredits(program: Command, ctx: CliContext): void {
     .option('-f, --file <path>', `job file (default: every ${JOBS_DIR}/*.yaml)`)
     .action(async (opts: { job?: string; file?: string }) => {
       const settings = ctx.settings();
-      const client = new VisClient({ baseUrl: settings.visBaseUrl, apiKey: requireApiKey(settings) });
+      const client = serviceClient(settings);
       ctx.defer(() => client.close());
       const result = await client.call('my_account', {});
       const balance = result.data.credits_balance ?? result.credits?.remaining ?? null;
       ctx.io.out(`plan ${result.data.plan}, ${balance ?? 'unknown'} credits`);
-      let jobs: MarketReportJob[];
+      let jobs: AnyJob[];
       if (opts.job) jobs = [await resolveJob(opts.job, opts.file)];
       else if (opts.file) jobs = (await loadJobFile(opts.file)).jobs;
       else

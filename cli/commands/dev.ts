@@ -5,15 +5,11 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { startTemporalDevServer } from '../../scripts/temporal-server.js';
-import type { Settings } from '../../config/settings.js';
+import { startLocalStack, type LocalStack } from '../../runtime/local-stack.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { splitHostPort } from '../options.js';
-import { shutdownSignalFor, startWorkersFor, untilShutdown } from './worker.js';
-
-/** Key the workers use against the sandbox when VIS_API_KEY is not set (a seeded sandbox key). */
-export const SANDBOX_DEFAULT_KEY = 'vis_live_sandbox_vc';
+import { shutdownSignalFor, untilShutdown } from './worker.js';
 
 export interface DevOptions {
   sandbox: boolean;
@@ -21,63 +17,30 @@ export interface DevOptions {
   headless: boolean;
 }
 
-/** What `vir dev` started. */
-export interface DevEnvironment {
-  temporalAddress: string;
-  namespace: string;
-  uiUrl: string | null;
-  sandboxUrl: string | null;
-  /** Settings the workers run with (VIS_BASE_URL pointed at the sandbox when it runs). */
-  settings: Settings;
-  /** Resolves when the workers stop (null without workers). */
-  running: Promise<void> | null;
-}
-
-/**
- * Starts Temporal, the sandbox and the workers, registering their closers with the context in
- * the reverse of the stop order.
- */
-export async function startDev(ctx: CliContext, options: DevOptions): Promise<DevEnvironment> {
+/** Starts Temporal, the sandbox and the workers; they stop when the context closes. */
+export async function startDev(ctx: CliContext, options: DevOptions): Promise<LocalStack> {
   const base = ctx.settings();
+  if (options.worker && !options.sandbox && !base.visApiKey) {
+    throw new CliError(
+      'VIS_API_KEY is not set: the workers need a key for VIS_BASE_URL (or run without --no-sandbox)',
+    );
+  }
   const { host, port } = splitHostPort(base.temporalAddress);
-  const server = await startTemporalDevServer({
-    ip: host,
-    port,
-    uiPort: base.temporalUiPort,
-    headless: options.headless,
-    dbFile: join(base.dataDir, 'temporal.sqlite'),
-    namespace: base.temporalNamespace,
+  const stack = await startLocalStack(base, {
+    temporal: {
+      ip: host,
+      port,
+      uiPort: base.temporalUiPort,
+      headless: options.headless,
+      dbFile: join(base.dataDir, 'temporal.sqlite'),
+    },
+    sandbox: options.sandbox ? { port: base.sandboxPort } : false,
+    workers: options.worker ? {} : false,
+    logger: ctx.logger(),
   });
-  ctx.defer(() => server.close());
-  let settings: Settings = { ...base, temporalAddress: server.address };
-
-  let sandboxUrl: string | null = null;
-  if (options.sandbox) {
-    const { startSandbox } = await import('../../sandbox/index.js');
-    const sandbox = await startSandbox({ port: base.sandboxPort });
-    ctx.defer(() => sandbox.close());
-    sandboxUrl = sandbox.url;
-    settings = { ...settings, visBaseUrl: sandbox.url, visApiKey: base.visApiKey ?? SANDBOX_DEFAULT_KEY };
-  }
-  ctx.useSettings(settings);
-
-  let running: Promise<void> | null = null;
-  if (options.worker) {
-    if (!settings.visApiKey) {
-      throw new CliError(
-        'VIS_API_KEY is not set: the workers need a key for VIS_BASE_URL (or run without --no-sandbox)',
-      );
-    }
-    running = (await startWorkersFor(ctx, settings)).running;
-  }
-  return {
-    temporalAddress: server.address,
-    namespace: server.namespace,
-    uiUrl: server.uiUrl,
-    sandboxUrl,
-    settings,
-    running,
-  };
+  ctx.defer(() => stack.close());
+  ctx.useSettings(stack.settings);
+  return stack;
 }
 
 /** Adds `dev` to the program. */

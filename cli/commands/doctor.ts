@@ -7,9 +7,10 @@ import { Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
 import { request } from 'undici';
-import { VisClient } from '../../api/client.js';
+import type { VisClient } from '../../api/client.js';
 import { redactText } from '../../api/redact.js';
-import { requireApiKey, type Settings } from '../../config/settings.js';
+import type { Settings } from '../../config/settings.js';
+import { serviceClient } from '../../runtime/service.js';
 import type { CliContext } from '../context.js';
 import { positiveIntOption } from '../options.js';
 
@@ -42,13 +43,7 @@ export async function checkKey(settings: Settings, timeoutMs = 10_000): Promise<
   const secrets = settings.visApiKey ? [settings.visApiKey] : [];
   let client: VisClient | null = null;
   try {
-    client = new VisClient({
-      baseUrl: settings.visBaseUrl,
-      apiKey: requireApiKey(settings),
-      connectTimeoutMs: timeoutMs,
-      headersTimeoutMs: timeoutMs,
-      bodyTimeoutMs: timeoutMs,
-    });
+    client = serviceClient(settings, { timeoutMs });
     const { data } = await client.call('my_account', {});
     const tools = data.tools ?? [];
     const credits = data.credits_balance ?? 'unknown';

@@ -12,7 +12,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
-import { marketReportWorkflowId, RUN_WORKFLOW_TYPES } from '../schedules/desired.js';
+import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
+import { progressQuery, type RunProgress } from '../../workflows/progress.js';
 
 /** A row of `runs list`. */
 export interface RunRow {
@@ -27,25 +28,10 @@ export interface RunRow {
   scheduledBy: string | null;
 }
 
-/** The progress the job workflow answers to the `progress` query. */
-export interface RunProgressView {
-  phase: string;
-  callsMade: number;
-  callsPlanned: number;
-  pages: number;
-  creditsSpent: number;
-  creditsBudget: number;
-  records: number;
-  etaSeconds: number | null;
-  partial: boolean;
-  reasons: string[];
-  [key: string]: unknown;
-}
-
 /** What `runs show` reports. */
 export interface RunDetails extends RunRow {
   historyLength: number;
-  progress: RunProgressView | null;
+  progress: RunProgress | null;
   /** Why progress is missing while the run is running (no worker answered the query). */
   progressError: string | null;
   result: { files: unknown; manifestPath: unknown; partial: unknown; [key: string]: unknown } | null;
@@ -64,11 +50,19 @@ function quote(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** The workflow id bases a job's runs may have: one per kind, as the job id alone names no kind. */
+function idBases(job: string): string[] {
+  return JOB_KINDS.map((k) => `${k.idPrefix}-${job}`);
+}
+
 /** Visibility query of `runs list`. */
 export function runsQuery(job?: string): string {
-  const types = RUN_WORKFLOW_TYPES.map(quote).join(', ');
+  const types = JOB_WORKFLOW_TYPES.map(quote).join(', ');
   let q = `WorkflowType IN (${types})`;
-  if (job) q += ` AND WorkflowId STARTS_WITH ${quote(marketReportWorkflowId(job))}`;
+  if (job)
+    q += ` AND (${idBases(job)
+      .map((b) => `WorkflowId STARTS_WITH ${quote(b)}`)
+      .join(' OR ')})`;
   return q;
 }
 
@@ -84,8 +78,11 @@ function jobIdOf(info: ExecutionFields): string | null {
 function belongsTo(info: ExecutionFields, job: string): boolean {
   const fromMemo = jobIdOf(info);
   if (fromMemo !== null) return fromMemo === job;
-  const base = marketReportWorkflowId(job);
-  return info.workflowId === base || /^-\d{4}-?\d{2}-?\d{2}/.test(info.workflowId.slice(base.length));
+  return idBases(job).some(
+    (base) =>
+      info.workflowId === base ||
+      (info.workflowId.startsWith(base) && /^-\d{4}-?\d{2}-?\d{2}/.test(info.workflowId.slice(base.length))),
+  );
 }
 
 function rowOf(info: ExecutionFields): RunRow {
@@ -119,13 +116,9 @@ export async function listRuns(ctx: CliContext, options: ListRunsOptions = {}): 
   return rows.slice(0, limit);
 }
 
-async function queryProgress(
-  client: Client,
-  workflowId: string,
-  timeoutMs: number,
-): Promise<RunProgressView> {
+async function queryProgress(client: Client, workflowId: string, timeoutMs: number): Promise<RunProgress> {
   const handle = client.workflow.getHandle(workflowId);
-  return client.withDeadline(Date.now() + timeoutMs, () => handle.query<RunProgressView>('progress'));
+  return client.withDeadline(Date.now() + timeoutMs, () => handle.query(progressQuery));
 }
 
 /**

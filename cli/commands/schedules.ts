@@ -86,7 +86,7 @@ async function execute(client: Client, step: PlanStep): Promise<ApplyOutcome> {
  * does not manage, or of other groups, are never touched.
  *
  * @example
- * const outcomes = await applySchedules(ctx, 'config/jobs/weekly-market.yaml');
+ * const outcomes = await applySchedules(ctx, 'config/jobs/weekly.yaml');
  */
 export async function applySchedules(
   ctx: CliContext,

@@ -14,11 +14,11 @@ export interface WorkersHandle {
 }
 
 /**
- * Starts the lead's workers (cli/worker-runtime.ts) and registers their shutdown with the
+ * Starts the workers (runtime/workers.ts) and registers their shutdown with the
  * context, so they stop before anything registered earlier (sandbox, Temporal).
  */
 export async function startWorkersFor(ctx: CliContext, settings: Settings): Promise<WorkersHandle> {
-  const { installRuntimeLogger, startWorkers } = await import('../worker-runtime.js');
+  const { installRuntimeLogger, startWorkers } = await import('../../runtime/workers.js');
   installRuntimeLogger(ctx.logger());
   const workers = await startWorkers(settings);
   const running = workers.run();

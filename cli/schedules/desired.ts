@@ -5,13 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { MONTHS, ScheduleOverlapPolicy, type CalendarSpec, type ScheduleOptions } from '@temporalio/client';
-import type { JobCalendar, MarketReportJob, OverlapPolicy } from '../../config/jobs.js';
+import type { AnyJob, JobCalendar, OverlapPolicy } from '../../config/jobs.js';
 import type { Settings } from '../../config/settings.js';
-
-/** Workflow type of market-report runs. */
-export const MARKET_REPORT_WORKFLOW = 'marketReportWorkflow';
-/** Workflow types `vir runs` lists (more job kinds join here). */
-export const RUN_WORKFLOW_TYPES: readonly string[] = [MARKET_REPORT_WORKFLOW];
+import { jobWorkflowIdBase, kindOf } from '../run-job.js';
 /** The memo value that marks a schedule as managed by `vir schedules apply`. */
 export const MANAGED_BY = 'vir';
 
@@ -59,11 +55,6 @@ export function scheduleIdFor(group: string, jobId: string): string {
   return `vir-${group}-${jobId}`;
 }
 
-/** Workflow id a job's runs are based on; Temporal appends the scheduled time to scheduled runs. */
-export function marketReportWorkflowId(jobId: string): string {
-  return `market-report-${jobId}`;
-}
-
 function list<T>(v: T | T[] | undefined): T[] | undefined {
   return v === undefined ? undefined : Array.isArray(v) ? v : [v];
 }
@@ -96,11 +87,11 @@ export function stableStringify(value: unknown): string {
  * The schedule a job should have, or null when the job has no schedule.
  *
  * @example
- * const d = desiredSchedule(job, 'weekly-market', settings);
+ * const d = desiredSchedule(job, 'weekly', settings);
  * await client.schedule.create(d.options);
  */
 export function desiredSchedule(
-  job: MarketReportJob,
+  job: AnyJob,
   group: string,
   settings: Pick<Settings, 'taskQueue' | 'apiTaskQueue'>,
 ): DesiredSchedule | null {
@@ -115,9 +106,10 @@ export function desiredSchedule(
   if (s.jitter) spec.jitter = s.jitter as NonNullable<ScheduleOptions['spec']['jitter']>;
   const action: ScheduleOptions['action'] = {
     type: 'startWorkflow',
-    workflowType: MARKET_REPORT_WORKFLOW,
+    workflowType: kindOf(job).workflow.name,
     taskQueue: settings.taskQueue,
-    workflowId: marketReportWorkflowId(job.id),
+    // Temporal appends the scheduled time to the ids of scheduled runs.
+    workflowId: jobWorkflowIdBase(job),
     args: [{ job, trigger: 'schedule', apiTaskQueue: settings.apiTaskQueue }],
     memo: { jobId: job.id, trigger: 'schedule' },
   };

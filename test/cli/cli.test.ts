@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/temporal-server.js';
+import { freePort } from '../../runtime/temporal-server.js';
 import { writeTmp } from './helpers.js';
 
 const vir = fileURLToPath(new URL('../../cli/vir.sh', import.meta.url));

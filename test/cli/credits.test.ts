@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CliContext, type CliIO } from '../../cli/context.js';
 import { describeJobCredits } from '../../cli/commands/credits.js';
 import { createProgram } from '../../cli/program.js';
-import { parseMarketReportJob } from '../../config/jobs.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 

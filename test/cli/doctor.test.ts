@@ -8,7 +8,7 @@ import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkOpenApi, checkWorker, formatDoctor, runDoctor } from '../../cli/commands/doctor.js';
 import { loadSettings } from '../../config/settings.js';
-import { freePort } from '../../scripts/temporal-server.js';
+import { freePort } from '../../runtime/temporal-server.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { runCli, uniqueName } from './helpers.js';

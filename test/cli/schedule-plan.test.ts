@@ -1,6 +1,6 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { parseMarketReportJob } from '../../config/jobs.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import {
   calendarSpec,
   desiredSchedule,

@@ -2,9 +2,13 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { JobFileError, loadJobFile, parseJobFile, parseMarketReportJob } from '../../config/jobs.js';
+import { JobFileError, loadJobFile, parseJobFile } from '../../config/jobs.js';
+import { parseMarketReportJob, type MarketReportJob } from '../../jobs/market-report/index.js';
+import { JOB_KINDS } from '../../jobs/registry.js';
+import type { SmokeJob } from '../../jobs/smoke/index.js';
 
 const base = `  - id: weekly-de
+    kind: market-report
     title: Germany weekly
     countries: [Germany]
 `;
@@ -20,24 +24,54 @@ function errorOf(text: string, file = 'jobs.yaml'): JobFileError {
 }
 
 describe('job files', () => {
-  test('every example job file in config/jobs parses', async () => {
-    const dir = 'config/jobs';
-    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
-    expect(files.length).toBeGreaterThanOrEqual(2);
+  test('every example job file of every kind parses, each job of its own kind', async () => {
+    const own = readdirSync('config/jobs').filter((f) => f.endsWith('.yaml'));
+    const files = [...own.map((f) => join('config/jobs', f)), ...JOB_KINDS.flatMap((k) => k.examples)];
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const kind of JOB_KINDS) expect(kind.examples.length).toBeGreaterThan(0);
     for (const f of files) {
-      const jf = await loadJobFile(join(dir, f));
+      const jf = await loadJobFile(f);
       expect(jf.jobs.length).toBeGreaterThan(0);
-      for (const job of jf.jobs) expect(job.countries.length).toBeGreaterThan(0);
+      for (const job of jf.jobs) {
+        expect(JOB_KINDS.map((k) => k.kind)).toContain(job.kind);
+        if (job.kind === 'market-report') expect(job.countries.length).toBeGreaterThan(0);
+      }
     }
+  });
+
+  test("a file may mix kinds: each job is read with its kind's schema", () => {
+    const jf = parseJobFile(
+      `jobs:\n${base}  - id: check\n    kind: smoke\n    title: Smoke\n    country: France\n`,
+      'mixed.yaml',
+    );
+    const [report, smoke] = jf.jobs as [MarketReportJob, SmokeJob];
+    expect(report.kind).toBe('market-report');
+    expect(report.countries).toEqual(['Germany']);
+    expect(smoke.kind).toBe('smoke');
+    expect(smoke.records).toBe(200);
+    expect(smoke.outputs).toEqual(['json']);
+    // A field of another kind is refused, naming it.
+    expect(
+      errorOf(`jobs:\n  - id: check\n    kind: smoke\n    title: S\n    country: F\n    countries: [F]\n`)
+        .message,
+    ).toMatch(/job "check".*countries/);
+  });
+
+  test('a job without a kind, or of an unknown kind, names the field and lists the kinds', () => {
+    const missing = errorOf(`jobs:\n  - id: x\n    title: t\n    countries: [Germany]\n`);
+    expect(missing.field).toBe('kind');
+    expect(missing.message).toMatch(/job "x": kind: is required: one of market-report, smoke/);
+    const unknown = errorOf(`jobs:\n  - id: x\n    kind: weather\n    title: t\n`);
+    expect(unknown.message).toMatch(/kind: unknown kind "weather": one of market-report, smoke/);
   });
 
   test('defaults, region expansion and per-country questions', () => {
     const jf = parseJobFile(
-      `jobs:\n  - id: dach\n    title: DACH\n    region: dach\n    questions: ["largest rounds of the last 7 days in {country}", "top sectors in 2025"]\n`,
+      `jobs:\n  - id: dach\n    kind: market-report\n    title: DACH\n    region: dach\n    questions: ["largest rounds of the last 7 days in {country}", "top sectors in 2025"]\n`,
       'config/jobs/dach.yaml',
     );
     expect(jf.group).toBe('dach');
-    const job = jf.jobs[0]!;
+    const job = jf.jobs[0] as MarketReportJob;
     expect(job.countries).toEqual(['Germany', 'Austria', 'Switzerland']);
     expect(job.questions).toEqual([
       { text: 'largest rounds of the last 7 days in {country}', perCountry: true },
@@ -89,11 +123,15 @@ describe('job files', () => {
     expect(errorOf(`jobs:\n${base}    region: dach\n`).message).toMatch(
       /countries: needs exactly one of countries or region/,
     );
-    expect(errorOf(`jobs:\n  - id: x\n    title: t\n`).message).toMatch(/job "x": countries/);
+    expect(errorOf(`jobs:\n  - id: x\n    kind: market-report\n    title: t\n`).message).toMatch(
+      /job "x": countries/,
+    );
   });
 
   test('a job without an id is named by its position', () => {
-    const err = errorOf(`jobs:\n${base}  - title: second\n    countries: [France]\n`);
+    const err = errorOf(
+      `jobs:\n${base}  - title: second\n    kind: market-report\n    countries: [France]\n`,
+    );
     expect(err.jobId).toBe('#2');
     expect(err.field).toBe('id');
   });
@@ -112,10 +150,8 @@ describe('job files', () => {
     expect((await loadJobFile(join(dir, 'ok.yaml'))).jobs[0]!.id).toBe('weekly-de');
   });
 
-  test('ids that are folders of the report renderer are reserved', () => {
-    expect(() => parseMarketReportJob({ id: 'charts', title: 't', countries: ['X'] })).toThrow(
-      /job "charts": id: is reserved/,
-    );
+  test('no id is reserved: reports go to the data folder, outside the source tree', () => {
+    expect(parseMarketReportJob({ id: 'charts', title: 't', countries: ['X'] }).id).toBe('charts');
   });
 
   test('parseMarketReportJob validates a single job', () => {

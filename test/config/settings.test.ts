@@ -33,9 +33,9 @@ describe('loadSettings', () => {
       apiTaskQueue: 'vir-api',
       rateLimitPerMinute: 60,
       rateLimitPerDay: 5000,
-      storeDir: resolve('.vir/store'),
-      reportsDir: resolve('reports'),
-      dataDir: resolve('.vir'),
+      storeDir: resolve('.data/store'),
+      reportsDir: resolve('.data/reports'),
+      dataDir: resolve('.data'),
       httpTimeoutMs: 120000,
       logLevel: 'info',
       temporalUiPort: 8233,
@@ -87,7 +87,8 @@ describe('loadSettings', () => {
   });
 
   it('has a default for every variable but the optional ones', () => {
-    const optional = ['VIS_API_KEY', 'VIS_MCP_URL'];
+    // Optional, or derived from VIR_DATA_DIR when unset.
+    const optional = ['VIS_API_KEY', 'VIS_MCP_URL', 'VIR_STORE_DIR', 'VIR_REPORTS_DIR'];
     for (const name of SETTING_NAMES) {
       expect(name in DEFAULTS || optional.includes(name)).toBe(true);
     }
@@ -139,9 +140,13 @@ describe('loadSettings', () => {
   });
 
   it('resolves directory settings; whitespace-only values fall back to the default', () => {
-    expect(loadSettings({ VIR_STORE_DIR: ' ' }).storeDir).toBe(resolve('.vir/store'));
+    expect(loadSettings({ VIR_STORE_DIR: ' ' }).storeDir).toBe(resolve('.data/store'));
     expect(loadSettings({ VIR_REPORTS_DIR: 'out' }).reportsDir).toBe(resolve('out'));
     expect(loadSettings({ VIR_DATA_DIR: 'state' }).dataDir).toBe(resolve('state'));
+    // The store and the reports live in the data folder unless set on their own.
+    const moved = loadSettings({ VIR_DATA_DIR: '/var/lib/vir' });
+    expect(moved.storeDir).toBe('/var/lib/vir/store');
+    expect(moved.reportsDir).toBe('/var/lib/vir/reports');
   });
 });
 

@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { loadSettings, type Settings } from '../../config/settings.js';
-import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../cli/worker-runtime.js';
+import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../runtime/workers.js';
 
 export interface RunnerHarness {
   settings: Settings;

@@ -8,7 +8,7 @@ import {
   sanitizeSheetName,
   sanitizeTableName,
 } from '../../reports/excel/index.js';
-import { safeFileName } from '../../reports/files.js';
+import { safeFileName } from '../../lib/names.js';
 import { formatDuration, formatPct, formatUsd, pctChange } from '../../reports/format.js';
 import { measureText, truncateToWidth, wrapText } from '../../reports/fonts.js';
 

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { parseMarketReportJob } from '../../config/jobs.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { RunProgress } from '../../workflows/index.js';

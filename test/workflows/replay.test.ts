@@ -1,20 +1,29 @@
 /**
- * Replay: the recorded histories of the market-report job (committed fixtures, and a fresh
- * run's) replay through the current workflow code without nondeterminism.
+ * Runs in flight survive deploys: every frozen history (recorded from workflow code that had
+ * landed, test/fixtures/frozen-histories) replays through the current workflow code without
+ * nondeterminism, and so do fresh runs of every job kind. Frozen files are pinned by checksum:
+ * they are never re-recorded. A change to a workflow's commands goes behind `patched()` and
+ * adds its own frozen set: VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a
+ * new set (see the README's "Changing a workflow safely").
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { parseMarketReportJob } from '../../config/jobs.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { workflowsPath } from '../../cli/worker-runtime.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import { parseSmokeJob } from '../../jobs/smoke/index.js';
+import { workflowBundle } from '../../runtime/workflow-bundle.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { loadHistories, runHistories, saveHistories, type RecordedHistory } from '../helpers/histories.js';
+import {
+  freezeHistories,
+  frozenFiles,
+  frozenSets,
+  frozenSums,
+  loadHistories,
+  runHistories,
+  type RecordedHistory,
+} from '../helpers/histories.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
-
-const FIXTURES = fileURLToPath(new URL('../fixtures/histories/market-report', import.meta.url));
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -31,38 +40,86 @@ afterAll(async () => {
 
 async function replay(histories: RecordedHistory[]) {
   const results: { workflowId: string; error?: unknown }[] = [];
-  for await (const r of Worker.runReplayHistories({ workflowsPath }, histories)) results.push(r);
+  for await (const r of Worker.runReplayHistories(workflowBundle(), histories)) {
+    results.push(r);
+  }
   return results;
 }
 
-test('the committed histories of the job replay without nondeterminism', async () => {
-  expect(existsSync(FIXTURES)).toBe(true);
-  const histories = loadHistories(FIXTURES);
-  // The run itself and its paging children, some of them continued as new.
-  expect(histories.length).toBeGreaterThan(3);
-  const results = await replay(histories);
-  expect(results.length).toBe(histories.length);
+function expectClean(results: { workflowId: string; error?: unknown }[], count: number) {
+  expect(results.length).toBe(count);
   for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
+}
+
+describe('frozen histories', () => {
+  test('are pinned: every frozen file is listed in FROZEN.sha256 with its content unchanged', () => {
+    const files = frozenFiles();
+    const sums = frozenSums();
+    expect(files.size).toBeGreaterThan(0);
+    expect([...files.keys()].sort()).toEqual([...sums.keys()].sort());
+    for (const [file, hash] of files) expect(hash, `${file} was changed`).toBe(sums.get(file));
+  });
+
+  test('the set recorded before the engine was pulled out of the market report is there', () => {
+    expect(frozenSets()).toContain('2026-11-22-market-report');
+  });
+
+  for (const set of frozenSets()) {
+    test(`${set} replays without nondeterminism`, async () => {
+      const histories = loadHistories(set);
+      // The run itself and its paging children, some of them continued as new.
+      expect(histories.length).toBeGreaterThan(1);
+      expectClean(await replay(histories), histories.length);
+    });
+  }
 });
 
-test("a fresh run's histories replay, including budget skips and comparisons", async () => {
-  const job = parseMarketReportJob({
-    id: 'replay-test',
-    title: 'Replay test',
-    countries: ['Germany', 'Israel'],
-    top: { investors: 3, startups: 3 },
-    paging: { maxInvestorsPerCountry: 250, maxStartupsPerCountry: 150 },
-    enrich: { investors: 1, startups: 1 },
-    questions: ['largest rounds of the last 7 days in {country}', 'which countries raised the most in 2025'],
-    budget: { credits: 2 },
-    destination: `${h.dir}/reports`,
+describe('fresh runs', () => {
+  const fresh: RecordedHistory[] = [];
+
+  test('a market report (budget skips, comparisons, paging children) replays', async () => {
+    const job = parseMarketReportJob({
+      id: 'replay-test',
+      title: 'Replay test',
+      countries: ['Germany', 'Israel'],
+      top: { investors: 3, startups: 3 },
+      paging: { maxInvestorsPerCountry: 250, maxStartupsPerCountry: 150 },
+      enrich: { investors: 1, startups: 1 },
+      questions: [
+        'largest rounds of the last 7 days in {country}',
+        'which countries raised the most in 2025',
+      ],
+      budget: { credits: 2 },
+      destination: `${h.dir}/reports`,
+    });
+    const handle = await startJobRun(h.client, h.settings, job);
+    const result = await followRun(handle, QUIET);
+    expect(result.partial).toBe(true);
+    const histories = await runHistories(h.client, handle.workflowId);
+    expect(histories.length).toBeGreaterThan(3);
+    expectClean(await replay(histories), histories.length);
+    fresh.push(...histories);
   });
-  const handle = await startJobRun(h.client, h.settings, job);
-  const result = await followRun(handle, QUIET);
-  expect(result.partial).toBe(true);
-  const histories = await runHistories(h.client, handle.workflowId);
-  expect(histories.length).toBeGreaterThan(3);
-  if (process.env.VIR_RECORD_HISTORIES === '1') saveHistories(FIXTURES, histories);
-  const results = await replay(histories);
-  for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
+
+  test('a smoke run replays', async () => {
+    const job = parseSmokeJob({
+      id: 'replay-smoke',
+      title: 'Replay smoke',
+      country: 'France',
+      records: 150,
+      destination: `${h.dir}/reports`,
+    });
+    const handle = await startJobRun(h.client, h.settings, job);
+    await followRun(handle, QUIET);
+    const histories = await runHistories(h.client, handle.workflowId);
+    expect(histories.length).toBe(2);
+    expectClean(await replay(histories), histories.length);
+    fresh.push(...histories);
+  });
+
+  // Recording a new frozen set, after a change that needs one (never in CI).
+  afterAll(() => {
+    const label = process.env.VIR_FREEZE_HISTORIES;
+    if (label && fresh.length > 0) console.log(`frozen set ${freezeHistories(label, fresh)}`);
+  });
 });

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { parseMarketReportJob } from '../../config/jobs.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { startWorkers } from '../../cli/worker-runtime.js';
+import { startWorkers } from '../../runtime/workers.js';
 import { VisClient } from '../../api/client.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { RunProgress } from '../../workflows/index.js';

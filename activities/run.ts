@@ -1,0 +1,162 @@
+/**
+ * The activities every job kind shares on the jobs task queue: the first records of stored
+ * pages, the account's balance, the run's output folder, the previous run's snapshot, and the
+ * manifest written when a run ends (which also makes the run the one the next compares with).
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { writeJsonAtomic } from '../lib/files.js';
+import { safeFileName } from '../lib/names.js';
+import type { Store } from './store.js';
+import type {
+  FinalizeInput,
+  FinalizeOutput,
+  OutputFolderInput,
+  SelectTopInput,
+  StoreRef,
+  StoredCall,
+} from './types.js';
+
+/** Where a job's latest snapshot lives in the store. */
+export function snapshotRefOf(jobId: string): StoreRef {
+  return `snapshots/${safeFileName(jobId)}/latest.json`;
+}
+
+/** The snapshot the previous run of a job committed, or null on a first run. */
+export async function readPreviousSnapshot<T>(store: Store, jobId: string): Promise<T | null> {
+  return store.getJson<T>(snapshotRefOf(jobId)).catch(() => null);
+}
+
+/** Picks a free output folder: <root>/<job>/<date>, or <date>_2, <date>_3... when another run used it. */
+export async function outputFolder(
+  root: string,
+  jobId: string,
+  date: string,
+  workflowId: string,
+): Promise<string> {
+  const base = join(root, safeFileName(jobId), safeFileName(date));
+  for (let i = 1; i < 1000; i++) {
+    const dir = i === 1 ? base : `${base}_${i}`;
+    try {
+      const marker = JSON.parse(await readFile(join(dir, '.run.json'), 'utf8')) as { workflowId?: string };
+      if (marker.workflowId === workflowId) return dir;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        const entries = await readdir(dir).catch(() => null);
+        if (entries === null || entries.length === 0) {
+          await mkdir(dir, { recursive: true });
+          await writeFile(join(dir, '.run.json'), JSON.stringify({ workflowId }));
+          return dir;
+        }
+      } else {
+        throw err;
+      }
+    }
+  }
+  throw new Error(`no free output folder under ${base}`);
+}
+
+/** Keys of the records of a stored page's main list (investors, startups, customers, matches). */
+function pageKeys(call: StoredCall): string[] {
+  const data = (call.result.data ?? {}) as Record<string, unknown>;
+  for (const field of ['investors', 'startups', 'customers', 'matches']) {
+    const list = data[field];
+    if (Array.isArray(list)) {
+      return list.flatMap((it: unknown) => {
+        const key = it && typeof it === 'object' ? (it as { key?: unknown }).key : undefined;
+        return typeof key === 'string' ? [key] : [];
+      });
+    }
+  }
+  return [];
+}
+
+export interface RunActivityDeps {
+  store: Store;
+  /** Default root of the output folders (VIR_REPORTS_DIR). */
+  reportsDir: string;
+}
+
+/**
+ * Creates the activities every job kind shares.
+ *
+ * @example
+ * const acts = createRunActivities({ store: new LocalStore('.data/store'), reportsDir: '.data/reports' });
+ */
+export function createRunActivities(deps: RunActivityDeps) {
+  const { store } = deps;
+  const rootOf = (destination: string | undefined) => {
+    const d = destination ?? deps.reportsDir;
+    return isAbsolute(d) ? d : resolve(d);
+  };
+  return {
+    /** Keys of the first `n` distinct records of stored pages (the service's order). */
+    async selectTop(input: SelectTopInput): Promise<string[]> {
+      const keys = new Set<string>();
+      for (const ref of input.refs) {
+        for (const key of pageKeys(await store.getJson<StoredCall>(ref))) {
+          keys.add(key);
+          if (keys.size >= input.n) return [...keys];
+        }
+      }
+      return [...keys];
+    },
+
+    /** The balance of a stored my_account call whose envelope did not carry credits.remaining. */
+    async readAccountBalance(input: { ref: StoreRef }): Promise<number | null> {
+      const call = await store.getJson<StoredCall<'my_account'>>(input.ref);
+      const balance = call.result.data?.credits_balance;
+      return typeof balance === 'number' ? balance : (call.result.credits?.remaining ?? null);
+    },
+
+    /** The run's output folder: <destination>/<job>/<date>[_n]/, the same one again for a retry. */
+    async prepareOutputFolder(input: OutputFolderInput): Promise<string> {
+      return outputFolder(rootOf(input.job.destination), input.job.id, input.date, input.workflowId);
+    },
+
+    /** The store reference of the previous run's snapshot of a job, or null on a first run. */
+    async previousSnapshot(input: { jobId: string }): Promise<StoreRef | null> {
+      const ref = snapshotRefOf(input.jobId);
+      return (await store.getJson(ref).then(
+        () => true,
+        () => false,
+      ))
+        ? ref
+        : null;
+    },
+
+    /** Writes the manifest beside the files and makes this run the one the next run compares with. */
+    async finalizeRun(input: FinalizeInput): Promise<FinalizeOutput> {
+      const { stats, render, job } = input;
+      const manifest = {
+        runId: stats.runId,
+        workflowId: stats.workflowId,
+        job: { id: job.id, title: job.title, kind: job.kind },
+        parameters: job,
+        startedAt: stats.startedAt,
+        finishedAt: input.finishedAt,
+        durationMs: Date.parse(input.finishedAt) - Date.parse(stats.startedAt),
+        calls: {
+          total: stats.callsMade,
+          byOperation: stats.callsByOperation,
+          pages: stats.pages,
+          records: stats.records,
+        },
+        credits: { charged: stats.creditsSpent, budget: stats.creditsBudget },
+        status: stats.partial ? 'partial' : 'complete',
+        reasons: stats.reasons,
+        files: Object.values(render.files).map((f) => f.slice(render.outDir.length + 1)),
+        charts: render.charts,
+        pages: render.pages,
+      };
+      const manifestPath = join(render.outDir, 'manifest.json');
+      await writeJsonAtomic(manifestPath, manifest, true);
+      if (input.snapshotRef !== null) {
+        await store.putJsonAt(snapshotRefOf(job.id), await store.getJson(input.snapshotRef));
+      }
+      return { manifestPath };
+    },
+  };
+}
+
+export type RunActivities = ReturnType<typeof createRunActivities>;

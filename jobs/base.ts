@@ -1,0 +1,166 @@
+/**
+ * What every job has, whatever its kind: id, kind, title, schedule, overlap policy, credit
+ * budget, output formats and destination; and the error a bad job is reported with, naming
+ * the file, the job and the field.
+ */
+import { CronExpressionParser } from 'cron-parser';
+import { z } from 'zod';
+
+const ID_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cronString = z.string().refine(
+  (s) => {
+    try {
+      CronExpressionParser.parse(s);
+      return s.trim().split(/\s+/).length === 5;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'is not a valid 5-field cron expression (minute hour day-of-month month day-of-week)' },
+);
+
+const DAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
+
+const CalendarSchema = z
+  .object({
+    dayOfWeek: z
+      .union([z.enum(DAYS), z.array(z.enum(DAYS)).min(1)])
+      .optional()
+      .describe('MONDAY..SUNDAY, one or a list'),
+    dayOfMonth: z
+      .union([z.number().int().min(1).max(31), z.array(z.number().int().min(1).max(31)).min(1)])
+      .optional(),
+    month: z
+      .union([z.number().int().min(1).max(12), z.array(z.number().int().min(1).max(12)).min(1)])
+      .optional(),
+    hour: z.number().int().min(0).max(23).default(0),
+    minute: z.number().int().min(0).max(59).default(0),
+  })
+  .strict();
+export type JobCalendar = z.infer<typeof CalendarSchema>;
+
+const ScheduleSchema = z
+  .object({
+    cron: z.union([cronString, z.array(cronString).min(1)]).optional(),
+    calendar: z.union([CalendarSchema, z.array(CalendarSchema).min(1)]).optional(),
+    timezone: z.string().refine(isTimeZone, { message: 'is not an IANA time zone (e.g. Europe/Berlin)' }),
+    /** Random delay added to each scheduled start, e.g. "5m". */
+    jitter: z
+      .string()
+      .regex(/^\d+(s|m|h)$/, { message: 'must look like 30s, 5m or 1h' })
+      .optional(),
+    paused: z.boolean().default(false),
+  })
+  .strict()
+  .refine((s) => (s.cron === undefined) !== (s.calendar === undefined), {
+    message: 'needs exactly one of cron or calendar',
+  });
+export type JobSchedule = z.infer<typeof ScheduleSchema>;
+
+export const OVERLAP_POLICIES = [
+  'skip',
+  'buffer_one',
+  'buffer_all',
+  'cancel_other',
+  'terminate_other',
+  'allow_all',
+] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+
+/** A job or group id: lowercase letters, digits and dashes. */
+export const jobIdSchema = z.string().regex(ID_RE, {
+  message: 'must be lowercase letters, digits and dashes (1 to 63), starting with a letter or digit',
+});
+
+/**
+ * The fields every kind's schema starts with. `outputs` lists the formats the kind can write;
+ * `kind` is the kind's own literal (defaulted, so a kind's parser takes jobs without it).
+ *
+ * @example
+ * const Schema = z.object({ ...baseJobShape('smoke', ['json'] as const), sample: z.number() }).strict();
+ */
+export function baseJobShape<K extends string, const F extends readonly [string, ...string[]]>(
+  kind: K,
+  formats: F,
+) {
+  return {
+    id: jobIdSchema,
+    kind: z.literal(kind).default(kind),
+    title: z.string().min(1).max(200),
+    schedule: ScheduleSchema.optional(),
+    overlap: z.enum(OVERLAP_POLICIES).default('skip'),
+    budget: z
+      .object({ credits: z.number().int().min(0).max(1_000_000) })
+      .strict()
+      .default({ credits: 0 }),
+    outputs: z
+      .array(z.enum(formats))
+      .min(1)
+      .default([...formats] as F[number][]),
+    /** Destination folder (default VIR_REPORTS_DIR); files go to <destination>/<job id>/<date>/. */
+    destination: z.string().min(1).optional(),
+  };
+}
+
+/** A validated job of any kind: the shared base. */
+export interface BaseJob {
+  id: string;
+  kind: string;
+  title: string;
+  schedule?: JobSchedule;
+  overlap: OverlapPolicy;
+  budget: { credits: number };
+  outputs: string[];
+  destination?: string;
+}
+
+/** A job file or job that failed validation: names the file, the job and the field. */
+export class JobFileError extends Error {
+  readonly code = 'invalid_job_file';
+  constructor(
+    readonly file: string,
+    readonly jobId: string | null,
+    readonly field: string | null,
+    detail: string,
+  ) {
+    const where = [file, jobId ? `job "${jobId}"` : null, field].filter(Boolean).join(': ');
+    super(`${where}: ${detail}`);
+    this.name = 'JobFileError';
+  }
+}
+
+/** A zod issue path as a person reads it: `paging.maxInvestorsPerCountry`, `questions[2]`. */
+export function fieldOf(path: readonly PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
+}
+
+/**
+ * Validates one job with a kind's schema and normalises it; a bad job is a JobFileError naming
+ * the field.
+ */
+export function parseJobWith<J>(
+  kind: { schema: z.ZodType; normalise(parsed: unknown): J },
+  input: unknown,
+  file = '(inline)',
+): J {
+  const id = typeof input === 'object' && input && 'id' in input ? String(input.id) : null;
+  const parsed = kind.schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new JobFileError(file, id, fieldOf(issue.path) || null, issue.message);
+  }
+  return kind.normalise(parsed.data);
+}

@@ -1,0 +1,74 @@
+/**
+ * What a job kind supplies to the runner: its job schema (the shared base plus its own
+ * fields), its workflow, the prefix of its workflow ids, its estimate, its activities and the
+ * lines `vir run` prints after a run. The CLI, the schedules and the workers read kinds from
+ * the registry (jobs/registry.ts) and name none of them.
+ */
+import type { z } from 'zod';
+import type { Store } from '../activities/store.js';
+import type { JobRunInput, JobRunResult } from '../workflows/engine.js';
+import type { BaseJob } from './base.js';
+
+/** What a run of a job will do, computed from the job alone (pure; no call is made). */
+export interface JobEstimate {
+  /** Most calls one run makes (paging stops earlier when a result set is smaller than its cap). */
+  maxCalls: number;
+  /** Paid calls a run wants to make and the credits they cost at the catalog's prices. */
+  paidCalls: number;
+  creditsNeeded: number;
+  /** Paid calls the job's budget pays for, in the job's order. */
+  paidCallsInBudget: number;
+  /** What one paid call is, singular and plural: `['question', 'questions']`. */
+  paidCallNoun: readonly [string, string];
+}
+
+/** Real dependencies a kind's activities get from the worker. */
+export interface KindActivityDeps {
+  store: Store;
+  /** Default root of the output folders (VIR_REPORTS_DIR). */
+  reportsDir: string;
+}
+
+/** Activities a kind registers on the jobs task queue (names unique across kinds). */
+export type KindActivities = Record<string, (...args: never[]) => Promise<unknown>>;
+
+/** A job kind. `J` is its validated job; `I` what its job file entry may hold before defaults. */
+export interface JobKind<J extends BaseJob = BaseJob> {
+  /** The `kind:` of a job file entry. */
+  kind: J['kind'];
+  /** What its runs make, one line (help texts and docs). */
+  description: string;
+  /** The zod schema of one job of this kind: the shared base (jobs/base.ts) and its own fields. */
+  schema: z.ZodType;
+  /** Turns the schema's output into the job the workflow gets (defaults resolved). */
+  normalise(parsed: unknown): J;
+  /** The workflow function; its name is the workflow type. */
+  workflow: (input: JobRunInput<J>) => Promise<JobRunResult>;
+  /** The module that exports `workflow` (the workers bundle it). */
+  workflowsPath: string;
+  /** Workflow ids of the kind's runs start with `<idPrefix>-<job id>`. */
+  idPrefix: string;
+  /** The run's estimate (calls, credits). */
+  estimate(job: J): JobEstimate;
+  /** A few words on what one run covers, e.g. `3 countries`. */
+  scope(job: J): string;
+  /** The kind's own activities on the jobs task queue. */
+  activities(deps: KindActivityDeps): KindActivities;
+  /** Lines `vir run` prints after the run's files, e.g. what was found (may be none). */
+  resultLines?(result: JobRunResult): string[];
+  /** Example job files of the kind (paths from the repository root), searched by `vir run <id>`. */
+  examples: readonly string[];
+}
+
+/** A kind with its job type erased, as the registry holds it. */
+export type AnyJobKind = JobKind<any>;
+
+/**
+ * Declares a job kind (checks its shape at compile time).
+ *
+ * @example
+ * export const smokeKind = defineJobKind<SmokeJob>({ kind: 'smoke', ... });
+ */
+export function defineJobKind<J extends BaseJob>(kind: JobKind<J>): JobKind<J> {
+  return kind;
+}

@@ -1,0 +1,66 @@
+/**
+ * The market report's own activities on the jobs task queue: the report model (with the
+ * comparison to the previous run) and the rendered workbook and PDF.
+ */
+import { outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import type { RenderOutput } from '../../activities/types.js';
+import { safeFileName } from '../../lib/names.js';
+import type { KindActivityDeps } from '../kind.js';
+import { compare, readAnswers, readCountry, snapshotOf, type RunSnapshot } from './data.js';
+import { toMarketReportModel } from './model.js';
+import { renderMarketReport as renderMarket, type MarketReportModel } from './report/index.js';
+import type { BuildModelInput, BuildModelOutput, RenderInput } from './types.js';
+
+/**
+ * Creates the market report's activities.
+ *
+ * @example
+ * const acts = createMarketReportActivities({ store: new LocalStore('.data/store'), reportsDir: '.data/reports' });
+ */
+export function createMarketReportActivities(deps: KindActivityDeps) {
+  const { store } = deps;
+  return {
+    /** Reads everything the run stored, compares with the previous run, writes the model. */
+    async buildMarketModel(input: BuildModelInput): Promise<BuildModelOutput> {
+      const countries = [];
+      for (const c of input.countries) countries.push(await readCountry(store, c));
+      const answers = await readAnswers(store, input.answers);
+      const previous = await readPreviousSnapshot<RunSnapshot>(store, input.job.id);
+      const asOf =
+        countries.map((c) => c.overview?.as_of).find((d): d is string => typeof d === 'string') ??
+        input.stats.startedAt.slice(0, 10);
+      const comparisons = compare(countries, previous, input.job.top);
+      const model = toMarketReportModel({
+        job: input.job,
+        countries,
+        answers,
+        comparisons,
+        previous,
+        stats: input.stats,
+        asOf,
+      });
+      const modelRef = await store.putJson(input.runKey, 'report/model', model);
+      const snapshot = snapshotOf(
+        input.job.id,
+        input.stats.workflowId,
+        input.stats.startedAt,
+        countries,
+        input.job.top,
+      );
+      const snapshotRef = await store.putJson(input.runKey, 'report/snapshot', snapshot);
+      return { modelRef, snapshotRef, asOf };
+    },
+
+    /** Renders the workbook and the PDF into <destination>/<job>/<date>/. */
+    async renderMarketReport(input: RenderInput): Promise<RenderOutput> {
+      const model = await store.getJson<MarketReportModel>(input.modelRef);
+      const root = input.job.destination ?? deps.reportsDir;
+      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
+      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const res = await renderMarket(model, { outDir, formats: input.job.outputs, fileBase });
+      return { outDir, files: res.files, charts: res.charts, pages: res.pages ?? null };
+    },
+  };
+}
+
+export type MarketReportActivities = ReturnType<typeof createMarketReportActivities>;

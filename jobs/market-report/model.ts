@@ -1,0 +1,203 @@
+/**
+ * Maps what a run gathered (market-data.ts) onto the report renderer's model
+ * (reports/market/model.ts). Plain data in, plain data out.
+ */
+import type { MarketReportJob } from './job.js';
+import type { AgentAnswer, CountrySection, MarketReportModel } from './report/model.js';
+import type { AnswerData, CountryComparison, CountryData, RunSnapshot } from './data.js';
+import type { RunStats } from '../../activities/types.js';
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function pct(now: number | undefined, before: number | undefined): number | null {
+  if (now === undefined || before === undefined || before === 0) return null;
+  return Math.round(((now - before) / before) * 1000) / 10;
+}
+
+function section(c: CountryData, top: { investors: number; startups: number }): CountrySection {
+  const o = c.overview;
+  const profiles = c.investorProfiles.map((p) => {
+    const hq = [str(p.hq_city), str(p.hq_country)].filter(Boolean).join(', ');
+    const portfolio = Array.isArray(p.recent_portfolio)
+      ? (p.recent_portfolio as Record<string, unknown>[])
+      : [];
+    return {
+      key: String(p.key),
+      name: String(p.name),
+      thesis: str(p.thesis),
+      type: str(p.investor_type),
+      hq: hq || null,
+      url: str(p.url),
+      recent_portfolio: portfolio.slice(0, 5).map((r) => ({
+        name: str(r.name) ?? str(r.startup) ?? '',
+        date: str(r.date),
+        stage: str(r.stage ?? r.round_stage),
+        amount_usd: num(r.amount_usd),
+      })),
+    };
+  });
+  return {
+    country: o?.country ?? c.country,
+    region: str(o?.region),
+    as_of: str(o?.as_of),
+    by_year: (o?.by_year ?? []).map((y) => ({
+      year: y.year,
+      deals: y.deals,
+      capital_usd: y.capital_usd,
+      deals_yoy_pct: num(y.yoy_deals_pct),
+      capital_yoy_pct: num(y.yoy_capital_pct),
+    })),
+    stage_mix: (o?.stage_mix ?? []).map((s) => ({
+      stage: s.stage,
+      deals: s.deals,
+      capital_usd: num(s.capital_usd),
+    })),
+    top_sectors: (o?.top_sectors ?? []).map((s) => ({
+      sector: s.sector,
+      deals: s.deals,
+      capital_usd: num(s.capital_usd),
+    })),
+    most_active_investors: (o?.most_active_investors ?? []).map((i) => ({
+      key: i.key,
+      name: i.name,
+      deals: i.deals,
+      lead_deals: num(i.lead_deals),
+      url: str(i.url),
+    })),
+    charts: c.overviewCharts,
+    url: c.overviewUrl,
+    summary: c.overviewSummary,
+    top_investors_by_score: c.investorsByScore.slice(0, top.investors).map(investorRow),
+    top_investors_by_investments: c.investorsByInvestments.slice(0, top.investors).map(investorRow),
+    notable_startups: c.startups.slice(0, top.startups).map((s) => ({
+      key: s.key,
+      name: s.name,
+      sector: s.sector ?? null,
+      stage: s.stage ?? null,
+      hq_city: s.hq_city ?? null,
+      total_raised_usd: s.total_raised_usd ?? null,
+      last_round_date: s.last_round_date ?? null,
+      last_round_amount_usd: s.last_round_amount_usd ?? null,
+      url: s.url ?? null,
+    })),
+    profiles,
+  };
+}
+
+function investorRow(i: CountryData['investorsByScore'][number]) {
+  return {
+    key: i.key,
+    name: i.name,
+    type: i.investor_type ?? null,
+    hq_city: i.hq_city ?? null,
+    hq_country: i.hq_country ?? null,
+    score: i.score ?? null,
+    investments: i.investments_count ?? null,
+    url: i.url ?? null,
+  };
+}
+
+function answer(a: AnswerData): AgentAnswer {
+  return {
+    question: a.question,
+    country: a.country,
+    answer: a.answer,
+    columns: a.columns,
+    rows: a.rows,
+    charts: a.charts,
+    url: a.url,
+    skipped: a.skipped,
+  };
+}
+
+/** The renderer's model of one run. */
+export function toMarketReportModel(input: {
+  job: MarketReportJob;
+  countries: CountryData[];
+  answers: AnswerData[];
+  comparisons: CountryComparison[];
+  previous: RunSnapshot | null;
+  stats: RunStats;
+  asOf: string;
+  generatedAt?: string;
+}): MarketReportModel {
+  const { job, countries, stats, previous, asOf } = input;
+  const asOfYear = Number(asOf.slice(0, 4));
+  const from = new Date(Date.parse(`${asOf}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const creditsByOp: Record<string, number> = {};
+  for (const a of input.answers) creditsByOp.ask = (creditsByOp.ask ?? 0) + a.charged;
+  const notes: string[] = [];
+  for (const c of countries) {
+    if (c.investorsCapped)
+      notes.push(
+        `${c.country}: investor lists capped at ${job.paging.maxInvestorsPerCountry} of ${c.investorsTotal ?? 'more'} (job setting)`,
+      );
+    if (c.startupsCapped)
+      notes.push(
+        `${c.country}: startup list capped at ${job.paging.maxStartupsPerCountry} of ${c.startupsTotal ?? 'more'} (job setting)`,
+      );
+    if (c.duplicatesDropped > 0)
+      notes.push(
+        `${c.country}: ${c.duplicatesDropped} records met twice across pages (the data moved while paging) were counted once`,
+      );
+  }
+  return {
+    job: { id: job.id, title: job.title, countries: job.countries },
+    period: { from, to: asOf, asOf },
+    generatedAt: input.generatedAt ?? new Date().toISOString(),
+    countries: countries.map((c) => section(c, job.top)),
+    answers: input.answers.map(answer),
+    comparison: {
+      previousRunAt: previous?.runAt ?? null,
+      newTopInvestors: input.comparisons.flatMap((cmp) =>
+        cmp.newTopInvestors.map((i) => ({
+          name: i.name,
+          country: cmp.country,
+          url:
+            countries.find((c) => c.country === cmp.country)?.investorsByScore.find((x) => x.key === i.key)
+              ?.url ?? null,
+        })),
+      ),
+      newStartups: input.comparisons.flatMap((cmp) =>
+        cmp.newTopStartups.map((s) => ({
+          name: s.name,
+          country: cmp.country,
+          url:
+            countries.find((c) => c.country === cmp.country)?.startups.find((x) => x.key === s.key)?.url ??
+            null,
+        })),
+      ),
+      changes: input.comparisons.map((cmp) => {
+        const c = countries.find((x) => x.country === cmp.country);
+        const nowYear = c?.overview?.by_year.find((y) => y.year === asOfYear);
+        const prevYear = previous?.countries[cmp.country]?.byYear.find((y) => y.year === asOfYear);
+        return {
+          country: cmp.country,
+          deals_vs_last_run_pct: pct(nowYear?.deals, prevYear?.deals),
+          capital_vs_last_run_pct: pct(nowYear?.capital_usd, prevYear?.capital_usd),
+          // The service's change of the year to date against the same period of last year.
+          deals_yoy_pct: num(nowYear?.yoy_deals_pct),
+          capital_yoy_pct: num(nowYear?.yoy_capital_pct),
+        };
+      }),
+    },
+    stats: {
+      operations: Object.entries(stats.callsByOperation)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([operation, calls]) => ({ operation, calls, credits: creditsByOp[operation] ?? 0 })),
+      callsMade: stats.callsMade,
+      creditsSpent: stats.creditsSpent,
+      creditBudget: stats.creditsBudget,
+      creditsRemaining: stats.accountBalance,
+      durationMs: Date.now() - Date.parse(stats.startedAt),
+      partial: stats.partial,
+      partialReasons: [...stats.reasons],
+      sources: [
+        'Venture Intelligence Service: country_overview, search_investors, search_startups, get_investor, get_startup, ask',
+        `Searches paged at 100 records a page, deduplicated by key; caps per country: ${job.paging.maxInvestorsPerCountry} investors, ${job.paging.maxStartupsPerCountry} startups`,
+        ...notes,
+      ],
+    },
+  };
+}

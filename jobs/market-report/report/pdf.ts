@@ -1,0 +1,772 @@
+/**
+ * The weekly market report as a PDF: cover, contents, executive summary, one section per
+ * country, the data agent's answers, a cross-country comparison and the methodology.
+ *
+ * Layout: a table and its chart share a row when the table is narrow; charts go two by two;
+ * each chart the service returned is drawn once, in the subsection it belongs to (see
+ * `planCharts`); a heading stays with the block under it, and a block moves to the next page
+ * only when it does not fit.
+ */
+import { safeUrl } from '../../../reports/excel/safe.js';
+import { measureText } from '../../../reports/fonts.js';
+import {
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatInt,
+  formatNumber,
+  formatPct,
+  formatUsd,
+} from '../../../reports/format.js';
+import { ReportPdf } from '../../../reports/pdf/index.js';
+import type { KeyFigure, RowCell, TableColumn, TableOptions } from '../../../reports/pdf/index.js';
+import {
+  answerCellText,
+  answerColumnsForPdf,
+  answerHeader,
+  isDateColumn,
+  isNumericColumn,
+} from './answers.js';
+import type { ChartGroup, PlannedChart, RenderedCharts } from './charts.js';
+import { countryFigures, summaryParts, totals, trendOf, yearRows } from './figures.js';
+import type { CountrySection, InvestorRow, MarketReportModel } from './model.js';
+
+interface Ctx {
+  pdf: ReportPdf;
+  model: MarketReportModel;
+  charts: RenderedCharts;
+  planned: PlannedChart[];
+  drawn: Set<string>;
+}
+
+const MAX_TABLE_ROWS = 25;
+const MUTED = '#5b6470';
+
+interface TableBlock {
+  columns: TableColumn[];
+  rows: string[][];
+  options?: TableOptions;
+}
+
+function yoyNote(p: number | null | undefined, label = 'YoY'): string | undefined {
+  return typeof p === 'number' && Number.isFinite(p) ? `${formatPct(p, true)} ${label}` : undefined;
+}
+
+function drawChart(ctx: Ctx, p: PlannedChart): void {
+  const c = ctx.charts.get(p.id);
+  if (!c) return;
+  ctx.pdf.chart(c, { caption: p.source });
+  ctx.drawn.add(p.id);
+}
+
+function chartCell(ctx: Ctx, p: PlannedChart): RowCell | null {
+  const c = ctx.charts.get(p.id);
+  if (!c) return null;
+  return { measure: () => ctx.pdf.chartHeight(c, { caption: p.source }), draw: () => drawChart(ctx, p) };
+}
+
+function tableCell(ctx: Ctx, t: TableBlock): RowCell {
+  return {
+    measure: () => ctx.pdf.measureTable(t.columns, t.rows, t.options),
+    draw: () => ctx.pdf.table(t.columns, t.rows, t.options),
+  };
+}
+
+/** A block of the layout: drawn, and how tall it is (for the heading above it). */
+interface Block {
+  height: () => number;
+  draw: () => void;
+}
+
+/**
+ * A table and its planned charts as blocks: the first half-width chart beside the table (when
+ * `beside`), then the charts two by two (half width) or alone (full width).
+ */
+function tableAndCharts(
+  ctx: Ctx,
+  table: TableBlock | null,
+  charts: PlannedChart[],
+  beside: boolean,
+): Block[] {
+  const { pdf } = ctx;
+  const blocks: Block[] = [];
+  const rest = [...charts];
+  if (table) {
+    const first = rest[0];
+    const firstCell = first && first.size === 'half' && beside ? chartCell(ctx, first) : null;
+    if (firstCell) {
+      rest.shift();
+      const cells = [tableCell(ctx, table), firstCell];
+      blocks.push({ height: () => pdf.measureRow(cells), draw: () => pdf.row(cells) });
+    } else {
+      blocks.push({
+        height: () => pdf.tableKeepHeight(table.columns, table.rows, table.options),
+        draw: () => pdf.table(table.columns, table.rows, table.options),
+      });
+    }
+  }
+  while (rest.length > 0) {
+    const a = rest.shift();
+    if (!a) break;
+    const b = a.size === 'half' && rest[0]?.size === 'half' ? rest.shift() : undefined;
+    const cells = [a, b]
+      .filter((x): x is PlannedChart => !!x)
+      .map((p) => chartCell(ctx, p))
+      .filter((x): x is RowCell => !!x);
+    if (cells.length === 0) continue;
+    if (cells.length === 1 && a.size === 'full') {
+      const c = ctx.charts.get(a.id);
+      blocks.push({
+        height: () => (c ? pdf.chartHeight(c, { caption: a.source }) : 0),
+        draw: () => drawChart(ctx, a),
+      });
+    } else {
+      // A lone half-width chart sits in the left half, like the charts above it.
+      const row = cells.length === 1 ? [...cells, { measure: () => 0, draw: () => undefined }] : cells;
+      blocks.push({ height: () => pdf.measureRow(row), draw: () => pdf.row(row) });
+    }
+  }
+  return blocks;
+}
+
+/** A heading kept on the page with the first block under it, then the blocks. */
+function headed(ctx: Ctx, title: string, level: 2 | 3, blocks: Block[]): void {
+  const first = blocks[0];
+  ctx.pdf.heading(title, level, { keepWith: first ? Math.min(first.height(), ctx.pdf.pageBody * 0.6) : 40 });
+  for (const b of blocks) b.draw();
+}
+
+/** A level-2 (or 3) heading kept on the page with the table that follows it, then the table. */
+function headedTable(
+  ctx: Ctx,
+  title: string,
+  columns: TableColumn[],
+  rows: string[][],
+  options: TableOptions = {},
+  level: 2 | 3 = 2,
+): void {
+  ctx.pdf.heading(title, level, { keepWith: ctx.pdf.tableKeepHeight(columns, rows, options) });
+  ctx.pdf.table(columns, rows, options);
+}
+
+function countryCharts(ctx: Ctx, index: number, group: ChartGroup): PlannedChart[] {
+  return ctx.planned.filter(
+    (p) => p.place.kind === 'country' && p.place.country === index && p.place.group === group,
+  );
+}
+
+function link(url: string | null | undefined): string | null {
+  return safeUrl(url);
+}
+
+/** Title of the report as printed. */
+export function reportTitle(model: MarketReportModel): string {
+  return model.job.title.trim() || 'Weekly market report';
+}
+
+function cover(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  const names = model.countries.map((c) => c.country);
+  pdf.cover({
+    kicker: 'Venture market report',
+    title: reportTitle(model),
+    subtitle: names.length > 0 ? names.join(' · ') : model.job.countries.join(' · '),
+    lines: [
+      `Period: ${formatDate(model.period.from)} to ${formatDate(model.period.to)}`,
+      `Data as of ${formatDate(model.period.asOf)}`,
+      `Generated ${formatDateTime(model.generatedAt)}`,
+      ...(model.stats.partial ? ['Status: partial (see Methodology)'] : []),
+    ],
+    note:
+      'Source: Venture Intelligence Service (country_overview, search_investors, search_startups, get_investor, ask). ' +
+      'Amounts in US dollars. Figures for past periods may be revised as data comes in; the as-of date above applies. ' +
+      `Job ${model.job.id}.`,
+  });
+}
+
+function executiveSummary(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  const t = totals(model);
+  const cmp = model.comparison;
+  const firstRun = !cmp.previousRunAt;
+  const since = cmp.previousRunAt ? `since ${formatDate(cmp.previousRunAt)}` : '';
+  pdf.heading('Executive summary', 1);
+  const tiles: KeyFigure[] = [
+    { label: `Deals ${t.lastFullYear}`, value: formatInt(t.deals), ...withTrend(t.dealsYoy) },
+    { label: `Capital ${t.lastFullYear}`, value: formatUsd(t.capital), ...withTrend(t.capitalYoy) },
+    {
+      label: `Deals ${t.ytdYear} YTD`,
+      value: formatInt(t.ytdDeals),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: `Capital ${t.ytdYear} YTD`,
+      value: formatUsd(t.ytdCapital),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: 'Countries',
+      value: formatInt(model.countries.length),
+      note: model.countries.map((c) => c.country).join(', '),
+    },
+    firstRun
+      ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
+    firstRun
+      ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
+    {
+      label: 'Agent answers',
+      value: formatInt(model.answers.filter((a) => !a.skipped).length),
+      note: `${model.answers.filter((a) => a.skipped).length} skipped`,
+    },
+  ];
+  pdf.keyFigures(tiles, 4);
+  const parts = summaryParts(model);
+  for (const p of parts.overview) pdf.paragraph(p);
+  if (parts.countries.length > 0) pdf.bullets(parts.countries);
+  for (const p of parts.changes) pdf.paragraph(p);
+
+  const figs = model.countries.map((c) => countryFigures(model, c));
+  if (figs.length > 0) {
+    const ytdYear = figs[0]?.ytdYear ?? t.ytdYear;
+    if (firstRun) {
+      // Nothing to compare with yet: only the year-to-date change vs the same period last year.
+      headedTable(
+        ctx,
+        `${ytdYear} year to date vs the same period of ${ytdYear - 1}`,
+        [
+          { header: 'Country', width: 2 },
+          { header: `Deals ${ytdYear} YTD`, align: 'right' },
+          { header: 'Deals YoY', align: 'right' },
+          { header: `Capital ${ytdYear} YTD`, align: 'right' },
+          { header: 'Capital YoY', align: 'right' },
+        ],
+        figs.map((f) => [
+          f.country,
+          formatInt(f.ytd.deals),
+          formatPct(f.ytd.dealsYoy, true),
+          formatUsd(f.ytd.capital),
+          formatPct(f.ytd.capitalYoy, true),
+        ]),
+        {},
+        3,
+      );
+      pdf.paragraph('Changes since the previous run: none yet, this is the first run of this report.', {
+        size: 8.5,
+        color: MUTED,
+      });
+    } else {
+      headedTable(
+        ctx,
+        `Changes since the previous run (${formatDate(cmp.previousRunAt)}) and year on year`,
+        [
+          { header: 'Country', width: 2 },
+          { header: 'Deals vs last run', align: 'right' },
+          { header: 'Capital vs last run', align: 'right' },
+          { header: 'Deals YTD YoY', align: 'right' },
+          { header: 'Capital YTD YoY', align: 'right' },
+        ],
+        figs.map((f) => [
+          f.country,
+          formatPct(f.change?.deals_vs_last_run_pct, true),
+          formatPct(f.change?.capital_vs_last_run_pct, true),
+          formatPct(f.ytd.dealsYoy, true),
+          formatPct(f.ytd.capitalYoy, true),
+        ]),
+        {},
+        3,
+      );
+    }
+  }
+  if (cmp.newStartups.length > 0 || cmp.newTopInvestors.length > 0) {
+    pdf.heading('New since the previous run', 3, { keepWith: 40 });
+    // One paragraph per list, names grouped by country: compact even with dozens of names.
+    const lists: [string, typeof cmp.newStartups][] = [
+      ['Startups new to the notable lists', cmp.newStartups],
+      ['Investors new to the top lists', cmp.newTopInvestors],
+    ];
+    for (const [label, names] of lists) {
+      if (names.length === 0) continue;
+      pdf.paragraph(`${label} (${names.length}): ${namesByCountry(names, 24)}`, { size: 8.5 });
+    }
+  }
+}
+
+/** "A, B (Germany); C (France) and 3 more (see the workbook)": at most `max` names. */
+function namesByCountry(names: { name: string; country?: string | null }[], max: number): string {
+  const shown = names.slice(0, max);
+  const groups = new Map<string, string[]>();
+  for (const n of shown) {
+    const key = n.country ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), n.name]);
+  }
+  const text = [...groups.entries()]
+    .map(([country, list]) => `${list.join(', ')}${country ? ` (${country})` : ''}`)
+    .join('; ');
+  const more = names.length - shown.length;
+  return more > 0 ? `${text}; and ${more} more (see the workbook).` : `${text}.`;
+}
+
+function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
+  const note = yoyNote(p);
+  return note ? { note, trend: trendOf(p) } : {};
+}
+
+/** "San Francisco" in a section about the city's own country, else "San Francisco, United States". */
+function hqText(
+  city: string | null | undefined,
+  country: string | null | undefined,
+  section: string,
+): string {
+  const sameCountry = !!country && country.trim().toLowerCase() === section.trim().toLowerCase();
+  return [city, sameCountry && city ? null : country].filter(Boolean).join(', ') || '—';
+}
+
+function investorTable(ctx: Ctx, title: string, rows: InvestorRow[], section: string): void {
+  const list = rows.slice(0, MAX_TABLE_ROWS);
+  headedTable(
+    ctx,
+    title,
+    [
+      { header: '#', width: 0.35, align: 'right' },
+      { header: 'Investor', width: 2.8 },
+      { header: 'Type', width: 1.2 },
+      { header: 'HQ', width: 1.6 },
+      { header: 'Score', width: 0.7, align: 'right' },
+      { header: 'Investments', width: 1.15, align: 'right' },
+    ],
+    list.map((r, i) => [
+      String(i + 1),
+      r.name,
+      r.type ?? '—',
+      hqText(r.hq_city, r.hq_country, section),
+      formatNumber(r.score, 1),
+      formatInt(r.investments),
+    ]),
+    { links: list.map((r) => [null, link(r.url)]), emptyText: 'No investors returned.' },
+  );
+}
+
+function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
+  const { model, pdf } = ctx;
+  const f = countryFigures(model, c);
+  pdf.heading(c.country, 1);
+  const url = link(c.url);
+  if (url) pdf.paragraph(`Interactive country view: ${url}`, { size: 8, link: url, gap: 6 });
+  const ytdNote = (p: number | null): Pick<KeyFigure, 'note' | 'trend'> =>
+    p != null ? withTrend(p) : { note: `to ${formatDate(model.period.asOf)}` };
+  pdf.keyFigures(
+    [
+      {
+        label: `Deals ${f.lastFullYear}`,
+        value: formatInt(f.lastFull.deals),
+        ...withTrend(f.lastFull.dealsYoy),
+      },
+      {
+        label: `Capital ${f.lastFullYear}`,
+        value: formatUsd(f.lastFull.capital),
+        ...withTrend(f.lastFull.capitalYoy),
+      },
+      { label: `Deals ${f.ytdYear} YTD`, value: formatInt(f.ytd.deals), ...ytdNote(f.ytd.dealsYoy) },
+      { label: `Capital ${f.ytdYear} YTD`, value: formatUsd(f.ytd.capital), ...ytdNote(f.ytd.capitalYoy) },
+    ],
+    4,
+  );
+  const prose: string[] = [];
+  if (c.summary) prose.push(c.summary.trim());
+  const facts = [
+    f.earlyShare !== null
+      ? `Seed and earlier rounds make up ${formatPct(f.earlyShare)} of deals over the last three years.`
+      : '',
+    f.topSector ? `The leading sector is ${f.topSector}.` : '',
+    f.topInvestor ? `The most active investor is ${f.topInvestor}.` : '',
+    c.as_of ? `Country data as of ${formatDate(c.as_of)}.` : '',
+  ].filter(Boolean);
+  if (facts.length > 0) prose.push(facts.join(' '));
+  for (const p of prose) pdf.paragraph(p);
+
+  const years = yearRows(c, f.ytdYear);
+  headed(
+    ctx,
+    'Deals and capital by year',
+    2,
+    tableAndCharts(
+      ctx,
+      {
+        columns: [
+          { header: 'Year', width: 1.2 },
+          { header: 'Deals', align: 'right' },
+          { header: 'Deals YoY', align: 'right' },
+          { header: 'Capital', align: 'right' },
+          { header: 'Capital YoY', align: 'right' },
+          { header: 'Avg. deal', align: 'right' },
+        ],
+        rows: years.map((y) => [
+          y.partial ? `${y.year} (YTD)` : String(y.year),
+          formatInt(y.deals),
+          formatPct(y.deals_yoy_pct, true),
+          formatUsd(y.capital_usd),
+          formatPct(y.capital_yoy_pct, true),
+          formatUsd(y.deals > 0 ? y.capital_usd / y.deals : null),
+        ]),
+        options: { emptyText: 'No yearly figures returned.' },
+      },
+      countryCharts(ctx, index, 'years'),
+      false,
+    ),
+  );
+
+  const stageCharts = countryCharts(ctx, index, 'stages');
+  if (c.stage_mix.length > 0 || stageCharts.length > 0) {
+    const total = c.stage_mix.reduce((s, x) => s + x.deals, 0) || 1;
+    const table: TableBlock | null =
+      c.stage_mix.length > 0
+        ? {
+            columns: [
+              { header: 'Stage', width: 1.5 },
+              { header: 'Deals', align: 'right' },
+              { header: 'Share', width: 0.8, align: 'right' },
+              { header: 'Capital', align: 'right' },
+            ],
+            rows: c.stage_mix.map((s) => [
+              s.stage,
+              formatInt(s.deals),
+              formatPct((s.deals / total) * 100),
+              formatUsd(s.capital_usd),
+            ]),
+          }
+        : null;
+    headed(ctx, 'Stage mix', 2, tableAndCharts(ctx, table, stageCharts, true));
+  }
+
+  const sectorCharts = countryCharts(ctx, index, 'sectors');
+  if (c.top_sectors.length > 0 || sectorCharts.length > 0) {
+    const table: TableBlock | null =
+      c.top_sectors.length > 0
+        ? {
+            columns: [
+              { header: 'Sector', width: 2.4 },
+              { header: 'Deals', width: 0.8, align: 'right' },
+              { header: 'Capital', width: 0.9, align: 'right' },
+            ],
+            rows: c.top_sectors
+              .slice(0, MAX_TABLE_ROWS)
+              .map((s) => [s.sector, formatInt(s.deals), formatUsd(s.capital_usd)]),
+          }
+        : null;
+    headed(ctx, 'Top sectors', 2, tableAndCharts(ctx, table, sectorCharts, true));
+  }
+
+  const investorCharts = countryCharts(ctx, index, 'investors');
+  if (c.most_active_investors.length > 0 || investorCharts.length > 0) {
+    const list = c.most_active_investors.slice(0, MAX_TABLE_ROWS);
+    const table: TableBlock | null =
+      list.length > 0
+        ? {
+            columns: [
+              { header: '#', width: 0.5, align: 'right' },
+              { header: 'Investor', width: 3 },
+              { header: 'Deals', width: 0.9, align: 'right' },
+              { header: 'As lead', width: 0.9, align: 'right' },
+            ],
+            rows: list.map((m, i) => [String(i + 1), m.name, formatInt(m.deals), formatInt(m.lead_deals)]),
+            options: { links: list.map((m) => [null, link(m.url)]) },
+          }
+        : null;
+    headed(ctx, 'Most active investors', 2, tableAndCharts(ctx, table, investorCharts, true));
+  }
+
+  investorTable(ctx, 'Top investors by score', c.top_investors_by_score, c.country);
+  investorTable(ctx, 'Top investors by number of investments', c.top_investors_by_investments, c.country);
+
+  const startups = c.notable_startups.slice(0, MAX_TABLE_ROWS);
+  headedTable(
+    ctx,
+    'Notable startups',
+    [
+      { header: 'Startup', width: 1.6 },
+      { header: 'Sector', width: 2.1 },
+      { header: 'Stage', width: 1.05 },
+      { header: 'HQ', width: 1.15 },
+      { header: 'Total raised', width: 0.95, align: 'right' },
+      { header: 'Last round', width: 1.75, align: 'right' },
+    ],
+    startups.map((s) => [
+      s.name,
+      s.sector ?? '—',
+      s.stage ?? '—',
+      s.hq_city ?? '—',
+      formatUsd(s.total_raised_usd),
+      [formatUsd(s.last_round_amount_usd), s.last_round_date ? formatDate(s.last_round_date) : '']
+        .filter((x) => x && x !== '—')
+        .join(', ') || '—',
+    ]),
+    { links: startups.map((s) => [link(s.url)]), emptyText: 'No startups returned.' },
+  );
+
+  const profiles = c.profiles ?? [];
+  if (profiles.length > 0) {
+    pdf.heading('Investor profiles', 2, { keepWith: 80 });
+    for (const p of profiles) {
+      pdf.heading([p.name, p.type, p.hq].filter(Boolean).join(' · '), 3, { keepWith: 40 });
+      if (p.thesis) pdf.paragraph(p.thesis, { size: 8.5, gap: 3 });
+      const portfolio = (p.recent_portfolio ?? []).slice(0, 8);
+      if (portfolio.length > 0) {
+        const items = portfolio.map((r) => {
+          const detail = [
+            r.stage,
+            formatUsd(r.amount_usd) === '—' ? null : formatUsd(r.amount_usd),
+            r.date ? formatDate(r.date) : null,
+          ]
+            .filter(Boolean)
+            .join(', ');
+          return detail ? `${r.name} (${detail})` : r.name;
+        });
+        pdf.paragraph(`Recent portfolio: ${items.join('; ')}.`, { size: 8, color: MUTED });
+      }
+    }
+  }
+
+  const other = countryCharts(ctx, index, 'other');
+  if (other.length > 0)
+    headed(ctx, 'Other charts from the service', 2, tableAndCharts(ctx, null, other, false));
+}
+
+function answersSection(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  if (model.answers.length === 0) return;
+  pdf.heading('Data agent answers', 1);
+  pdf.paragraph(
+    'Questions put to the service’s data agent (ask) for this report, with the rows it returned. Answers are the agent’s own words.',
+    { color: MUTED },
+  );
+  model.answers.forEach((a, i) => {
+    pdf.heading(`${i + 1}. ${a.question}`, 2, { keepWith: 80 });
+    if (a.country) pdf.paragraph(`Country: ${a.country}`, { size: 8.5, color: MUTED, gap: 2 });
+    if (a.skipped) {
+      pdf.paragraph(`Not asked: ${a.skipped}`, { color: '#c0392b' });
+      return;
+    }
+    if (a.answer) pdf.paragraph(a.answer);
+    const rows = a.rows ?? [];
+    const { shown, left } = answerColumnsForPdf(a);
+    let table: TableBlock | null = null;
+    if (rows.length > 0 && shown.length > 0) {
+      const list = rows.slice(0, MAX_TABLE_ROWS);
+      const dates = new Set(shown.filter((c) => isDateColumn(rows, c)));
+      const widths = fitWidths(
+        shown.map((c) => columnWeight(c, list, dates.has(c))),
+        pdf.pageContentWidth,
+      );
+      table = {
+        columns: shown.map(
+          (c, k) =>
+            ({
+              header: answerHeader(c),
+              width: widths[k] ?? 1,
+              align: isNumericColumn(list, c) ? 'right' : 'left',
+            }) satisfies TableColumn,
+        ),
+        rows: list.map((r) => shown.map((c) => answerCellText(r[c], c, dates.has(c)))),
+      };
+    }
+    const charts = ctx.planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
+    for (const b of tableAndCharts(ctx, table, charts, true)) b.draw();
+    const notes: string[] = [];
+    if (rows.length > MAX_TABLE_ROWS) notes.push(`${rows.length - MAX_TABLE_ROWS} more rows in the workbook`);
+    if (left.length > 0)
+      notes.push(
+        `${left.length} more column${left.length > 1 ? 's' : ''} in the workbook (${left.map(answerHeader).join(', ')})`,
+      );
+    if (notes.length > 0) pdf.paragraph(`${notes.join('; ')}.`, { size: 8, color: MUTED });
+    const url = link(a.url);
+    if (url) pdf.paragraph(`Full answer: ${url}`, { size: 8, link: url });
+  });
+}
+
+/**
+ * Width of an answer column in points (the table scales the widths to the page): room for
+ * the widest value up to 160 pt and for the longest word of the header, so that neither a
+ * date nor a header word is split.
+ */
+function columnWeight(column: string, rows: Record<string, unknown>[], dates: boolean): number {
+  const values = rows.slice(0, 30).map((r) => measureText(answerCellText(r[column], column, dates), 8));
+  const words = answerHeader(column)
+    .split(/\s+/)
+    .map((w) => measureText(w, 8, true));
+  return Math.max(Math.min(160, Math.max(0, ...values)), ...words, 24) + 8;
+}
+
+/**
+ * Widths that fill `total`: when the natural widths are too wide, only the part of each
+ * column beyond `floor` shrinks (long names and sectors wrap; dates, stages and amounts keep
+ * their width); when they are narrower, every column grows in proportion.
+ */
+export function fitWidths(natural: number[], total: number, floor = 72): number[] {
+  const sum = natural.reduce((a, b) => a + b, 0);
+  if (sum <= total || sum === 0) return natural;
+  const excess = sum - total;
+  const shrinkable = natural.reduce((a, w) => a + Math.max(0, w - floor), 0);
+  if (shrinkable < excess) return natural.map((w) => (w / sum) * total);
+  return natural.map((w) => w - (Math.max(0, w - floor) / shrinkable) * excess);
+}
+
+function comparisonSection(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  if (model.countries.length === 0) return;
+  const figs = model.countries.map((c) => countryFigures(model, c));
+  const lfy = figs[0]?.lastFullYear ?? 0;
+  const ytd = figs[0]?.ytdYear ?? 0;
+  const t = totals(model);
+  pdf.heading('Cross-country comparison', 1);
+  pdf.paragraph(
+    `Capital and deals per country for the last full year (${lfy}) and ${ytd} to ${formatDate(model.period.asOf)}. Shares are of the total across the countries in this report.`,
+  );
+  const table: TableBlock = {
+    columns: [
+      { header: 'Country', width: 1.6 },
+      { header: `Deals ${lfy}`, align: 'right' },
+      { header: 'YoY', width: 0.8, align: 'right' },
+      { header: `Capital ${lfy}`, align: 'right' },
+      { header: 'YoY', width: 0.8, align: 'right' },
+      { header: 'Share', width: 0.8, align: 'right' },
+      { header: `Deals ${ytd} YTD`, align: 'right' },
+      { header: `Capital ${ytd} YTD`, align: 'right' },
+    ],
+    rows: [
+      ...figs.map((f) => [
+        f.country,
+        formatInt(f.lastFull.deals),
+        formatPct(f.lastFull.dealsYoy, true),
+        formatUsd(f.lastFull.capital),
+        formatPct(f.lastFull.capitalYoy, true),
+        t.capital > 0 ? formatPct(((f.lastFull.capital ?? 0) / t.capital) * 100) : '—',
+        formatInt(f.ytd.deals),
+        formatUsd(f.ytd.capital),
+      ]),
+      [
+        'Total',
+        formatInt(t.deals),
+        formatPct(t.dealsYoy, true),
+        formatUsd(t.capital),
+        formatPct(t.capitalYoy, true),
+        t.capital > 0 ? '100%' : '—',
+        formatInt(t.ytdDeals),
+        formatUsd(t.ytdCapital),
+      ],
+    ],
+  };
+  const charts = ctx.planned.filter((p) => p.place.kind === 'compare');
+  for (const b of tableAndCharts(ctx, table, charts, false)) b.draw();
+}
+
+function methodology(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  const s = model.stats;
+  pdf.heading('Methodology', 1);
+  pdf.keyFigures(
+    [
+      { label: 'API calls made', value: formatInt(s.callsMade) },
+      {
+        label: 'Credits spent',
+        value: `${formatInt(s.creditsSpent)}${s.creditBudget !== null ? ` of ${formatInt(s.creditBudget)}` : ''}`,
+        note: s.creditBudget !== null ? 'budget' : 'no budget set',
+      },
+      { label: 'Run time', value: formatDuration(s.durationMs) },
+      {
+        label: 'Status',
+        value: s.partial ? 'Partial' : 'Complete',
+        trend: s.partial ? 'down' : 'up',
+        note: s.partial ? `${s.partialReasons.length} reason(s) below` : 'all steps ran',
+      },
+    ],
+    4,
+  );
+  pdf.heading('Sources', 3, { keepWith: 40 });
+  pdf.bullets(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']);
+  headedTable(
+    ctx,
+    'Operations called',
+    [
+      { header: 'Operation', width: 2 },
+      { header: 'Calls', align: 'right' },
+      { header: 'Credits', align: 'right' },
+    ],
+    [
+      ...s.operations.map((o) => [o.operation, formatInt(o.calls), formatInt(o.credits ?? 0)]),
+      ['Total', formatInt(s.callsMade), formatInt(s.creditsSpent)],
+    ],
+    {},
+    3,
+  );
+  const extra: string[] = [];
+  if (typeof s.retries === 'number') extra.push(`${formatInt(s.retries)} retried calls`);
+  if (typeof s.rateLimitWaits === 'number')
+    extra.push(`${formatInt(s.rateLimitWaits)} waits for the rate limit`);
+  const sentences: string[] = [];
+  if (extra.length > 0) sentences.push(`The run made ${extra.join(', ')}.`);
+  if (typeof s.creditsRemaining === 'number')
+    sentences.push(`The account had ${formatInt(s.creditsRemaining)} credits left after the run.`);
+  if (sentences.length > 0) pdf.paragraph(sentences.join(' '));
+  pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
+  if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
+  else
+    pdf.paragraph(
+      'Every planned call ran; no section of this report is missing data because of the run budget or limits.',
+    );
+  pdf.heading('Definitions and notes', 3, { keepWith: 60 });
+  pdf.bullets([
+    `Data as of ${formatDate(model.period.asOf)}. Venture data is revised as rounds are reported late: past periods can change between runs.`,
+    'Deals are funding rounds with a known date; capital is the sum of disclosed round amounts in US dollars. Undisclosed amounts count as deals, not as capital.',
+    'YoY compares a full year with the year before. YTD is the current year up to the as-of date; YTD YoY compares it with the same period of the previous year.',
+    'Stage mix, top sectors and most active investors cover the last three years, as returned by country_overview.',
+    'Top investors come from search_investors (sorted by the service’s investor score, and by number of investments); notable startups from search_startups.',
+    'Changes since the previous run compare this run’s figures and lists with the last completed run of the same job.',
+  ]);
+}
+
+/** Lays the report out with `contentsPages` pages reserved for the contents. */
+function layout(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  creationDate: Date,
+  contentsPages: number,
+): Ctx {
+  const title = reportTitle(model);
+  const pdf = new ReportPdf({
+    title,
+    subject: `Venture market report: ${model.countries.map((c) => c.country).join(', ')}`,
+    keywords: ['venture', 'market report', ...model.countries.map((c) => c.country)].join(', '),
+    creationDate,
+    footerText: `${title} · data as of ${formatDate(model.period.asOf)}`,
+  });
+  const ctx: Ctx = { pdf, model, charts, planned, drawn: new Set() };
+  cover(ctx);
+  pdf.reserveContentsPages(contentsPages);
+  executiveSummary(ctx);
+  model.countries.forEach((c, i) => countrySection(ctx, c, i));
+  answersSection(ctx);
+  comparisonSection(ctx);
+  methodology(ctx);
+  return ctx;
+}
+
+/**
+ * Lays out the market report PDF; returns the document (call `finish`) and the charts drawn.
+ * The contents get exactly the pages they need: when the headings need more than one page,
+ * the report is laid out again with that many reserved (the page numbers move).
+ */
+export function buildMarketPdf(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  options: { creationDate?: Date } = {},
+): { pdf: ReportPdf; drawn: Set<string> } {
+  const creationDate = options.creationDate ?? new Date(model.generatedAt);
+  let ctx = layout(model, charts, planned, creationDate, 1);
+  const needed = ctx.pdf.contentsPagesNeeded();
+  if (needed !== ctx.pdf.contentsPageCount) ctx = layout(model, charts, planned, creationDate, needed);
+  return { pdf: ctx.pdf, drawn: ctx.drawn };
+}

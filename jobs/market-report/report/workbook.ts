@@ -1,0 +1,472 @@
+/**
+ * The weekly market report as a workbook: Summary (key figures, comparison, charts), one sheet
+ * per country (figures and charts), data sheets as Excel tables (Investors, Startups, Rounds by
+ * year, Agent answers, one sheet per answer's rows) and Methodology. Every text cell from the
+ * service is formula-safe; numbers stay numbers; links go to the service's http(s) urls only.
+ */
+import type { Worksheet } from 'exceljs';
+import { ReportWorkbook } from '../../../reports/excel/index.js';
+import type { ColumnKind, DataColumn, KeyFigureCell } from '../../../reports/excel/index.js';
+import { formatDate, formatDateTime } from '../../../reports/format.js';
+import { isIdentifierKey, unitFromKey } from '../../../reports/charts/index.js';
+import type { RenderedChart } from '../../../reports/charts/index.js';
+import { answerColumnsForSheet, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
+import type { PlannedChart, RenderedCharts } from './charts.js';
+import { countryFigures, summaryParts, totals, yearRows } from './figures.js';
+import type { AgentAnswer, MarketReportModel } from './model.js';
+import { reportTitle } from './pdf.js';
+
+/** On-screen width of a chart image: half-width PDF charts are shown larger (their PNG is 2×). */
+function imageSize(c: RenderedChart, size: PlannedChart['size']): { width: number; height: number } {
+  const target = size === 'half' ? Math.min(460, c.width * 1.4) : Math.min(620, c.width);
+  const scale = target / Math.max(1, c.width);
+  return { width: Math.round(c.width * scale), height: Math.round(c.height * scale) };
+}
+
+/** Places charts one under the other from `row` at column `col`; returns the next free row. */
+function placeCharts(
+  book: ReportWorkbook,
+  ws: Worksheet,
+  charts: PlannedChart[],
+  rendered: RenderedCharts,
+  row: number,
+  col: number,
+): { next: number; placed: number } {
+  let r = row;
+  let placed = 0;
+  for (const p of charts) {
+    const c = rendered.get(p.id);
+    if (!c) continue;
+    r = book.addImage(ws, c.png, { row: r, col }, imageSize(c, p.size));
+    placed++;
+  }
+  return { next: r, placed };
+}
+
+/** How an answer column is written: ids and years as plain numbers, amounts in dollars, dates as dates. */
+function answerKind(a: AgentAnswer, column: string): ColumnKind {
+  const rows = a.rows ?? [];
+  if (isNumericColumn(rows, column)) {
+    if (isIdentifierKey(column)) return 'id';
+    const unit = unitFromKey(column);
+    if (unit === 'usd') return 'usd';
+    if (unit === 'pct') return 'pct';
+    return rows.every((r) => typeof r[column] !== 'number' || Number.isInteger(r[column])) ? 'int' : 'number';
+  }
+  return isDateColumn(rows, column) ? 'date' : 'text';
+}
+
+/** Builds the market report workbook. Returns the workbook and the number of images placed. */
+export function buildMarketWorkbook(
+  model: MarketReportModel,
+  charts: RenderedCharts,
+  planned: PlannedChart[],
+  options: { created?: Date } = {},
+): { book: ReportWorkbook; images: number } {
+  const title = reportTitle(model);
+  const book = new ReportWorkbook({ title, created: options.created ?? new Date(model.generatedAt) });
+  let images = 0;
+  const t = totals(model);
+  const figs = model.countries.map((c) => countryFigures(model, c));
+  const firstRun = !model.comparison.previousRunAt;
+
+  // Summary
+  const summary = book.addSheet('Summary', { tabColor: 'FF1F4E79' });
+  let row = book.addTitle(
+    summary,
+    title,
+    `${model.countries.map((c) => c.country).join(', ')} · ${formatDate(model.period.from)} to ${formatDate(model.period.to)} · data as of ${formatDate(model.period.asOf)} · generated ${formatDateTime(model.generatedAt)}`,
+  );
+  const parts = summaryParts(model);
+  row = book.addParagraphs(summary, [...parts.overview, ...parts.countries, ...parts.changes], row, {
+    heading: 'Highlights',
+    span: 9,
+  });
+  const runNote = firstRun
+    ? 'first run: no previous run to compare'
+    : `since the previous run on ${formatDateTime(model.comparison.previousRunAt)}`;
+  const keyFigures: KeyFigureCell[] = [
+    { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int' },
+    { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct' },
+    { label: `Capital ${t.lastFullYear}`, value: t.capital, kind: 'usd-millions' },
+    { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct' },
+    { label: `Deals ${t.ytdYear} YTD`, value: t.ytdDeals, kind: 'int' },
+    { label: `Capital ${t.ytdYear} YTD`, value: t.ytdCapital, kind: 'usd-millions' },
+    firstRun
+      ? { label: 'New startups since the previous run', value: 'First run', note: runNote }
+      : {
+          label: 'New startups since the previous run',
+          value: model.comparison.newStartups.length,
+          kind: 'int',
+          note: runNote,
+        },
+    firstRun
+      ? { label: 'New top investors since the previous run', value: 'First run', note: runNote }
+      : {
+          label: 'New top investors since the previous run',
+          value: model.comparison.newTopInvestors.length,
+          kind: 'int',
+          note: runNote,
+        },
+    {
+      label: 'Credits spent',
+      value: model.stats.creditsSpent,
+      kind: 'int',
+      note: model.stats.creditBudget !== null ? `budget ${model.stats.creditBudget}` : 'no budget set',
+    },
+    {
+      label: 'Status',
+      value: model.stats.partial ? 'Partial' : 'Complete',
+      note: model.stats.partialReasons.join('; '),
+    },
+  ];
+  row = book.addKeyFigures(summary, keyFigures, row);
+  const cmpColumns: DataColumn[] = [
+    { header: 'Country', key: 'country', width: 32 },
+    { header: `Deals ${t.lastFullYear}`, key: 'deals', kind: 'int', width: 16 },
+    { header: `Deals YoY`, key: 'dealsYoy', kind: 'pct', width: 14 },
+    { header: `Capital ${t.lastFullYear}`, key: 'capital', kind: 'usd-millions', width: 16 },
+    { header: `Capital YoY`, key: 'capitalYoy', kind: 'pct', width: 14 },
+    { header: `Deals ${t.ytdYear} YTD`, key: 'ytdDeals', kind: 'int', width: 16 },
+    { header: 'Deals YTD YoY', key: 'ytdDealsYoy', kind: 'pct', width: 16 },
+    { header: `Capital ${t.ytdYear} YTD`, key: 'ytdCapital', kind: 'usd-millions', width: 16 },
+    { header: 'Capital YTD YoY', key: 'ytdCapitalYoy', kind: 'pct', width: 16 },
+    // On a first run there is nothing to compare with: no empty columns.
+    ...(firstRun
+      ? []
+      : ([
+          { header: 'Deals vs last run', key: 'dealsRun', kind: 'pct', width: 16 },
+          { header: 'Capital vs last run', key: 'capitalRun', kind: 'pct', width: 16 },
+        ] satisfies DataColumn[])),
+  ];
+  const cmp = book.addDataTable(summary, {
+    name: 'CountryComparison',
+    origin: { row, col: 1 },
+    columns: cmpColumns,
+    rows: figs.map((f) => ({
+      country: f.country,
+      deals: f.lastFull.deals,
+      dealsYoy: f.lastFull.dealsYoy,
+      capital: f.lastFull.capital,
+      capitalYoy: f.lastFull.capitalYoy,
+      ytdDeals: f.ytd.deals,
+      ytdDealsYoy: f.ytd.dealsYoy,
+      ytdCapital: f.ytd.capital,
+      ytdCapitalYoy: f.ytd.capitalYoy,
+      dealsRun: f.change?.deals_vs_last_run_pct ?? null,
+      capitalRun: f.change?.capital_vs_last_run_pct ?? null,
+    })),
+  });
+  const placedSummary = placeCharts(
+    book,
+    summary,
+    planned.filter((p) => p.place.kind === 'compare'),
+    charts,
+    cmp.lastRow + 2,
+    1,
+  );
+  images += placedSummary.placed;
+  summary.views = [{ showGridLines: false }];
+
+  // One sheet per country: figures and tables on the left (A to G), charts on the right (from I).
+  model.countries.forEach((c, i) => {
+    const f = figs[i];
+    if (!f) return;
+    const ws = book.addSheet(c.country);
+    let r = book.addTitle(
+      ws,
+      c.country,
+      c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
+    );
+    if (book.addLink(ws, r - 1, 1, 'Interactive country view', c.url)) r++;
+    r = book.addKeyFigures(
+      ws,
+      [
+        { label: `Deals ${f.lastFullYear}`, value: f.lastFull.deals, kind: 'int' },
+        { label: `Deals ${f.lastFullYear} YoY`, value: f.lastFull.dealsYoy, kind: 'pct' },
+        { label: `Capital ${f.lastFullYear}`, value: f.lastFull.capital, kind: 'usd-millions' },
+        { label: `Capital ${f.lastFullYear} YoY`, value: f.lastFull.capitalYoy, kind: 'pct' },
+        { label: `Deals ${f.ytdYear} YTD`, value: f.ytd.deals, kind: 'int' },
+        { label: `Deals ${f.ytdYear} YTD vs same period`, value: f.ytd.dealsYoy, kind: 'pct' },
+        { label: `Capital ${f.ytdYear} YTD`, value: f.ytd.capital, kind: 'usd-millions' },
+        { label: `Capital ${f.ytdYear} YTD vs same period`, value: f.ytd.capitalYoy, kind: 'pct' },
+        { label: 'Seed and earlier, share of deals', value: f.earlyShare, kind: 'pct' },
+        { label: 'Leading sector', value: f.topSector },
+        { label: 'Most active investor', value: f.topInvestor },
+      ],
+      r,
+    );
+    const years = book.addDataTable(ws, {
+      name: `${c.country}_ByYear`,
+      origin: { row: r, col: 1 },
+      columns: [
+        { header: 'Year', key: 'year', kind: 'id' },
+        { header: 'Period', key: 'period' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
+        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+        { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
+        { header: 'Avg. deal', key: 'avg', kind: 'usd-millions' },
+      ],
+      rows: yearRows(c, f.ytdYear).map((y) => ({
+        ...y,
+        period: y.partial ? 'Year to date' : 'Full year',
+        avg: y.deals > 0 ? y.capital_usd / y.deals : null,
+      })),
+    });
+    const stageTotal = c.stage_mix.reduce((s, x) => s + x.deals, 0);
+    const stages = book.addDataTable(ws, {
+      name: `${c.country}_Stages`,
+      origin: { row: years.lastRow + 2, col: 1 },
+      columns: [
+        { header: 'Stage', key: 'stage' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Share of deals', key: 'share', kind: 'pct' },
+        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+      ],
+      rows: c.stage_mix.map((s) => ({ ...s, share: stageTotal > 0 ? (s.deals / stageTotal) * 100 : null })),
+    });
+    const sectors = book.addDataTable(ws, {
+      name: `${c.country}_Sectors`,
+      origin: { row: stages.lastRow + 2, col: 1 },
+      columns: [
+        { header: 'Sector', key: 'sector' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+      ],
+      rows: c.top_sectors.map((s) => ({ ...s })),
+    });
+    book.addDataTable(ws, {
+      name: `${c.country}_ActiveInvestors`,
+      origin: { row: sectors.lastRow + 2, col: 1 },
+      columns: [
+        { header: 'Most active investor', key: 'name', linkKey: 'url' },
+        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'As lead', key: 'lead_deals', kind: 'int' },
+      ],
+      rows: c.most_active_investors.map((m) => ({ ...m })),
+    });
+    // One set of widths for the stacked tables and the key figures (whose notes spill right).
+    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => (ws.getColumn(k + 1).width = w));
+    const own = planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
+    images += placeCharts(book, ws, own, charts, 1, 9).placed;
+  });
+
+  // Data sheets.
+  const investorRows = model.countries.flatMap((c) => [
+    ...c.top_investors_by_score.map((r, k) => ({ ...r, country: c.country, list: 'By score', rank: k + 1 })),
+    ...c.top_investors_by_investments.map((r, k) => ({
+      ...r,
+      country: c.country,
+      list: 'By investments',
+      rank: k + 1,
+    })),
+  ]);
+  const investorColumns: DataColumn[] = [
+    { header: 'Country', key: 'country' },
+    { header: 'List', key: 'list' },
+    { header: 'Rank', key: 'rank', kind: 'int', width: 8 },
+    { header: 'Investor', key: 'name', linkKey: 'url' },
+    { header: 'Type', key: 'type' },
+    { header: 'HQ city', key: 'hq_city' },
+    { header: 'HQ country', key: 'hq_country' },
+    { header: 'Score', key: 'score', kind: 'number' },
+    { header: 'Investments', key: 'investments', kind: 'int' },
+    { header: 'Key', key: 'key' },
+    { header: 'URL', key: 'url', kind: 'url' },
+  ];
+  book.addDataTable(book.addSheet('Investors'), {
+    name: 'Investors',
+    columns: investorColumns,
+    rows: investorRows,
+  });
+
+  const cmpNew = model.comparison;
+  if (cmpNew.newStartups.length > 0 || cmpNew.newTopInvestors.length > 0) {
+    book.addDataTable(book.addSheet('New since last run'), {
+      name: 'NewSinceLastRun',
+      columns: [
+        { header: 'Kind', key: 'kind' },
+        { header: 'Name', key: 'name', linkKey: 'url' },
+        { header: 'Country', key: 'country' },
+        { header: 'URL', key: 'url', kind: 'url' },
+      ],
+      rows: [
+        ...cmpNew.newStartups.map((s) => ({ ...s, kind: 'Startup' })),
+        ...cmpNew.newTopInvestors.map((s) => ({ ...s, kind: 'Top investor' })),
+      ],
+    });
+  }
+
+  const active = model.countries.flatMap((c) =>
+    c.most_active_investors.map((m, k) => ({ ...m, country: c.country, rank: k + 1 })),
+  );
+  book.addDataTable(book.addSheet('Active investors'), {
+    name: 'ActiveInvestors',
+    columns: [
+      { header: 'Country', key: 'country' },
+      { header: 'Rank', key: 'rank', kind: 'int', width: 8 },
+      { header: 'Investor', key: 'name', linkKey: 'url' },
+      { header: 'Deals', key: 'deals', kind: 'int' },
+      { header: 'As lead', key: 'lead_deals', kind: 'int' },
+    ],
+    rows: active,
+  });
+
+  const startupRows = model.countries.flatMap((c) =>
+    c.notable_startups.map((s) => ({ ...s, country: c.country })),
+  );
+  book.addDataTable(book.addSheet('Startups'), {
+    name: 'Startups',
+    columns: [
+      { header: 'Country', key: 'country' },
+      { header: 'Startup', key: 'name', linkKey: 'url' },
+      { header: 'Sector', key: 'sector' },
+      { header: 'Stage', key: 'stage' },
+      { header: 'HQ city', key: 'hq_city' },
+      { header: 'Total raised', key: 'total_raised_usd', kind: 'usd' },
+      { header: 'Last round date', key: 'last_round_date', kind: 'date' },
+      { header: 'Last round amount', key: 'last_round_amount_usd', kind: 'usd' },
+      { header: 'Key', key: 'key' },
+      { header: 'URL', key: 'url', kind: 'url' },
+    ],
+    rows: startupRows,
+  });
+
+  const yearData = model.countries.flatMap((c) =>
+    yearRows(c, t.ytdYear).map((y) => ({
+      ...y,
+      country: c.country,
+      period: y.partial ? 'Year to date' : 'Full year',
+    })),
+  );
+  book.addDataTable(book.addSheet('Rounds by year'), {
+    name: 'RoundsByYear',
+    columns: [
+      { header: 'Country', key: 'country' },
+      { header: 'Year', key: 'year', kind: 'id', width: 8 },
+      { header: 'Period', key: 'period' },
+      { header: 'Deals', key: 'deals', kind: 'int' },
+      { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
+      { header: 'Capital', key: 'capital_usd', kind: 'usd' },
+      { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
+    ],
+    rows: yearData,
+  });
+
+  const profiles = model.countries.flatMap((c) =>
+    (c.profiles ?? []).map((p) => ({
+      ...p,
+      country: c.country,
+      portfolio: (p.recent_portfolio ?? []).map((r) => r.name).join(', '),
+    })),
+  );
+  if (profiles.length > 0) {
+    book.addDataTable(book.addSheet('Investor profiles'), {
+      name: 'InvestorProfiles',
+      columns: [
+        { header: 'Country', key: 'country' },
+        { header: 'Investor', key: 'name', linkKey: 'url' },
+        { header: 'Type', key: 'type' },
+        { header: 'HQ', key: 'hq' },
+        { header: 'Thesis', key: 'thesis', width: 60 },
+        { header: 'Recent portfolio', key: 'portfolio', width: 60 },
+      ],
+      rows: profiles,
+    });
+  }
+
+  book.addDataTable(book.addSheet('Agent answers'), {
+    name: 'AgentAnswers',
+    columns: [
+      { header: '#', key: 'n', kind: 'int', width: 6 },
+      { header: 'Question', key: 'question', width: 50, wrap: true },
+      { header: 'Country', key: 'country' },
+      { header: 'Answer', key: 'answer', width: 80, linkKey: 'url', wrap: true },
+      { header: 'Rows', key: 'rowCount', kind: 'int', width: 8 },
+      { header: 'Skipped because', key: 'skipped', width: 40, wrap: true },
+      { header: 'Rows sheet', key: 'sheet', width: 16 },
+    ],
+    rows: model.answers.map((a, i) => ({
+      ...a,
+      n: i + 1,
+      rowCount: a.rows?.length ?? 0,
+      sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null,
+    })),
+  });
+  model.answers.forEach((a, i) => {
+    const rows = a.rows ?? [];
+    if (rows.length === 0) return;
+    const cols = answerColumnsForSheet(a);
+    const ws = book.addSheet(`Answer ${i + 1}`);
+    book.addDataTable(ws, {
+      name: `Answer${i + 1}`,
+      columns: cols.map((c) => ({ header: answerHeader(c), key: c, kind: answerKind(a, c) })),
+      rows,
+    });
+    const own = planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
+    images += placeCharts(book, ws, own, charts, 1, cols.length + 2).placed;
+  });
+
+  // Methodology
+  const m = book.addSheet('Methodology');
+  let mr = book.addTitle(
+    m,
+    'Methodology',
+    `Data as of ${formatDate(model.period.asOf)}; past periods may be revised as data comes in.`,
+  );
+  mr = book.addKeyFigures(
+    m,
+    [
+      { label: 'API calls made', value: model.stats.callsMade, kind: 'int' },
+      { label: 'Credits spent', value: model.stats.creditsSpent, kind: 'int' },
+      {
+        label: 'Credit budget',
+        value: model.stats.creditBudget,
+        kind: 'int',
+        note: model.stats.creditBudget === null ? 'no budget set' : '',
+      },
+      { label: 'Run time (seconds)', value: Math.round(model.stats.durationMs / 100) / 10, kind: 'number' },
+      {
+        label: 'Status',
+        value: model.stats.partial ? 'Partial' : 'Complete',
+        note: model.stats.partialReasons.join('; '),
+      },
+      ...(typeof model.stats.retries === 'number'
+        ? [{ label: 'Retried calls', value: model.stats.retries, kind: 'int' as const }]
+        : []),
+      ...(typeof model.stats.rateLimitWaits === 'number'
+        ? [{ label: 'Waits for the rate limit', value: model.stats.rateLimitWaits, kind: 'int' as const }]
+        : []),
+    ],
+    mr,
+  );
+  mr = book.addParagraphs(
+    m,
+    model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'],
+    mr,
+    { heading: 'Sources', span: 3, charsPerLine: 90 },
+  );
+  if (model.stats.partial)
+    mr = book.addParagraphs(
+      m,
+      model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'],
+      mr,
+      { heading: 'What is partial and why', span: 3, charsPerLine: 90 },
+    );
+  m.getCell(mr, 1).value = 'Operations called';
+  m.getCell(mr, 1).font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
+  mr++;
+  book.addDataTable(m, {
+    name: 'Operations',
+    origin: { row: mr, col: 1 },
+    columns: [
+      { header: 'Operation', key: 'operation', width: 32 },
+      { header: 'Calls', key: 'calls', kind: 'int', width: 16 },
+      { header: 'Credits', key: 'credits', kind: 'int', width: 16 },
+    ],
+    rows: model.stats.operations.map((o) => ({ ...o, credits: o.credits ?? 0 })),
+  });
+
+  return { book, images };
+}

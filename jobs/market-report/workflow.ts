@@ -1,0 +1,150 @@
+/**
+ * The weekly market report job: country overviews, paged investor and startup searches,
+ * enrichment of the top records, data-agent questions within the credit budget, comparison
+ * with the previous run, then one workbook and one PDF. The engine (workflows/engine.ts) keeps
+ * the books; this workflow decides what to call.
+ *
+ * Runs in flight replay through this code: the order of its commands is frozen (see the
+ * README's "Changing a workflow safely"); a change of its commands goes behind `patched()`.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import { slugId } from '../../lib/names.js';
+import { startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import type { MarketReportActivities } from './activities.js';
+import type { MarketReportJob } from './job.js';
+import { expandQuestions, pagingStreams, planMarketReport } from './plan.js';
+import type { AnswerRef, CountryRefs } from './types.js';
+
+export type MarketReportInput = JobRunInput<MarketReportJob>;
+export type MarketReportResult = JobRunResult & { files: { xlsx?: string; pdf?: string } };
+
+const report = proxyActivities<MarketReportActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+});
+
+export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {
+  const { job } = input;
+  const run = startRun({
+    creditsBudget: job.budget.credits,
+    apiTaskQueue: input.apiTaskQueue,
+    plannedCalls: planMarketReport(job).maxCalls,
+  });
+  const questions = expandQuestions(job);
+
+  // 1. The account: plan and balance bound what the run may spend.
+  await run.checkAccount();
+
+  // 2. Per country: overview and paged searches (children page and continue as new).
+  run.phase('paging');
+  const countries: CountryRefs[] = await Promise.all(
+    job.countries.map(async (country): Promise<CountryRefs> => {
+      const cs = slugId(country);
+      const overviewP = run.tryCall(
+        'country_overview',
+        { country },
+        `overview/${cs}`,
+        `country_overview ${country}`,
+      );
+      const [scoreStream, investmentsStream, startupStream] = pagingStreams(job, country);
+      const [overview, byScore, byInvestments, startups] = await Promise.all([
+        overviewP,
+        run.page(scoreStream, country),
+        run.page(investmentsStream, country),
+        run.page(startupStream, country),
+      ]);
+      return {
+        country,
+        overview: overview?.ref ?? null,
+        investorsByScore: byScore.refs,
+        investorsByInvestments: byInvestments.refs,
+        startups: startups.refs,
+        investorProfiles: [],
+        startupProfiles: [],
+        investorsTotal: byScore.total,
+        startupsTotal: startups.total,
+        investorsCapped: byScore.capped || byInvestments.capped,
+        startupsCapped: startups.capped,
+      };
+    }),
+  );
+
+  // 3. Enrichment of the top investors and startups.
+  run.phase('enriching');
+  await Promise.all(
+    countries.map(async (c) => {
+      const cs = slugId(c.country);
+      const [topInvestors, topStartups] = await Promise.all([
+        job.enrich.investors > 0
+          ? run.activities.selectTop({ refs: c.investorsByScore, n: job.enrich.investors })
+          : [],
+        job.enrich.startups > 0 ? run.activities.selectTop({ refs: c.startups, n: job.enrich.startups }) : [],
+      ]);
+      const inv = await Promise.all(
+        topInvestors.map((key, i) =>
+          run.tryCall('get_investor', { key }, `profiles/investor-${cs}-${i}`, `get_investor ${key}`),
+        ),
+      );
+      const st = await Promise.all(
+        topStartups.map((key, i) =>
+          run.tryCall('get_startup', { key }, `profiles/startup-${cs}-${i}`, `get_startup ${key}`),
+        ),
+      );
+      c.investorProfiles = inv.flatMap((o) => (o ? [o.ref] : []));
+      c.startupProfiles = st.flatMap((o) => (o ? [o.ref] : []));
+    }),
+  );
+
+  // 4. Questions for the data agent, in the job's order, within the credit budget.
+  run.phase('asking');
+  const answers: AnswerRef[] = questions.map((q) => ({ ...q, ref: null, skipped: null, charged: 0 }));
+  const asks = answers.map((a, i) =>
+    run.paidCall(
+      'ask',
+      { query: a.question },
+      `answers/q-${String(i).padStart(3, '0')}`,
+      `ask "${a.question}"`,
+    ),
+  );
+  asks.forEach((ask, i) => {
+    if (ask.refused !== null) answers[i]!.skipped = `not asked: ${ask.refused}`;
+  });
+  const skippedCount = answers.filter((a) => a.skipped).length;
+  if (skippedCount > 0) {
+    run.partial(
+      `${skippedCount} of ${answers.length} data-agent questions skipped: credit budget of ${job.budget.credits} credits`,
+    );
+  }
+  await Promise.all(
+    asks.map(async (ask, i) => {
+      if (ask.refused !== null) return;
+      const a = answers[i]!;
+      const out = await ask.result;
+      if (out) {
+        a.ref = out.ref;
+        a.charged = out.charged;
+        if (out.mapped === false) a.skipped = 'the data agent could not answer this question (not charged)';
+      } else {
+        a.skipped = 'the call failed (see methodology)';
+      }
+    }),
+  );
+
+  // 5. Model (with the comparison to the previous run), render, manifest.
+  run.phase('building');
+  const built = await report.buildMarketModel({
+    runKey: run.runKey,
+    job,
+    countries,
+    answers,
+    stats: run.stats(),
+  });
+  run.phase('rendering');
+  const rendered = await report.renderMarketReport({
+    modelRef: built.modelRef,
+    job: { id: job.id, destination: job.destination, outputs: job.outputs },
+    date: run.date,
+    workflowId: run.workflowId,
+  });
+  return run.finish({ job, render: rendered, snapshotRef: built.snapshotRef });
+}

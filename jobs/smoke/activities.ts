@@ -1,0 +1,47 @@
+/** The smoke job's one activity: the JSON summary of what the run fetched. */
+import { join } from 'node:path';
+import type { RenderOutput, StoreRef, StoredCall } from '../../activities/types.js';
+import { writeJsonAtomic } from '../../lib/files.js';
+import { safeFileName } from '../../lib/names.js';
+import type { KindActivityDeps } from '../kind.js';
+import type { SmokeJob } from './job.js';
+
+export interface SmokeSummaryInput {
+  outDir: string;
+  job: Pick<SmokeJob, 'id' | 'country'>;
+  pages: StoreRef[];
+  total: number | null;
+  profile: StoreRef | null;
+  date: string;
+}
+
+export function createSmokeActivities(deps: KindActivityDeps) {
+  const { store } = deps;
+  return {
+    /** Writes `<job>-<date>.json`: how many startups were paged, the first keys, the profile read. */
+    async writeSmokeSummary(input: SmokeSummaryInput): Promise<RenderOutput> {
+      const keys: string[] = [];
+      for (const ref of input.pages) {
+        const page = await store.getJson<StoredCall<'search_startups'>>(ref);
+        for (const s of page.result.data.startups ?? []) keys.push(s.key);
+      }
+      const profile = input.profile ? await store.getJson<StoredCall<'get_startup'>>(input.profile) : null;
+      const path = join(input.outDir, `${safeFileName(`${input.job.id}-${input.date}`)}.json`);
+      await writeJsonAtomic(
+        path,
+        {
+          country: input.job.country,
+          total: input.total,
+          paged: keys.length,
+          distinct: new Set(keys).size,
+          firstKeys: keys.slice(0, 10),
+          firstProfile: profile ? (profile.result.data.startup ?? null) : null,
+        },
+        true,
+      );
+      return { outDir: input.outDir, files: { json: path }, charts: 0, pages: null };
+    },
+  };
+}
+
+export type SmokeActivities = ReturnType<typeof createSmokeActivities>;

@@ -1,0 +1,70 @@
+/**
+ * The smoke job's workflow: account check, one paged search, one profile, a JSON summary.
+ * Everything but the summary is the engine's.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import { slugId } from '../../lib/names.js';
+import {
+  maxPagesOf,
+  startRun,
+  type JobRunInput,
+  type JobRunResult,
+  type PagingStream,
+} from '../../workflows/engine.js';
+import type { SmokeActivities } from './activities.js';
+import type { SmokeJob } from './job.js';
+
+const smoke = proxyActivities<SmokeActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/** The paged search of a smoke job. */
+export function smokeStream(job: SmokeJob): PagingStream<'search_startups'> {
+  return {
+    label: `startups-${slugId(job.country)}`,
+    operation: 'search_startups',
+    params: { countries: [job.country] },
+    cap: job.records,
+  };
+}
+
+/** Calls a smoke run makes at most: my_account, the pages, one get_startup. */
+export function smokeMaxCalls(job: SmokeJob): number {
+  return 1 + maxPagesOf(smokeStream(job)) + 1;
+}
+
+export async function smokeWorkflow(input: JobRunInput<SmokeJob>): Promise<JobRunResult> {
+  const { job } = input;
+  const run = startRun({
+    creditsBudget: job.budget.credits,
+    apiTaskQueue: input.apiTaskQueue,
+    plannedCalls: smokeMaxCalls(job),
+  });
+  await run.checkAccount();
+
+  run.phase('paging');
+  const paged = await run.page(smokeStream(job), job.country);
+
+  run.phase('enriching');
+  const [first] = await run.activities.selectTop({ refs: paged.refs, n: 1 });
+  const profile = first
+    ? await run.tryCall('get_startup', { key: first }, 'profiles/first', `get_startup ${first}`)
+    : null;
+
+  run.phase('writing');
+  const outDir = await run.activities.prepareOutputFolder({
+    job,
+    date: run.date,
+    workflowId: run.workflowId,
+  });
+  const render = await smoke.writeSmokeSummary({
+    outDir,
+    job,
+    pages: paged.refs,
+    total: paged.total,
+    profile: profile?.ref ?? null,
+    date: run.date,
+  });
+  return run.finish({ job, render, snapshotRef: null });
+}

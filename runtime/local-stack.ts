@@ -1,0 +1,113 @@
+/**
+ * The whole system on one machine: the embedded Temporal dev server, optionally the sandbox
+ * service and the workers. `vir dev`, `vir demo` and the benchmarks start it here; `close()`
+ * stops what was started in the reverse order (workers, sandbox, Temporal), and a start that
+ * fails half way stops what it had started.
+ */
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import type * as SandboxModule from '../sandbox/index.js';
+import { startTemporalDevServer, type TemporalServerOptions } from './temporal-server.js';
+import { installRuntimeLogger, startWorkers, type RunningWorkers, type WorkerTuning } from './workers.js';
+
+/** Key the workers use against the sandbox when VIS_API_KEY is not set (a seeded sandbox key). */
+export const SANDBOX_DEFAULT_KEY = 'vis_live_sandbox_vc';
+
+export interface LocalStackOptions {
+  /** The embedded Temporal server (port 0: a free one). */
+  temporal: Omit<TemporalServerOptions, 'namespace'>;
+  /** Start the sandbox on this port (0: a free one), or not at all (false). */
+  sandbox: { port: number } | false;
+  /** Start the workers (with this tuning), or not (false). */
+  workers: WorkerTuning | false;
+  /** Where the workers' Temporal SDK logs go (redacted); default the SDK's own. */
+  logger?: Logger;
+}
+
+/** What {@link startLocalStack} started. */
+export interface LocalStack {
+  temporalAddress: string;
+  namespace: string;
+  uiUrl: string | null;
+  sandboxUrl: string | null;
+  /** Settings the workers run with (VIS_BASE_URL pointed at the sandbox when it runs). */
+  settings: Settings;
+  workers: RunningWorkers | null;
+  /** Resolves when the workers stop (null without workers). */
+  running: Promise<void> | null;
+  /** Stops the workers, then the sandbox, then Temporal. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Temporal, then the sandbox, then the workers.
+ *
+ * @example
+ * const stack = await startLocalStack(loadSettings(), { temporal: { port: 0 }, sandbox: { port: 0 }, workers: {} });
+ * try { ... } finally { await stack.close(); }
+ */
+export async function startLocalStack(base: Settings, options: LocalStackOptions): Promise<LocalStack> {
+  const closers: (() => Promise<void>)[] = [];
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      for (const c of closers.reverse()) await c().catch(() => undefined);
+    })();
+    return closing;
+  };
+  try {
+    const server = await startTemporalDevServer({ ...options.temporal, namespace: base.temporalNamespace });
+    closers.push(() => server.close());
+    let settings: Settings = { ...base, temporalAddress: server.address };
+
+    let sandboxUrl: string | null = null;
+    if (options.sandbox) {
+      const sandbox = await startSandboxPackage(options.sandbox.port);
+      closers.push(() => sandbox.close());
+      sandboxUrl = sandbox.url;
+      settings = { ...settings, visBaseUrl: sandbox.url, visApiKey: base.visApiKey ?? SANDBOX_DEFAULT_KEY };
+    }
+
+    let workers: RunningWorkers | null = null;
+    let running: Promise<void> | null = null;
+    if (options.workers) {
+      if (options.logger) installRuntimeLogger(options.logger);
+      const started = await startWorkers(settings, options.workers);
+      workers = started;
+      running = started.run();
+      // A failure of the run is reported by whoever awaits `running`, not again while closing.
+      closers.push(async () => {
+        await started.shutdown();
+        await running?.catch(() => undefined);
+      });
+    }
+    return {
+      temporalAddress: server.address,
+      namespace: server.namespace,
+      uiUrl: server.uiUrl,
+      sandboxUrl,
+      settings,
+      workers,
+      running,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Starts the sandbox, a workspace package of its own that a production install leaves out. */
+async function startSandboxPackage(port: number): Promise<{ url: string; close(): Promise<void> }> {
+  let mod: typeof SandboxModule;
+  try {
+    mod = await import('../sandbox/index.js');
+  } catch (err) {
+    throw new Error(
+      `the sandbox is not installed here (${(err as Error).message.split('\n')[0]}); ` +
+        'install the development dependencies (npm ci) or point VIS_BASE_URL at the service and pass --no-sandbox',
+      { cause: err },
+    );
+  }
+  return mod.startSandbox({ port });
+}

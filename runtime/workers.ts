@@ -1,0 +1,177 @@
+/**
+ * The worker process: one worker on the jobs task queue (every kind's workflow, the shared run
+ * activities and each kind's own activities, all from the registry) and one on the API task
+ * queue (the service calls). The API task queue carries a queue-wide rate limit derived from
+ * the key's limit, set on the server and sent by every worker alike, so all workers together
+ * stay under it.
+ */
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import proto from '@temporalio/proto';
+import { createApiActivities, type ApiCaller } from '../activities/api.js';
+import { createRunActivities } from '../activities/run.js';
+import { LocalStore, type Store } from '../activities/store.js';
+import type { Settings } from '../config/settings.js';
+import type { KindActivities, KindActivityDeps } from '../jobs/kind.js';
+import { JOB_KINDS } from '../jobs/registry.js';
+import { serviceClient } from './service.js';
+import { workflowBundle } from './workflow-bundle.js';
+
+/** Tuning of the workers beyond the settings (tests and benchmarks set these). */
+export interface WorkerTuning {
+  /** Share of the key's per-minute limit the API queue may use (default 0.95). */
+  rateLimitShare?: number;
+  /** Concurrent API calls per worker (default 16). */
+  maxConcurrentApiCalls?: number;
+  /** A 429 whose reset is further away than this is waited out durably by the workflow (default 120 s). */
+  dailyLimitThresholdMs?: number;
+  /** Other real dependencies (tests): a client and a store. */
+  client?: ApiCaller & { close?: () => Promise<void> };
+  store?: Store;
+}
+
+let runtimeInstalled = false;
+
+/**
+ * Sends the Temporal SDK's own logs (worker states, bundling, activity failures) to the
+ * project's logger, which redacts keys. The SDK's informational chatter is shown only at
+ * debug and trace; warnings and errors always. Once per process; later calls do nothing.
+ */
+export function installRuntimeLogger(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const verbose = logger.level === 'debug' || logger.level === 'trace';
+  const level: LogLevel = verbose ? 'DEBUG' : 'WARN';
+  Runtime.install({
+    logger: new DefaultLogger(level, (entry) => {
+      const meta = { ...entry.meta, component: 'temporal' };
+      // The API worker has no workflows and the jobs worker no Nexus services, by design.
+      const expected = /^No (workflows|Nexus services) registered/.test(entry.message);
+      if (entry.level === 'ERROR') logger.error(meta, entry.message);
+      else if (entry.level === 'WARN' && !expected) logger.warn(meta, entry.message);
+      else logger.debug(meta, entry.message);
+    }),
+  });
+}
+
+/**
+ * Every activity of the jobs task queue: the shared run activities and each kind's own.
+ * Two activities of one name would shadow each other, so that is an error naming both owners.
+ */
+export function jobActivities(deps: KindActivityDeps): KindActivities {
+  const all: KindActivities = { ...createRunActivities(deps) };
+  const owner = new Map(Object.keys(all).map((name) => [name, 'the run engine']));
+  for (const kind of JOB_KINDS) {
+    for (const [name, fn] of Object.entries(kind.activities(deps))) {
+      const taken = owner.get(name);
+      if (taken) throw new Error(`activity ${name} of job kind ${kind.kind} is also defined by ${taken}`);
+      owner.set(name, `job kind ${kind.kind}`);
+      all[name] = fn;
+    }
+  }
+  return all;
+}
+
+/** Requests per second the API task queue may dispatch. */
+export function apiQueueRate(rateLimitPerMinute: number, share = 0.95): number {
+  return (rateLimitPerMinute * share) / 60;
+}
+
+/**
+ * Sets the queue-wide rate limit of the API task queue on the server (UpdateTaskQueueConfig),
+ * independent of which workers poll it. Returns false when the server does not support it.
+ */
+export async function setApiQueueRateLimit(
+  connection: NativeConnection,
+  namespace: string,
+  taskQueue: string,
+  requestsPerSecond: number,
+): Promise<boolean> {
+  try {
+    await connection.workflowService.updateTaskQueueConfig({
+      namespace,
+      identity: 'vir-worker',
+      taskQueue,
+      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      updateQueueRateLimit: { rateLimit: { requestsPerSecond }, reason: 'service rate limit of the API key' },
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface RunningWorkers {
+  /** Runs both workers until shutdown() (or a fatal error). */
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+  /** Whether the server accepted the queue-wide rate limit. */
+  serverRateLimit: boolean;
+  apiQueueRps: number;
+}
+
+/**
+ * Creates both workers. Pass `client`/`store` to use other real dependencies (tests).
+ *
+ * @example
+ * const workers = await startWorkers(config);
+ * process.once('SIGINT', () => void workers.shutdown());
+ * await workers.run();
+ */
+export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}): Promise<RunningWorkers> {
+  const connection = await NativeConnection.connect({ address: settings.temporalAddress });
+  const ownClient = tuning.client ? null : serviceClient(settings);
+  const client = tuning.client ?? ownClient!;
+  const store = tuning.store ?? new LocalStore(settings.storeDir);
+  const rps = apiQueueRate(settings.rateLimitPerMinute, tuning.rateLimitShare);
+  const namespace = settings.temporalNamespace;
+  const serverRateLimit = await setApiQueueRateLimit(connection, namespace, settings.apiTaskQueue, rps);
+
+  const apiWorker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: settings.apiTaskQueue,
+    activities: createApiActivities({
+      client,
+      store,
+      options: { dailyLimitThresholdMs: tuning.dailyLimitThresholdMs },
+    }),
+    maxTaskQueueActivitiesPerSecond: rps,
+    maxConcurrentActivityTaskExecutions: tuning.maxConcurrentApiCalls ?? 16,
+  });
+  const jobWorker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: settings.taskQueue,
+    ...workflowBundle(),
+    activities: jobActivities({ store, reportsDir: settings.reportsDir }),
+    maxConcurrentActivityTaskExecutions: 4,
+  });
+  let stopped = false;
+  const shutdown = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const w of [apiWorker, jobWorker]) {
+      if (w.getState() === 'RUNNING') w.shutdown();
+    }
+  };
+  return {
+    serverRateLimit,
+    apiQueueRps: rps,
+    shutdown,
+    async run() {
+      try {
+        // When one worker stops (shutdown or a fatal error), stop the other too.
+        const runs = [apiWorker, jobWorker].map((w) =>
+          w.run().finally(() => {
+            void shutdown();
+          }),
+        );
+        await Promise.all(runs);
+      } finally {
+        await ownClient?.close();
+        await connection.close();
+      }
+    },
+  };
+}

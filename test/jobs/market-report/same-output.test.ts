@@ -1,0 +1,69 @@
+/**
+ * The market report's outputs do not depend on how the code that makes them is arranged: a run
+ * over the sandbox's fixed-date data gives the same PDF text and the same workbook cells as the
+ * digest recorded from the code before the engine was pulled out of the market report
+ * (test/fixtures/golden/market-report-digest.json; run times and ids masked).
+ *
+ * Record again only for an intended change of the report: VIR_RECORD_GOLDEN=1.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { SANDBOX_TEST_AS_OF } from '../../../sandbox/data/index.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { reportDigest, type ReportDigest } from '../../helpers/report-digest.js';
+import { startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+const GOLDEN = fileURLToPath(new URL('../../fixtures/golden/market-report-digest.json', import.meta.url));
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({
+    rateLimitPerMinute: 10_000,
+    asOf: SANDBOX_TEST_AS_OF,
+    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
+  });
+  h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'same-output' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+test('a run gives the same PDF text and workbook cells as before the engine was pulled out', async () => {
+  const job = parseMarketReportJob({
+    id: 'same-output',
+    title: 'Same output check',
+    countries: ['Germany', 'Israel'],
+    top: { investors: 5, startups: 5 },
+    paging: { maxInvestorsPerCountry: 250, maxStartupsPerCountry: 150 },
+    enrich: { investors: 2, startups: 2 },
+    questions: ['largest rounds of the last 7 days in {country}', 'which countries raised the most in 2025'],
+    budget: { credits: 2 },
+    destination: `${h.dir}/reports`,
+  });
+  const handle = await startJobRun(h.client, h.settings, job);
+  const result = await followRun(handle, QUIET);
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { startedAt: string };
+  const digest = await reportDigest(result.files, {
+    workflowId: result.workflowId,
+    runDate: manifest.startedAt.slice(0, 10),
+  });
+  expect(digest.pdf.length).toBeGreaterThan(100);
+  expect(digest.workbook.length).toBeGreaterThan(200);
+  if (process.env.VIR_RECORD_GOLDEN === '1') {
+    mkdirSync(dirname(GOLDEN), { recursive: true });
+    writeFileSync(GOLDEN, `${JSON.stringify(digest, null, 1)}\n`);
+  }
+  expect(existsSync(GOLDEN)).toBe(true);
+  const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as ReportDigest;
+  expect(digest.pdf).toEqual(golden.pdf);
+  expect(digest.workbook).toEqual(golden.workbook);
+});

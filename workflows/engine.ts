@@ -1,0 +1,316 @@
+/**
+ * The run engine: the bookkeeping every job workflow shares, knowing no job. A job workflow
+ * starts a run and then only decides what to call:
+ *
+ * - `call` / `tryCall`: one typed call of an operation (a failure of `tryCall` makes the run
+ *   partial with a reason; a refused key or parameters the client refuses stop the run);
+ * - `paidCall`: reserves the operation's price (api/catalog) against the run's budget and the
+ *   account's balance before calling, and settles what the service charged;
+ * - `page`: offset paging of any paged operation in a child workflow that reports each page;
+ * - progress (phases named by the job, calls made and planned, pages, records, credits, ETA,
+ *   daily-limit waits) answered to the `progress` query; partial reasons; the run's stats;
+ * - the generic activities: account balance, output folder, previous snapshot, manifest.
+ *
+ * Workflow code: no I/O here, only decisions and commands.
+ */
+import {
+  ApplicationFailure,
+  executeChild,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { creditsOf, pageSizeOf, type PagedOperation, type PaidOperation } from '../api/catalog.js';
+import type { OperationName, ParamsIn } from '../api/operations.js';
+import type { RunActivities } from '../activities/run.js';
+import type { ApiCallOutput, JobIdentity, RenderOutput, RunStats, StoreRef } from '../activities/types.js';
+import { CreditBudget } from './budget.js';
+import { createCaller, DEFAULT_API_TASK_QUEUE, failureMessage, failureType, stopsRun } from './calls.js';
+import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
+import {
+  estimateEta,
+  initialProgress,
+  pageDoneSignal,
+  PHASE_DONE,
+  progressQuery,
+  type RunProgress,
+} from './progress.js';
+
+/** What every job workflow receives: its job and how the run was started. */
+export interface JobRunInput<J> {
+  job: J;
+  trigger: 'manual' | 'schedule' | 'backfill';
+  /** Task queue of the API activities (rate-limited); default vir-api. */
+  apiTaskQueue?: string;
+}
+
+/** What every job workflow returns (`vir run` prints it; a kind may add fields). */
+export interface JobRunResult {
+  workflowId: string;
+  outDir: string;
+  /** Path of each file by its format. */
+  files: Record<string, string>;
+  manifestPath: string;
+  partial: boolean;
+  reasons: string[];
+  callsMade: number;
+  creditsSpent: number;
+  creditsBudget: number;
+}
+
+/** A search (or any paged operation) a run pages in a child workflow. */
+export interface PagingStream<N extends PagedOperation = PagedOperation> {
+  /** Unique within the run: names the child workflow and the stored pages. */
+  label: string;
+  operation: N;
+  params: PageParams<N>;
+  /** Stop after this many records. */
+  cap: number;
+}
+
+/** Most pages a stream takes: its cap at the operation's largest page. */
+export function maxPagesOf(stream: Pick<PagingStream, 'operation' | 'cap'>): number {
+  return Math.ceil(stream.cap / pageSizeOf(stream.operation));
+}
+
+/** The outcome of a paid call's reservation: refused at once (nothing called), or the call. */
+export type PaidCall =
+  { refused: string; result: Promise<null> } | { refused: null; result: Promise<ApiCallOutput | null> };
+
+/** The generic activities on the jobs task queue (retried a few times; a render may take minutes). */
+const runActivities = proxyActivities<RunActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+});
+
+export interface RunOptions {
+  /** The job's credit budget. */
+  creditsBudget: number;
+  /** Task queue of the API activities; default vir-api. */
+  apiTaskQueue?: string;
+  /** The most calls the run makes, before paging knows its totals (the plan's bound). */
+  plannedCalls?: number;
+}
+
+/**
+ * Starts the run's bookkeeping; call it first in a job workflow.
+ *
+ * @example
+ * const run = startRun({ creditsBudget: job.budget.credits, apiTaskQueue: input.apiTaskQueue, plannedCalls: 3 });
+ * await run.checkAccount();
+ * const overview = await run.tryCall('country_overview', { country: 'France' }, 'overview/france', 'France');
+ */
+export function startRun(options: RunOptions) {
+  const info = workflowInfo();
+  const runKey = info.workflowId;
+  const apiTaskQueue = options.apiTaskQueue ?? DEFAULT_API_TASK_QUEUE;
+  const startedAt = new Date(Date.now()).toISOString();
+  const progress: RunProgress = initialProgress(options.creditsBudget, startedAt);
+  const budget = new CreditBudget(options.creditsBudget);
+  const callsByOperation: Record<string, number> = {};
+  let basePlanned = options.plannedCalls ?? 0;
+  /** Each paging stream's most pages, and how many it will take once its child knows the total. */
+  const streams = new Map<string, { operation: OperationName; maxPages: number; planned: number | null }>();
+
+  const count = (operation: OperationName, calls: number) => {
+    progress.callsMade += calls;
+    callsByOperation[operation] = (callsByOperation[operation] ?? 0) + calls;
+  };
+  /** Planned calls: the plan's bound, with each stream's known page count instead of its cap. */
+  const replan = () => {
+    let planned = basePlanned;
+    for (const s of streams.values()) planned += (s.planned ?? s.maxPages) - s.maxPages;
+    progress.callsPlanned = Math.max(progress.callsMade, planned);
+  };
+  replan();
+  setHandler(progressQuery, () => ({ ...progress, etaSeconds: estimateEta(progress, Date.now()) }));
+  setHandler(pageDoneSignal, (p) => {
+    const stream = streams.get(p.label);
+    const operation = p.operation ?? stream?.operation;
+    if (operation) count(operation, p.calls);
+    else progress.callsMade += p.calls;
+    progress.pages += 1;
+    progress.records += p.records;
+    if (stream) stream.planned = p.plannedPages;
+    replan();
+  });
+
+  const partial = (reason: string) => {
+    progress.partial = true;
+    if (!progress.reasons.includes(reason)) progress.reasons.push(reason);
+  };
+
+  const rawCall = createCaller(apiTaskQueue, { onWait: (until) => (progress.waitingUntil = until) });
+
+  /** One call; a failure is thrown to the workflow. */
+  async function call<N extends OperationName>(
+    operation: N,
+    params: ParamsIn<N>,
+    name: string,
+  ): Promise<ApiCallOutput> {
+    const out = await rawCall(operation, params, runKey, name);
+    count(operation, 1);
+    return out;
+  }
+
+  /** One call whose failure only makes the run partial (`what` names it in the reason). */
+  async function tryCall<N extends OperationName>(
+    operation: N,
+    params: ParamsIn<N>,
+    name: string,
+    what: string,
+  ): Promise<ApiCallOutput | null> {
+    try {
+      return await call(operation, params, name);
+    } catch (err) {
+      if (stopsRun(err)) {
+        throw ApplicationFailure.create({
+          message: failureMessage(err),
+          type: failureType(err) ?? 'failed',
+          nonRetryable: true,
+        });
+      }
+      partial(`${what}: ${failureMessage(err)}`);
+      return null;
+    }
+  }
+
+  /**
+   * A call that costs credits. Its price is reserved at once, in call order; when the run's
+   * budget or the account's balance does not allow it, nothing is called and `refused` says why.
+   */
+  function paidCall<N extends PaidOperation>(
+    operation: N,
+    params: ParamsIn<N>,
+    name: string,
+    what: string,
+  ): PaidCall {
+    const cost = creditsOf(operation);
+    const refusal = budget.refusal(cost);
+    if (refusal !== null || !budget.reserve(cost)) {
+      return { refused: refusal ?? 'credit budget reached', result: Promise.resolve(null) };
+    }
+    const result = tryCall(operation, params, name, what).then((out) => {
+      budget.settle(cost, out?.charged ?? 0, out?.remaining ?? null);
+      progress.creditsSpent = budget.spent;
+      return out;
+    });
+    return { refused: null, result };
+  }
+
+  /**
+   * Pages a stream in a child workflow (`<run>/paging/<label>`); a failure makes the run partial
+   * (`what` names it) and gives an empty result.
+   */
+  function page<N extends PagedOperation>(stream: PagingStream<N>, what: string): Promise<PagingResult> {
+    streams.set(stream.label, { operation: stream.operation, maxPages: maxPagesOf(stream), planned: null });
+    return executeChild(pageSearchWorkflow, {
+      workflowId: `${info.workflowId}/paging/${stream.label}`,
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+      args: [
+        {
+          runKey,
+          operation: stream.operation,
+          params: stream.params,
+          cap: stream.cap,
+          label: stream.label,
+          apiTaskQueue,
+          parentWorkflowId: info.workflowId,
+        },
+      ],
+    }).catch((err: unknown): PagingResult => {
+      partial(`${stream.operation} ${what}: ${failureMessage(err)}`);
+      return { refs: [], records: 0, pages: 0, total: null, capped: false };
+    });
+  }
+
+  /**
+   * The account check: my_account's balance bounds what the run may spend. A service that
+   * leaves credits.remaining out of the envelope has its balance read from the data.
+   */
+  async function checkAccount(): Promise<void> {
+    const account = await tryCall('my_account', {}, 'account', 'account check');
+    budget.setBalance(account?.remaining ?? null);
+    if (account && account.remaining === null) {
+      budget.setBalance(await runActivities.readAccountBalance({ ref: account.ref }));
+    }
+  }
+
+  const stats = (): RunStats => ({
+    workflowId: info.workflowId,
+    runId: info.runId,
+    startedAt,
+    callsByOperation: { ...callsByOperation },
+    callsMade: progress.callsMade,
+    pages: progress.pages,
+    records: progress.records,
+    creditsSpent: budget.spent,
+    creditsBudget: options.creditsBudget,
+    accountBalance: budget.balance,
+    partial: progress.partial,
+    reasons: [...progress.reasons],
+  });
+
+  /**
+   * Ends the run: writes the manifest beside the files, commits the snapshot the next run
+   * compares with, and gives the run's result.
+   */
+  async function finish(input: {
+    job: JobIdentity;
+    render: RenderOutput;
+    snapshotRef: StoreRef | null;
+  }): Promise<JobRunResult> {
+    const finishedAt = new Date(Date.now()).toISOString();
+    const { manifestPath } = await runActivities.finalizeRun({
+      job: input.job,
+      stats: stats(),
+      render: input.render,
+      snapshotRef: input.snapshotRef,
+      finishedAt,
+    });
+    progress.phase = PHASE_DONE;
+    progress.callsPlanned = progress.callsMade;
+    return {
+      workflowId: info.workflowId,
+      outDir: input.render.outDir,
+      files: input.render.files,
+      manifestPath,
+      partial: progress.partial,
+      reasons: [...progress.reasons],
+      callsMade: progress.callsMade,
+      creditsSpent: budget.spent,
+      creditsBudget: options.creditsBudget,
+    };
+  }
+
+  return {
+    /** The run's folder in the store (its workflow id). */
+    runKey,
+    workflowId: info.workflowId,
+    startedAt,
+    /** The run date (UTC) that names the output folder. */
+    date: startedAt.slice(0, 10),
+    budget,
+    /** Enters a phase the job names. */
+    phase(name: string): void {
+      progress.phase = name;
+    },
+    /** Sets the most calls the run makes (before paging knows its totals). */
+    planCalls(calls: number): void {
+      basePlanned = calls;
+      replan();
+    },
+    partial,
+    call,
+    tryCall,
+    paidCall,
+    page,
+    checkAccount,
+    stats,
+    finish,
+    activities: runActivities,
+  };
+}
+
+export type Run = ReturnType<typeof startRun>;
