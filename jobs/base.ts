@@ -87,7 +87,7 @@ export const jobIdSchema = z.string().regex(ID_RE, {
  * `kind` is the kind's own literal (defaulted, so a kind's parser takes jobs without it).
  *
  * @example
- * const Schema = z.object({ ...baseJobShape('smoke', ['json'] as const), sample: z.number() }).strict();
+ * const Schema = z.object({ ...baseJobShape('headcount', ['json'] as const), country: z.string() }).strict();
  */
 export function baseJobShape<K extends string, const F extends readonly [string, ...string[]]>(
   kind: K,

@@ -67,7 +67,7 @@ export type AnyJobKind = JobKind<any>;
  * Declares a job kind (checks its shape at compile time).
  *
  * @example
- * export const smokeKind = defineJobKind<SmokeJob>({ kind: 'smoke', ... });
+ * export const headcountKind = defineJobKind<HeadcountJob>({ kind: 'headcount', ... });
  */
 export function defineJobKind<J extends BaseJob>(kind: JobKind<J>): JobKind<J> {
   return kind;

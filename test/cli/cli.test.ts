@@ -100,7 +100,7 @@ describe('cli/vir.sh', () => {
   it('a bad job file is one line naming the file, the job and the field', () => {
     const file = writeTmp(
       'cli-bad-jobs.yaml',
-      'jobs:\n  - id: Bad_Id\n    title: x\n    countries: [Germany]\n',
+      'jobs:\n  - id: Bad_Id\n    kind: market-report\n    title: x\n    countries: [Germany]\n',
     );
     const res = run(['schedules', 'apply', file], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(res.code).toBe(1);

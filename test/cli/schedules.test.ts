@@ -41,7 +41,13 @@ interface JobSpec {
 function jobFile(group: string, jobs: JobSpec[]): string {
   const lines = [`group: ${group}`, 'jobs:'];
   for (const j of jobs) {
-    lines.push(`  - id: ${j.id}`, `    title: Job ${j.id}`, '    countries: [Germany]', '    schedule:');
+    lines.push(
+      `  - id: ${j.id}`,
+      '    kind: market-report',
+      `    title: Job ${j.id}`,
+      '    countries: [Germany]',
+      '    schedule:',
+    );
     if (j.cron) lines.push(`      cron: "${j.cron}"`);
     if (j.calendar) lines.push(`      calendar: ${j.calendar}`);
     lines.push(`      timezone: ${j.timezone ?? 'Europe/London'}`);

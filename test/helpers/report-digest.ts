@@ -28,6 +28,14 @@ export function maskVolatile(text: string, workflowId: string, runDate: string):
   );
 }
 
+/**
+ * Masks the time a report was generated, as people read it ("23 Nov 2026 05:41 UTC"). Applied
+ * when comparing (to a recorded digest too): it says when, not what.
+ */
+export function maskClock(line: string): string {
+  return line.replace(/\b\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} UTC\b/g, '<generated>');
+}
+
 function cellText(cell: ExcelJS.Cell): string {
   const v = cell.value;
   if (v instanceof Date) return `date:${v.toISOString()}`;

@@ -1,0 +1,120 @@
+/**
+ * A new job kind needs only its folder and a registry line: the smoke kind (jobs/smoke) runs
+ * from a job file through `vir run`, as a user runs it in a terminal (a pseudo-terminal, so
+ * the progress bar shows), on the real embedded Temporal server, with real workers, against
+ * the sandbox over HTTP. What the service received is counted by a proxy in front of it and
+ * must be what the run's manifest says it did.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
+import { startTestSandbox } from '../../helpers/sandbox.js';
+import { startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const vir = join(root, 'cli/vir.sh');
+
+let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  proxy = await startCountingProxy(sandbox.url);
+  h = await startRunner({ baseUrl: proxy.url, apiKey: 'vis_live_sandbox_vc', name: 'smoke' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+/** Runs a command in a pseudo-terminal (util-linux `script`); resolves with its exit code and output. */
+function inTerminal(
+  command: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { env, cwd: root });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+test('the smoke kind runs from a job file through vir run, with a progress bar and a manifest', async () => {
+  const file = join(h.dir, 'smoke-jobs.yaml');
+  writeFileSync(
+    file,
+    [
+      'jobs:',
+      '  - id: smoke-e2e',
+      '    kind: smoke',
+      '    title: Smoke end to end',
+      '    country: France',
+      '    records: 150',
+      `    destination: ${join(h.dir, 'out')}`,
+      '',
+    ].join('\n'),
+  );
+  const { code, output } = await inTerminal(`${vir} run smoke-e2e --file ${file}`, {
+    ...process.env,
+    VIR_DEBUG: '',
+    VIS_BASE_URL: proxy.url,
+    VIS_API_KEY: 'vis_live_sandbox_vc',
+    TEMPORAL_ADDRESS: h.settings.temporalAddress,
+    VIR_TASK_QUEUE: h.settings.taskQueue,
+    VIR_API_TASK_QUEUE: h.settings.apiTaskQueue,
+    VIR_RATE_LIMIT_PER_MINUTE: '6000',
+  });
+  expect(code, output).toBe(0);
+  // The estimate, the start line, the bar (cli-progress draws it on a terminal only), the result.
+  expect(output).toContain('estimate: at most 4 calls');
+  expect(output).toMatch(
+    /started smoke-smoke-e2e-\d{8}-\d{6} \(smoke job smoke-e2e, 150 startups of France\)/,
+  );
+  expect(output).toMatch(/[█░]{10,} \d+% \| \d+\/\d+ calls \| \d+ pages/);
+  expect(output).toMatch(/Complete run smoke-smoke-e2e-/);
+  const manifestPath = /Manifest: (\S+)/.exec(output)?.[1];
+  const jsonPath = /JSON:\s+(\S+)/.exec(output)?.[1];
+  expect(manifestPath).toBeDefined();
+  expect(jsonPath).toBeDefined();
+
+  const manifest = JSON.parse(readFileSync(join(root, manifestPath!), 'utf8'));
+  expect(manifest.job).toEqual({ id: 'smoke-e2e', title: 'Smoke end to end', kind: 'smoke' });
+  expect(manifest.status).toBe('complete');
+  expect(manifest.parameters.country).toBe('France');
+  expect(manifest.calls.byOperation).toEqual({ my_account: 1, search_startups: 2, get_startup: 1 });
+  expect(manifest.calls.pages).toBe(2);
+  expect(manifest.calls.records).toBe(150);
+  // The outside witness: what the service received is what the manifest says the run did.
+  expect(proxy.counts()).toEqual(manifest.calls.byOperation);
+
+  const summary = JSON.parse(readFileSync(join(root, jsonPath!), 'utf8'));
+  expect(summary.country).toBe('France');
+  expect(summary.paged).toBe(150);
+  expect(summary.distinct).toBe(150);
+  expect(summary.firstKeys).toHaveLength(10);
+  expect(summary.firstProfile.key).toBe(summary.firstKeys[0]);
+});
+
+test('the kind is named nowhere in the runner outside its folder but the registry', () => {
+  const hits = execFileSync(
+    'git',
+    ['grep', '-l', '-i', 'smoke', '--', '.', ':!jobs/smoke', ':!test', ':!docs', ':!*.md'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  )
+    .split('\n')
+    .filter(Boolean);
+  expect(hits).toEqual(['jobs/registry.ts']);
+});
