@@ -16,7 +16,7 @@ import { loadSettings } from '../config/settings.js';
 import { startJobRun } from '../cli/run-job.js';
 import { startWorkers } from '../runtime/workers.js';
 import { startSandbox } from '../sandbox/index.js';
-import type { RunProgress } from '../workflows/index.js';
+import { progressQuery } from '../workflows/index.js';
 
 export interface PagingFigures {
   calls: number;
@@ -104,7 +104,7 @@ export async function benchRunner(
     let finished = false;
     void done.then(() => (finished = true));
     while (!finished && !pagingEnd) {
-      const p = await handle.query<RunProgress>('progress').catch(() => null);
+      const p = await handle.query(progressQuery).catch(() => null);
       const t = Date.now();
       if (p && p.phase === 'paging' && p.callsMade > 1 && !pagingStart)
         pagingStart = { t, calls: p.callsMade };

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTemporalDevServer } from '../runtime/temporal-server.js';
+import { loadSettings } from '../config/settings.js';
+import { startLocalStack } from '../runtime/local-stack.js';
 import type { MarketReportModel } from '../jobs/market-report/report/model.js';
 import { benchNaive, benchRunner, cleanup, type PagingBenchOptions } from './paging.js';
 import { benchRender } from './render.js';
@@ -44,11 +45,16 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
 
 async function main(): Promise<void> {
-  const temporal = await startTemporalDevServer({ port: 0, headless: true });
+  // The embedded Temporal server only: each scenario starts its own sandbox and workers.
+  const stack = await startLocalStack(loadSettings({}), {
+    temporal: { port: 0, headless: true },
+    sandbox: false,
+    workers: false,
+  });
   let storeDir: string | null = null;
   try {
     const options: PagingBenchOptions = {
-      temporalAddress: temporal.address,
+      temporalAddress: stack.temporalAddress,
       countries: PAGING_COUNTRIES,
       // The service's 60 calls a minute, scaled up 10x (100 calls per 10-second window) to keep the run short.
       limitPerWindow: 100,
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
     );
   } finally {
     if (storeDir) cleanup(join(storeDir, '..'));
-    await temporal.close();
+    await stack.close();
   }
 }
 

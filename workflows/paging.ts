@@ -13,7 +13,9 @@ import { createCaller } from './calls.js';
 import { pageDoneSignal } from './progress.js';
 
 /** The parameters of a paged operation without `limit` and `offset` (the paging sets them). */
-export type PageParams<N extends PagedOperation> = Omit<ParamsIn<N>, 'limit' | 'offset'>;
+export type PageParams<N extends PagedOperation> = N extends PagedOperation
+  ? Omit<ParamsIn<N>, 'limit' | 'offset'>
+  : never;
 
 export interface PagingInput<N extends PagedOperation = PagedOperation> {
   runKey: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import type { RunProgress } from '../../workflows/index.js';
+import { progressQuery, type RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { runHistories } from '../helpers/histories.js';
@@ -45,7 +45,7 @@ test('a daily limit reached makes the run wait until the reset and resume', asyn
   const handle = await startJobRun(h.client, h.settings, job);
   const seen: RunProgress[] = [];
   const poll = setInterval(() => {
-    handle.query<RunProgress>('progress').then(
+    handle.query(progressQuery).then(
       (p) => seen.push(p),
       () => undefined,
     );

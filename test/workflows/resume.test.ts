@@ -9,7 +9,7 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import { startWorkers } from '../../runtime/workers.js';
 import { VisClient } from '../../api/client.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import type { RunProgress } from '../../workflows/index.js';
+import { progressQuery, type RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
@@ -46,14 +46,14 @@ test('a run survives its workers stopping and completes on new ones', async () =
   const handle = await startJobRun(h.client, h.settings, job);
   let before: RunProgress | null = null;
   for (let i = 0; i < 300 && !before; i++) {
-    const p = await handle.query<RunProgress>('progress').catch(() => null);
+    const p = await handle.query(progressQuery).catch(() => null);
     if (p && p.callsMade >= 6) before = p;
     else await new Promise((r) => setTimeout(r, 50));
   }
   expect(before).not.toBeNull();
   // Every worker goes away in the middle of the paging.
   await h.workers.shutdown();
-  const stoppedAt = (await handle.query<RunProgress>('progress').catch(() => before))!;
+  const stoppedAt = (await handle.query(progressQuery).catch(() => before))!;
   expect(stoppedAt.phase).not.toBe('done');
   await new Promise((r) => setTimeout(r, 1000));
   expect((await handle.describe()).status.name).toBe('RUNNING');

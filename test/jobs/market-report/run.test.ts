@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseMarketReportJob, type MarketReportJob } from '../../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
-import type { PagingResult, RunProgress } from '../../../workflows/index.js';
+import { pageSearchWorkflow, progressQuery, type RunProgress } from '../../../workflows/index.js';
 import type { MarketReportResult } from '../../../jobs/market-report/index.js';
 import { LocalStore } from '../../../activities/store.js';
 import { VisClient } from '../../../api/client.js';
@@ -73,7 +73,7 @@ beforeAll(async () => {
   const handle = await startJobRun(h.client, h.settings, job());
   const progress: RunProgress[] = [];
   const poll = setInterval(() => {
-    handle.query<RunProgress>('progress').then(
+    handle.query(progressQuery).then(
       (p) => progress.push(p),
       () => undefined,
     );
@@ -206,7 +206,7 @@ describe('a complete run', () => {
 
   test('long paging fetches pages in parallel, continues as new, and skips or repeats no record', async () => {
     const workflowId = `paging-test-${Date.now()}`;
-    const result = await h.client.workflow.execute('pageSearchWorkflow', {
+    const result = await h.client.workflow.execute(pageSearchWorkflow, {
       taskQueue: h.settings.taskQueue,
       workflowId,
       args: [
@@ -222,7 +222,7 @@ describe('a complete run', () => {
         },
       ],
     });
-    const { refs, records, pages, total, capped } = result as PagingResult;
+    const { refs, records, pages, total, capped } = result;
     expect(pages).toBe(15);
     expect(records).toBe(1500);
     expect(total).toBeGreaterThan(1500);
