@@ -43,12 +43,15 @@ export async function resolveJob(id: string, file: string | undefined): Promise<
   );
 }
 
-/** Prints where a run's files are. */
+/** How a file of each format is named in the result lines. */
+const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', xlsx: 'Workbook', csv: 'CSV', json: 'JSON' };
+
+/** Prints where a run's files are, then what the kind adds. */
 export function printResult(ctx: CliContext, job: AnyJob, result: JobRunResult): void {
   const rel = (p: string) => relative(process.cwd(), p) || p;
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
   for (const [format, path] of Object.entries(result.files)) {
-    ctx.io.out(`  ${`${format.toUpperCase()}:`.padEnd(10)}${rel(path)}`);
+    ctx.io.out(`  ${`${FORMAT_LABELS[format] ?? format.toUpperCase()}:`.padEnd(10)}${rel(path)}`);
   }
   ctx.io.out(`  Manifest: ${rel(result.manifestPath)}`);
   ctx.io.out(
