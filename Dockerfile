@@ -1,22 +1,44 @@
-# The vir worker (and the CLI): Node 24, production dependencies only (tsx runs the
-# TypeScript sources directly). Default command: `vir worker`.
-#   docker build -t vir-worker .
-#   docker run --rm -e TEMPORAL_ADDRESS=... -e VIS_BASE_URL=... -e VIS_API_KEY=... vir-worker
-FROM node:24-bookworm-slim
+# Two images from one file:
+#  - `worker` (default): the vir worker and CLI on Node 24, with the runner's production
+#    dependencies only; the sandbox (a workspace package of its own) is not in it.
+#      docker build -t vir-worker .
+#      docker run --rm -e TEMPORAL_ADDRESS=... -e VIS_BASE_URL=... -e VIS_API_KEY=... vir-worker
+#  - `sandbox`: the worker image plus the local service and its dependencies.
+#      docker build --target sandbox -t vir-sandbox .
+# tsx runs the TypeScript sources directly.
+FROM node:24-bookworm-slim AS worker
 
 ENV NODE_ENV=production \
-    VIR_DATA_DIR=/data \
-    VIR_STORE_DIR=/data/store \
-    VIR_REPORTS_DIR=/data/reports
+    VIR_DATA_DIR=/data
 
 WORKDIR /app
+# Only the root manifest and the lock file: without sandbox/ in the folder, npm installs the
+# runner's production dependencies and none of the sandbox's (fastify, the MCP SDK, ...).
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-COPY --chown=node:node . .
+COPY --chown=node:node tsconfig.json ./
+COPY --chown=node:node api ./api
+COPY --chown=node:node activities ./activities
+COPY --chown=node:node cli ./cli
+COPY --chown=node:node config ./config
+COPY --chown=node:node jobs ./jobs
+COPY --chown=node:node lib ./lib
+COPY --chown=node:node reports ./reports
+COPY --chown=node:node runtime ./runtime
+COPY --chown=node:node scripts ./scripts
+COPY --chown=node:node workflows ./workflows
 RUN mkdir -p /data && chown node:node /data
 
 USER node
 VOLUME ["/data"]
 ENTRYPOINT ["/app/cli/vir.sh"]
 CMD ["worker"]
+
+FROM worker AS sandbox
+USER root
+COPY sandbox/package.json ./sandbox/package.json
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --chown=node:node sandbox ./sandbox
+USER node
+CMD ["sandbox", "--host", "0.0.0.0", "--port", "8787"]

@@ -55,6 +55,9 @@ export interface JobRunResult {
   partial: boolean;
   reasons: string[];
   callsMade: number;
+  /** Pages fetched by paging, and the records on them. */
+  pages: number;
+  records: number;
   creditsSpent: number;
   creditsBudget: number;
 }
@@ -279,6 +282,8 @@ export function startRun(options: RunOptions) {
       partial: progress.partial,
       reasons: [...progress.reasons],
       callsMade: progress.callsMade,
+      pages: progress.pages,
+      records: progress.records,
       creditsSpent: budget.spent,
       creditsBudget: options.creditsBudget,
     };

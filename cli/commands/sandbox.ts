@@ -3,9 +3,11 @@
  * (sandbox/main.ts runs as a child process; --port defaults to VIR_SANDBOX_PORT).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 
 export const sandboxMainPath = fileURLToPath(new URL('../../sandbox/main.ts', import.meta.url));
 
@@ -28,6 +30,12 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .allowExcessArguments()
     .argument('[flags...]', 'passed to the sandbox')
     .action(async (flags: string[]) => {
+      if (!existsSync(sandboxMainPath)) {
+        throw new CliError(
+          'the sandbox is not installed here (it is a workspace package of its own, left out of the worker image): ' +
+            'use the sandbox image (docker build --target sandbox) or a clone with its development install (npm ci)',
+        );
+      }
       const port = ctx.settings().sandboxPort;
       // Same Node and loader (tsx) as this process.
       const child = spawn(

@@ -82,6 +82,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   );
   expect(output).toMatch(/[█░]{10,} \d+% \| \d+\/\d+ calls \| \d+ pages/);
   expect(output).toMatch(/Complete run smoke-smoke-e2e-/);
+  expect(output).toContain('150 startups paged in 2 pages');
   const manifestPath = /Manifest: (\S+)/.exec(output)?.[1];
   const jsonPath = /JSON:\s+(\S+)/.exec(output)?.[1];
   expect(manifestPath).toBeDefined();
