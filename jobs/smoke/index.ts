@@ -22,9 +22,7 @@ export const smokeKind = defineJobKind<SmokeJob>({
   }),
   scope: (job) => `${job.records} startups of ${job.country}`,
   activities: createSmokeActivities,
-  resultLines: (result) => [
-    `  summary of ${result.callsMade} free calls in ${result.files.json ?? '(none)'}`,
-  ],
+  resultLines: (result) => [`  ${result.records} startups paged in ${result.pages} pages`],
   examples: ['jobs/smoke/examples/smoke.yaml'],
 });
 
