@@ -17,6 +17,7 @@ import {
 import { decideAccess } from './access.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { HANDLERS } from './operations/index.js';
+import { QUOTES, type Quote } from './operations/quotes.js';
 import { rateLimitHeaders, type RateLimiter, type RateLimitSnapshot } from './rate-limit.js';
 import {
   SandboxError,
@@ -217,8 +218,20 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (!access.allowed)
       return fail(operation, access.status, access.code, access.message, snapshot, account);
 
-    // 8. Credits: the price is reserved before the handler runs, so parallel calls never overspend.
-    const price = def.credits;
+    // 8. Credits: the call's price (its quote where the call may be free) is reserved before the
+    // handler runs, so parallel calls never overspend.
+    const ctx: HandlerContext = {
+      db: deps.db,
+      account,
+      key,
+      params: validated.value,
+      baseUrl: deps.baseUrl(),
+      now: deps.options.now(),
+      state,
+      options: deps.options,
+    };
+    const quote = QUOTES[operation] as Quote<OperationName> | undefined;
+    const price = quote ? quote(ctx, def.credits) : def.credits;
     if (account.credits < price) {
       const message = `${operation} costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${account.credits}`;
       return fail(operation, 402, 'insufficient_credits', message, snapshot, account);
@@ -229,16 +242,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     // 9. Handler.
     let result: HandlerResult;
     try {
-      const ctx: HandlerContext = {
-        db: deps.db,
-        account,
-        key,
-        params: validated.value,
-        baseUrl: deps.baseUrl(),
-        now: deps.options.now(),
-        state,
-        options: deps.options,
-      };
       result = await handlers[operation](ctx);
     } catch (error) {
       account.credits += reserved;

@@ -194,4 +194,48 @@ describe('find_customers', () => {
     clock += 3_600_000;
     expect((await call(params, KEYS.org)).body.credits?.charged).toBe(0);
   });
+
+  it('a free repeat is answered even when the balance is below the price; a new call is then refused', async () => {
+    clock = START + 2 * 24 * 3_600_000;
+    sandbox.addAccount(
+      {
+        id: 'acct_three_credits',
+        name: 'Three Credits Agency',
+        type: 'service_provider',
+        plan: 'paid',
+        credits: 3,
+        organisations: [
+          {
+            org_key: 'three-credits',
+            name: 'Three Credits Agency',
+            is_default: true,
+            offering: 'Growth marketing for seed-stage fintech startups',
+            target_regions: ['europe'],
+            target_stages: ['seed'],
+            target_sectors: ['Finance & Blockchain'],
+          },
+        ],
+      },
+      [
+        {
+          key: 'vis_live_three_credits',
+          account_id: 'acct_three_credits',
+          scopes: ['read', 'ask', 'finder'],
+          revoked: false,
+        },
+      ],
+    );
+    const params = { limit: 5 };
+    const first = await call(params, 'vis_live_three_credits');
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.credits).toEqual({ charged: 3, remaining: 0 });
+    clock += 3_600_000;
+    const repeat = await call(params, 'vis_live_three_credits');
+    expect(repeat.status, repeat.text).toBe(200);
+    expect(repeat.body.credits).toEqual({ charged: 0, remaining: 0 });
+    expect(repeat.body.summary).toContain('Repeat within 24 h: not charged');
+    const other = await call({ limit: 6 }, 'vis_live_three_credits');
+    expect(other.status).toBe(402);
+    expect(other.body.error?.code).toBe('insufficient_credits');
+  });
 });
