@@ -230,7 +230,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       state,
       options: deps.options,
     };
-    const quote = QUOTES[operation] as Quote<OperationName> | undefined;
+    const quote: Quote<OperationName> | undefined = QUOTES[operation];
     const price = quote ? quote(ctx, def.credits) : def.credits;
     if (account.credits < price) {
       const message = `${operation} costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${account.credits}`;
