@@ -55,7 +55,9 @@ const TYPE_ALIASES: Record<string, (typeof INVESTOR_TYPES)[number]> = {
 
 /**
  * Investor types a free-text value names: an exact type ('vc' → VC), an alias ('cvc'), a
- * plural ('angels') or a part of a type's name ('corporate' → Corporate VC).
+ * plural ('angels') or a part of a type's name ('corporate' → Corporate VC). The spec makes
+ * investor_type free text, so a value that names no type ('Family Office') names none: the
+ * search answers with no investor rather than refusing the call.
  */
 export function investorTypeFilter(value: string): string[] {
   const key = fold(value);
@@ -65,8 +67,7 @@ export function investorTypeFilter(value: string): string[] {
   const alias = TYPE_ALIASES[key] ?? TYPE_ALIASES[singular];
   if (alias) return [alias];
   const partial = INVESTOR_TYPES.filter((t) => t.toLowerCase().includes(singular));
-  if (partial.length) return partial;
-  throw invalid(`investor_type: unknown investor type '${value}'; use one of: ${INVESTOR_TYPES.join(', ')}`);
+  return partial;
 }
 
 /**
