@@ -61,7 +61,7 @@ export interface HandlerResult {
   charts?: ChartSpec[];
   /** Absolute URL of the HTML view; the pipeline prefixes relative paths with the base URL. */
   url?: string | null;
-  /** Credits to charge instead of the operation's price (0 for a free repeat or an unmapped ask). */
+  /** Credits to charge instead of the operation's price (0 for a free repeat of find_customers). */
   charge?: number;
 }
 

@@ -123,7 +123,14 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
       if (out) {
         a.ref = out.ref;
         a.charged = out.charged;
-        if (out.mapped === false) a.skipped = 'the data agent could not answer this question (not charged)';
+        if (out.mapped === false) {
+          // What the service charged says whether it was free, not whether it was answered.
+          const cost =
+            out.charged === 0
+              ? 'not charged'
+              : `charged ${out.charged} credit${out.charged === 1 ? '' : 's'}`;
+          a.skipped = `the data agent could not answer this question (${cost})`;
+        }
       } else {
         a.skipped = 'the call failed (see methodology)';
       }

@@ -1,7 +1,8 @@
 /**
  * ask (1 credit, ask scope, paid plans): the data agent answers a plain-language question with
  * a sentence built from real rows, the rows, the SQL it ran and a chart. A question it cannot
- * map is answered with what it can answer instead and is not charged.
+ * map is answered with what it can answer instead; it costs 1 credit like every ask (the
+ * spec's table has one price per call).
  */
 import { answerQuestion } from '../agent/index.js';
 import type { Handler } from '../types.js';
@@ -21,6 +22,6 @@ export const ask: Handler<'ask'> = (ctx) => {
     interpretation: a.interpretation,
     as_of: a.as_of,
   };
-  if (!a.mapped) return { data, summary: a.answer, charts: [], url: null, charge: 0 };
+  if (!a.mapped) return { data, summary: a.answer, charts: [], url: null };
   return { data, summary: a.answer, charts: a.charts, url: '/view/results' };
 };

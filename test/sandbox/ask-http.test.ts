@@ -1,6 +1,6 @@
 /**
  * ask over real HTTP: the pipeline's rules (paid plan, ask scope, query bounds, credits) with
- * the data agent behind them; an unmapped question is answered but not charged.
+ * the data agent behind them; an unmapped question is answered and costs 1 credit like every ask.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
@@ -51,16 +51,16 @@ describe('ask over HTTP', () => {
     expect(chart.data!.length).toBeGreaterThan(3);
   });
 
-  it('answers a question it cannot map without charging and without numbers', async () => {
+  it('answers a question it cannot map without numbers, at the price of every ask (1 credit)', async () => {
     const before = (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits!.remaining!;
     const r = await ask('What is the weather in Lisbon tomorrow?');
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.data).toMatchObject({ mapped: false, rows: [] });
     expect(r.body.summary).toMatch(/^I cannot answer/);
-    expect(r.body.credits).toEqual({ charged: 0, remaining: before });
+    expect(r.body.credits).toEqual({ charged: 1, remaining: before - 1 });
     const after = (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits!.remaining;
-    expect(after).toBe(before);
+    expect(after).toBe(before - 1);
   });
 
   it('refuses the free plan with 402 upgrade_required', async () => {

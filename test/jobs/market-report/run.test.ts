@@ -293,6 +293,37 @@ describe('budget, limits and faults', () => {
     expect(text).toContain('which countries raised the most in 2025');
   });
 
+  test('a question the agent cannot map is charged as the service says, and the report says so', async () => {
+    const client = new VisClient({ baseUrl: sandbox.url, apiKey: KEY });
+    const balance = async () => (await client.call('my_account', {})).credits?.remaining ?? NaN;
+    try {
+      const before = await balance();
+      const weather = 'What is the weather in Lisbon tomorrow?';
+      const handle = await startJobRun(
+        h.client,
+        h.settings,
+        job({
+          id: 'unmapped-test',
+          countries: ['Israel'],
+          enrich: { investors: 0, startups: 0 },
+          paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
+          questions: ['largest rounds of the last 7 days in {country}', weather],
+          budget: { credits: 5 },
+        }),
+      );
+      const result = await followRun(handle, QUIET);
+      const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
+      // The outside witness: what the account paid is what the manifest says the run spent.
+      expect(before - (await balance())).toBe(manifest.credits.charged);
+      expect(manifest.credits.charged).toBe(2);
+      const text = pdfText(result.files.pdf!).replace(/\s+/g, ' ');
+      expect(text).toContain(weather);
+      expect(text).toContain('the data agent could not answer this question (charged 1 credit)');
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a 429 burst delays the run and it still completes with the right output', async () => {
     sandbox.setFaults({ burst429: 6 });
     try {
