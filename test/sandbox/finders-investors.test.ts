@@ -273,6 +273,9 @@ describe('find_investors', () => {
   });
 
   it('gives a free-plan account one run of the top 5, then 402 upgrade_required without charging', async () => {
+    const tools = async () =>
+      (await callSandbox(sandbox, 'my_account', { key: KEYS.free })).body.data?.tools as string[];
+    expect(await tools()).toContain('find_investors');
     const first = await find({ sector: 'Healthcare & Life Sciences', limit: 20 }, KEYS.free);
     expect(first.status, first.text).toBe(200);
     const data = FindInvestorsDataSchema.parse(first.body.data);
@@ -285,5 +288,8 @@ describe('find_investors', () => {
     expect(second.status).toBe(402);
     expect(second.body.error?.code).toBe('upgrade_required');
     expect(second.body.credits).toEqual({ charged: 0, remaining });
+    // my_account no longer offers the tool the account can no longer call.
+    expect(await tools()).not.toContain('find_investors');
+    expect(await tools()).toContain('search_investors');
   });
 });
