@@ -24,6 +24,7 @@ interface CliOptions {
   ratePerDay?: number;
   accounts?: string;
   deckWaitMs?: number;
+  deckAnalysisMs?: number;
   dataDir?: string;
   asOf?: string;
   log?: boolean;
@@ -47,6 +48,11 @@ async function main(): Promise<void> {
       'how long analyze_deck waits before answering "running" (default 90000)',
       integer('--deck-wait-ms', 0),
     )
+    .option(
+      '--deck-analysis-ms <n>',
+      'how long a deck analysis takes (default: 0.4 s plus per page and megabyte, at most 8 s)',
+      integer('--deck-analysis-ms', 0),
+    )
     .option('--data-dir <dir>', 'folder of the cached database (default .data/sandbox)')
     .option('--as-of <date>', 'reference date of the generated data, YYYY-MM-DD (default today)')
     .option('--log', 'log every request')
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
   if (cli.ratePerDay !== undefined) options.rateLimitPerDay = cli.ratePerDay;
   if (cli.accounts !== undefined) options.accountsFile = cli.accounts;
   if (cli.deckWaitMs !== undefined) options.deckWaitMs = cli.deckWaitMs;
+  if (cli.deckAnalysisMs !== undefined) options.deckAnalysisMs = cli.deckAnalysisMs;
   if (cli.dataDir !== undefined) options.dataDir = cli.dataDir;
   if (cli.asOf !== undefined) options.asOf = cli.asOf;
   if (cli.log) options.logger = true;

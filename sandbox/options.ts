@@ -37,6 +37,7 @@ const OptionsSchema = z.looseObject({
   minuteWindowMs: positiveInt.optional(),
   dayWindowMs: positiveInt.optional(),
   deckWaitMs: nonNegativeInt.optional(),
+  deckAnalysisMs: nonNegativeInt.optional(),
   closeTimeoutMs: nonNegativeInt.optional(),
   asOf: z
     .string()
@@ -79,6 +80,7 @@ export function resolveSandboxOptions(
     minuteWindowMs: options.minuteWindowMs ?? SANDBOX_DEFAULTS.minuteWindowMs,
     dayWindowMs: options.dayWindowMs,
     deckWaitMs: options.deckWaitMs ?? SANDBOX_DEFAULTS.deckWaitMs,
+    deckAnalysisMs: options.deckAnalysisMs,
     closeTimeoutMs: options.closeTimeoutMs ?? SANDBOX_DEFAULTS.closeTimeoutMs,
     logger: options.logger ?? SANDBOX_DEFAULTS.logger,
     accounts: options.accounts ?? [],

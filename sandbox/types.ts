@@ -153,6 +153,12 @@ export interface SandboxOptions {
   faults?: FaultOptions;
   /** analyze_deck: how long the call waits before answering status running (default 90 s). */
   deckWaitMs?: number;
+  /**
+   * How long a deck's analysis takes (ms), instead of the timing model (0.4 s plus per page and
+   * per megabyte, at most 8 s): longer than `deckWaitMs` makes analyze_deck answer 'running'
+   * and leaves the result to get_deck_analysis.
+   */
+  deckAnalysisMs?: number;
   /** CA certificates (PEM) the deck fetcher trusts besides the system's. */
   trustedCa?: string[];
   /** Fixed "now" for deterministic tests; default the real clock. */
@@ -168,13 +174,18 @@ export interface SandboxOptions {
 }
 
 export type ResolvedSandboxOptions = Required<
-  Omit<SandboxOptions, 'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now' | 'dayWindowMs'>
+  Omit<
+    SandboxOptions,
+    'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now' | 'dayWindowMs' | 'deckAnalysisMs'
+  >
 > & {
   accounts: Account[];
   keys: ApiKeyRecord[];
   accountsFile?: string;
   /** undefined: the day window ends at the next UTC midnight. */
   dayWindowMs?: number;
+  /** undefined: the deck timing model decides. */
+  deckAnalysisMs?: number;
   faults: FaultOptions;
   trustedCa: string[];
   now: () => Date;

@@ -65,11 +65,13 @@ export interface CreateRoomInput {
   thesis?: FundThesis;
   db: DatabaseSync;
   now: Date;
+  /** How long the analysis takes (ms); default the timing model's. */
+  analysisMs?: number;
 }
 
 /** Creates a data room and starts its analysis. */
 export function createRoom(state: SandboxState, input: CreateRoomInput): DataRoom {
-  const ms = deckAnalysisMs(input.text.pages.length, input.bytes);
+  const ms = input.analysisMs ?? deckAnalysisMs(input.text.pages.length, input.bytes);
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
   const room: DataRoom = {

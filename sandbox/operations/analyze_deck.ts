@@ -27,6 +27,7 @@ export const analyze_deck: Handler<'analyze_deck'> = async (ctx) => {
     thesis: ctx.account.thesis,
     db: ctx.db,
     now: ctx.now,
+    ...(ctx.options.deckAnalysisMs === undefined ? {} : { analysisMs: ctx.options.deckAnalysisMs }),
   });
   await waitForRoom(room, ctx.options.deckWaitMs);
   return roomResult(room);

@@ -167,6 +167,39 @@ describe('analyze_deck past the wait', () => {
   });
 });
 
+describe('an analysis that takes longer than the wait (deckAnalysisMs)', () => {
+  it("answers 'running' when the wait ends first, and the room is done when its analysis time is up", async () => {
+    const long = await startTestSandbox({
+      asOf: SANDBOX_TEST_AS_OF,
+      trustedCa: [decks.cert.cert],
+      deckWaitMs: 400,
+      deckAnalysisMs: 1_500,
+    });
+    try {
+      const started = Date.now();
+      const r = await analyze(long, { deck_url: `${decks.url}/ledgerly.pdf` });
+      const data = r.body.data as Data;
+      // The call waited its whole wait (the analysis was not done), then answered.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+      expect(data.status).toBe('running');
+      expect(Date.parse(data.ready_at) - Date.parse(data.created_at)).toBe(1_500);
+      expect((await poll(long, data.room_id)).body.data).toMatchObject({ status: 'running' });
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      const done = (await poll(long, data.room_id)).body.data as Data;
+      expect(done.status).toBe('done');
+      expect(done.analysis.verdict).toBeDefined();
+    } finally {
+      await long.close();
+    }
+  });
+
+  it('is a validated option', async () => {
+    await expect(startTestSandbox({ deckAnalysisMs: -1 })).rejects.toThrow(
+      /sandbox option deckAnalysisMs: must be at least 0/,
+    );
+  });
+});
+
 describe('analyze_deck refusals', () => {
   it.each([
     ['http://', 'http://example.com/deck.pdf', /https/],
