@@ -63,7 +63,15 @@ export async function checkKey(settings: Settings, timeoutMs = 10_000): Promise<
 export async function checkOpenApi(settings: Settings, timeoutMs = 10_000): Promise<CheckResult> {
   const url = `${settings.visBaseUrl}/openapi.json`;
   try {
-    const res = await request(url, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    // Every call to the service carries the key (the spec's rule 1 of authentication), this one too.
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (settings.visApiKey) headers.authorization = `Bearer ${settings.visApiKey}`;
+    const res = await request(url, {
+      method: 'GET',
+      headers,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
     const text = await res.body.text();
     if (res.statusCode !== 200)
       return { name: 'openapi', ok: false, detail: `GET ${url} answered ${res.statusCode}` };
@@ -89,7 +97,8 @@ export async function checkOpenApi(settings: Settings, timeoutMs = 10_000): Prom
     }
     return { name: 'openapi', ok: true, detail: `openapi ${doc.openapi}, version ${doc.info.version}` };
   } catch (err) {
-    return { name: 'openapi', ok: false, detail: `GET ${url} failed: ${reason(err, [])}` };
+    const secrets = settings.visApiKey ? [settings.visApiKey] : [];
+    return { name: 'openapi', ok: false, detail: `GET ${url} failed: ${reason(err, secrets)}` };
   }
 }
 

@@ -18,11 +18,14 @@ let sandbox: RunningSandbox;
 let scripted: Server;
 let scriptedUrl: string;
 let scriptedDoc: unknown = {};
+/** The Authorization header of the last GET /openapi.json the scripted service received. */
+let seenAuthorization: string | undefined;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   scripted = createServer((req, res) => {
     if (req.url === '/openapi.json') {
+      seenAuthorization = req.headers.authorization;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(scriptedDoc));
     } else {
       res.writeHead(404).end();
@@ -108,6 +111,18 @@ describe('vir doctor', () => {
     const report = await runDoctor(loadSettings(env({ TEMPORAL_NAMESPACE: 'no-such-namespace' })));
     expect(report.checks[2]).toMatchObject({ name: 'temporal', ok: false });
     expect(report.checks[2]!.detail).toMatch(/no-such-namespace/);
+  });
+
+  it('sends the key with GET /openapi.json, like every call to the service', async () => {
+    scriptedDoc = { openapi: '3.1.0', info: { version: '1.0.0' } };
+    seenAuthorization = undefined;
+    expect((await checkOpenApi(loadSettings(env({ VIS_BASE_URL: scriptedUrl })))).ok).toBe(true);
+    expect(seenAuthorization).toBe(`Bearer ${KEYS.vc}`);
+    // Without a key the document is still read (the key check fails on its own).
+    expect((await checkOpenApi(loadSettings(env({ VIS_BASE_URL: scriptedUrl, VIS_API_KEY: '' })))).ok).toBe(
+      true,
+    );
+    expect(seenAuthorization).toBeUndefined();
   });
 
   it('checks the OpenAPI version and info.version', async () => {
