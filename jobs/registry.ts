@@ -14,14 +14,9 @@ export const DEMO_JOB = { file: 'jobs/market-report/examples/demo.yaml', id: 'de
 /** A validated job of any registered kind. */
 export type AnyJob = Parameters<(typeof JOB_KINDS)[number]['estimate']>[0];
 
-/** The kind of a job or a kind name, or undefined. */
+/** The kind of this name, or undefined. */
 export function findKind(kind: string): AnyJobKind | undefined {
   return JOB_KINDS.find((k) => k.kind === kind);
-}
-
-/** The kind of a workflow type (a workflow function's name), or undefined. */
-export function kindOfWorkflowType(type: string): AnyJobKind | undefined {
-  return JOB_KINDS.find((k) => k.workflow.name === type);
 }
 
 /** Workflow types of every kind (`vir runs` lists these). */

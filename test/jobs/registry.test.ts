@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { LocalStore } from '../../activities/store.js';
 import { loadJobFile } from '../../config/jobs.js';
 import type { AnyJobKind } from '../../jobs/kind.js';
-import { JOB_KINDS, JOB_WORKFLOW_TYPES, findKind, kindOfWorkflowType } from '../../jobs/registry.js';
+import { JOB_KINDS, JOB_WORKFLOW_TYPES, findKind } from '../../jobs/registry.js';
 import { jobActivities } from '../../runtime/workers.js';
 import { workflowsEntrySource } from '../../runtime/workflow-bundle.js';
 
@@ -22,7 +22,6 @@ describe('the registry', () => {
     }
     expect(JOB_WORKFLOW_TYPES).toEqual(['marketReportWorkflow', 'smokeWorkflow']);
     expect(findKind('smoke')?.idPrefix).toBe('smoke');
-    expect(kindOfWorkflowType('marketReportWorkflow')?.kind).toBe('market-report');
     expect(findKind('weather')).toBeUndefined();
   });
 
