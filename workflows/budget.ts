@@ -47,12 +47,20 @@ export class CreditBudget {
     return true;
   }
 
-  /** Settles a reservation with what the service charged (0 when the call failed). */
+  /**
+   * Settles a reservation with what the service charged (0 when the call failed) and the
+   * balance it reported. Parallel calls answer out of order, so an earlier answer may report a
+   * higher balance than one already settled: the lowest balance reported is the latest.
+   */
   settle(reservedCost: number, charged: number, remaining: number | null): void {
     this.reserved = Math.max(0, this.reserved - reservedCost);
     this.spentCredits += charged;
-    if (this.accountBalance !== null) this.accountBalance -= charged;
-    if (remaining !== null) this.accountBalance = remaining;
+    if (remaining !== null) {
+      this.accountBalance =
+        this.accountBalance === null ? remaining : Math.min(this.accountBalance, remaining);
+    } else if (this.accountBalance !== null) {
+      this.accountBalance -= charged;
+    }
   }
 
   /** Records the balance the service reported. */

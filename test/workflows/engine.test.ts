@@ -52,6 +52,21 @@ describe('credit budget', () => {
     expect(b.balance).toBe(1);
     expect(new CreditBudget(0).refusal(0)).toBeNull();
   });
+
+  test('answers settled out of order keep the latest balance, the lowest the service reported', () => {
+    const b = new CreditBudget(10);
+    b.setBalance(100);
+    expect(b.reserve(1) && b.reserve(1)).toBe(true);
+    // The service charged A (99 left), then B (98 left); B's answer is settled first.
+    b.settle(1, 1, 98);
+    b.settle(1, 1, 99);
+    expect(b.balance).toBe(98);
+    expect(b.spent).toBe(2);
+    // Without a reported balance, the charge is taken off the last one known.
+    expect(b.reserve(1)).toBe(true);
+    b.settle(1, 1, null);
+    expect(b.balance).toBe(97);
+  });
 });
 
 describe('prices and pages from the catalog', () => {
