@@ -30,6 +30,9 @@ export interface WorkerTuning {
   store?: Store;
 }
 
+/** How long a stopping worker lets its activities in flight finish before it cancels them. */
+export const SHUTDOWN_GRACE = '30 seconds';
+
 let runtimeInstalled = false;
 
 /**
@@ -138,6 +141,9 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     }),
     maxTaskQueueActivitiesPerSecond: rps,
     maxConcurrentActivityTaskExecutions: tuning.maxConcurrentApiCalls ?? 16,
+    // A graceful stop lets the calls in flight finish and report, so none is left started on
+    // the server until its start-to-close timeout.
+    shutdownGraceTime: SHUTDOWN_GRACE,
   });
   const jobWorker = await Worker.create({
     connection,
@@ -146,6 +152,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     ...workflowBundle(),
     activities: jobActivities({ store, reportsDir: settings.reportsDir }),
     maxConcurrentActivityTaskExecutions: 4,
+    shutdownGraceTime: SHUTDOWN_GRACE,
   });
   let stopped = false;
   const shutdown = async () => {
