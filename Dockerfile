@@ -14,6 +14,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Only the root manifest and the lock file: without sandbox/ in the folder, npm installs the
 # runner's production dependencies and none of the sandbox's (fastify, the MCP SDK, ...).
+# (Not `--workspaces=false` with sandbox/ present: npm still installs the MCP SDK, a root
+# devDependency that the lock file marks non-dev because the sandbox needs it at run time.)
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
