@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { VisClient } from '../api/client.js';
 import { isVisError, RateLimitedError } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
+import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import { RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
@@ -29,21 +30,6 @@ export interface ApiActivityOptions {
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
-}
-
-const MAIN_ARRAYS = ['investors', 'startups', 'customers', 'rows', 'matches'] as const;
-
-function mainArray(data: unknown): unknown[] {
-  if (!data || typeof data !== 'object') return [];
-  for (const k of MAIN_ARRAYS) {
-    const v = (data as Record<string, unknown>)[k];
-    if (Array.isArray(v)) return v;
-  }
-  return [];
-}
-
-function numberOrNull(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 /**
@@ -106,6 +92,7 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
         throw toActivityFailure(err, input.operation, now(), threshold);
       }
       const { result } = res;
+      // Stored as it came, before anything reads it: nothing charged for is ever thrown away.
       const stored: StoredCall = {
         operation: input.operation,
         params: input.params,
@@ -113,11 +100,10 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
         result,
       };
       const ref = await deps.store.putJson(input.runKey, input.name, stored);
-      const data = (result.data ?? {}) as Record<string, unknown>;
-      const items = mainArray(data);
-      const keys = items
-        .map((it) => (it && typeof it === 'object' ? (it as Record<string, unknown>).key : undefined))
-        .filter((k): k is string => typeof k === 'string')
+      const page = readPage(input.operation, result.data);
+      const keys = page.items
+        .map((it) => recordKey(input.operation, it))
+        .filter((k): k is string => k !== null)
         .slice(0, 200);
       const out: ApiCallOutput = {
         ref,
@@ -125,13 +111,13 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
         summary: (result.summary ?? '').slice(0, 500),
         charged: result.credits?.charged ?? 0,
         remaining: result.credits?.remaining ?? null,
-        records: items.length,
-        total: numberOrNull(data.total),
-        nextOffset: numberOrNull(data.next_offset),
+        records: page.items.length,
+        total: page.total,
+        nextOffset: page.nextOffset,
         keys,
         durationMs: res.durationMs,
       };
-      if (input.operation === 'ask') out.mapped = data.mapped !== false;
+      if (input.operation === 'ask') out.mapped = readField(result.data, ANSWER_FIELDS.mapped) !== false;
       return out;
     },
   };

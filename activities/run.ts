@@ -5,6 +5,7 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
 import type { Store } from './store.js';
@@ -56,19 +57,11 @@ export async function outputFolder(
   throw new Error(`no free output folder under ${base}`);
 }
 
-/** Keys of the records of a stored page's main list (investors, startups, customers, matches). */
+/** Keys of the records of a stored page's list (investors, startups, customers, matches). */
 function pageKeys(call: StoredCall): string[] {
-  const data = (call.result.data ?? {}) as Record<string, unknown>;
-  for (const field of ['investors', 'startups', 'customers', 'matches']) {
-    const list = data[field];
-    if (Array.isArray(list)) {
-      return list.flatMap((it: unknown) => {
-        const key = it && typeof it === 'object' ? (it as { key?: unknown }).key : undefined;
-        return typeof key === 'string' ? [key] : [];
-      });
-    }
-  }
-  return [];
+  return readPage(call.operation, call.result.data)
+    .items.map((it) => recordKey(call.operation, it))
+    .filter((k): k is string => k !== null);
 }
 
 export interface RunActivityDeps {
@@ -105,8 +98,7 @@ export function createRunActivities(deps: RunActivityDeps) {
     /** The balance of a stored my_account call whose envelope did not carry credits.remaining. */
     async readAccountBalance(input: { ref: StoreRef }): Promise<number | null> {
       const call = await store.getJson<StoredCall<'my_account'>>(input.ref);
-      const balance = call.result.data?.credits_balance;
-      return typeof balance === 'number' ? balance : (call.result.credits?.remaining ?? null);
+      return readAccount(call.result).balance;
     },
 
     /** The run's output folder: <destination>/<job>/<date>[_n]/, the same one again for a retry. */
@@ -148,6 +140,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         files: Object.values(render.files).map((f) => f.slice(render.outDir.length + 1)),
         charts: render.charts,
         pages: render.pages,
+        notProvided: render.notProvided ?? [],
       };
       const manifestPath = join(render.outDir, 'manifest.json');
       await writeJsonAtomic(manifestPath, manifest, true);

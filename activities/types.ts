@@ -4,7 +4,7 @@
  * settings.
  */
 import type { Result } from '../api/envelope.js';
-import type { DataOf, OperationName, ParamsIn } from '../api/operations.js';
+import type { OperationName, ParamsIn } from '../api/operations.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
@@ -23,7 +23,8 @@ export interface StoredCall<N extends OperationName = OperationName> {
   operation: N;
   params: ParamsIn<N>;
   fetchedAt: string;
-  result: Result<DataOf<N>>;
+  /** The service's answer as it came (the envelope checked, nothing inside read yet). */
+  result: Result;
 }
 
 /** What a workflow learns from one call: small, the full result stays in the store. */
@@ -91,6 +92,8 @@ export interface RenderOutput {
   files: Record<string, string>;
   charts: number;
   pages: number | null;
+  /** What the service did not provide, by the part of the report that lacks it. */
+  notProvided?: string[];
 }
 
 export interface FinalizeInput {

@@ -1,7 +1,8 @@
 /**
  * The typed client of the Venture Intelligence Service: one undici Pool with keep-alive,
- * parameters validated before anything is sent, responses read with the tolerant schemas of
- * api/, every failure classified once into a VisError (api/errors.ts).
+ * parameters validated before anything is sent, the response's envelope checked (and nothing
+ * inside `data`: api/read.ts reads that tolerantly), every failure classified once into a
+ * VisError (api/errors.ts).
  */
 import { inspect } from 'node:util';
 import { Pool } from 'undici';
@@ -20,7 +21,6 @@ import {
   FREE_OPERATIONS,
   isOperationName,
   OPERATIONS,
-  type DataOf,
   type OperationName,
   type ParamsIn,
 } from './operations.js';
@@ -138,8 +138,9 @@ export interface CallOptions {
 }
 
 /** What {@link VisClient.callDetailed} returns: the result and the response's metadata. */
-export interface CallDetails<D> {
-  result: Result<D>;
+export interface CallDetails {
+  /** The answer as the service sent it: the envelope checked, `data` and charts untouched. */
+  result: Result;
   /** HTTP status of the response. */
   status: number;
   /** X-RateLimit-* headers of the response. */
@@ -198,7 +199,7 @@ export function encodeQuery(params: Record<string, unknown>): string {
  * const client = new VisClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: process.env.VIS_API_KEY! });
  * try {
  *   const { data } = await client.call('search_investors', { country: 'France', limit: 50 });
- *   console.log(data.investors.length);
+ *   console.log(readPage('search_investors', data).items.length);
  * } finally {
  *   await client.close();
  * }
@@ -231,7 +232,7 @@ export class VisClient {
     operation: N,
     params: ParamsIn<N>,
     opts: CallOptions = {},
-  ): Promise<Result<DataOf<N>>> {
+  ): Promise<Result> {
     return (await this.callDetailed(operation, params, opts)).result;
   }
 
@@ -243,7 +244,7 @@ export class VisClient {
     operation: N,
     params: ParamsIn<N>,
     opts: CallOptions = {},
-  ): Promise<CallDetails<DataOf<N>>> {
+  ): Promise<CallDetails> {
     const secrets = [this.#apiKey];
     const name: string = operation;
     if (this.#closed)
@@ -327,16 +328,8 @@ export class VisClient {
           : 0;
       throw errorFromResponse({ ...ctx, body: errorBody, text }, classStatus);
     }
-    const dataSchema = OPERATIONS[operation].data as z.ZodType;
-    const data = dataSchema.safeParse(envelope.data.data);
-    if (!data.success) {
-      throw new MalformedResponseError(
-        `data does not fit ${name} (${zodIssues(data.error)})`,
-        text.slice(0, EXCERPT),
-        ctx,
-      );
-    }
-    const result = { ...envelope.data, data: data.data as DataOf<N> } as Result<DataOf<N>>;
+    // The raw answer, not the parsed copy: what the service charged for is kept as it came.
+    const result = json.value as Result;
     return { result, status, rateLimit, durationMs };
   }
 

@@ -1,20 +1,25 @@
 /**
- * The Result envelope, chart spec and error response. Tolerant readers: unknown fields pass
- * through; fields the spec does not show are optional.
+ * The Result envelope and the error response: the one part of an answer read strictly, as the
+ * spec shows it (success, operation, data, summary, charts, url, credits). Unknown fields pass
+ * through; what is inside `data` and each chart is read by api/read.ts, never rejected here.
  */
 import { z } from 'zod';
 
-/** A chart spec as the service returns it (type, title, xKey, series, data, unit). */
-export const ChartSpecSchema = z.looseObject({
-  type: z.string(),
-  title: z.string().optional(),
-  xKey: z.string().optional(),
-  /** Shape not shown by the spec: strings (data keys) or objects ({ key, name?, type?, ... }). */
-  series: z.array(z.unknown()).optional(),
-  data: z.array(z.record(z.string(), z.unknown())).optional(),
-  unit: z.string().nullable().optional(),
-});
-export type ChartSpec = z.infer<typeof ChartSpecSchema>;
+/**
+ * A chart spec as the runner reads it: an object whose named keys (type, title, xKey, series,
+ * data, unit) are all read tolerantly by the chart renderer, since the spec shows neither the
+ * shape of series items nor the allowed types. Any object is accepted here.
+ */
+export const ChartSpecObject = z.record(z.string(), z.unknown());
+export interface ChartSpec {
+  type?: unknown;
+  title?: unknown;
+  xKey?: unknown;
+  series?: unknown;
+  data?: unknown;
+  unit?: unknown;
+  [field: string]: unknown;
+}
 
 export const CreditsSchema = z.looseObject({
   charged: z.number().int(),
@@ -34,19 +39,16 @@ export const ResultSchema = z.looseObject({
   operation: z.string(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
   summary: z.string().nullable().optional(),
-  charts: z.array(ChartSpecSchema).nullable().optional(),
+  charts: z.array(ChartSpecObject).nullable().optional(),
   url: z.string().nullable().optional(),
   credits: CreditsSchema.nullable().optional(),
   error: ErrorBodySchema.optional(),
 });
-type ResultFields = z.infer<typeof ResultSchema>;
 /**
- * A parsed Result with typed data. (A key-remapping mapped type, not `Omit`: `Omit` over the
- * loose object's index signature would drop every named field.)
+ * A Result as the service sent it (the envelope checked, everything else as received). `data`
+ * is read with api/read.ts.
  */
-export type Result<D = Record<string, unknown>> = {
-  [K in keyof ResultFields as K extends 'data' ? never : K]: ResultFields[K];
-} & { data: D };
+export type Result = z.infer<typeof ResultSchema>;
 
 /** An error response: success false with an error object. */
 export const ErrorResponseSchema = ResultSchema.extend({

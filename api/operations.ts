@@ -1,11 +1,11 @@
 /**
  * The one description of the service's 12 operations: name, path, credits, scope, plan and
- * account-type rule, parameter schema and tolerant data schema. The sandbox, the client and
- * the OpenAPI document are all derived from this table.
+ * account-type rule and parameter schema. The sandbox, the client and the OpenAPI document are
+ * all derived from this table. What comes back inside `data` is not described here: the spec
+ * does not show it, and the runner reads it with the tolerant accessors of api/read.ts.
  */
 import type { z } from 'zod';
 import { CATALOG } from './catalog.js';
-import * as D from './data.js';
 import type { AccountType, Scope } from './enums.js';
 import * as P from './params.js';
 
@@ -22,7 +22,6 @@ export interface PlanRule {
 export interface OperationDef<
   Name extends string = string,
   Params extends z.ZodType = z.ZodType,
-  Data extends z.ZodType = z.ZodType,
 > {
   name: Name;
   path: `/v1/${Name}`;
@@ -32,17 +31,16 @@ export interface OperationDef<
   /** One-line description from the spec. */
   description: string;
   params: Params;
-  data: Data;
   /** Parameters that are arrays (for GET query encoding). */
   arrayParams: readonly string[];
   /** Parameters that are integers (for GET query decoding). */
   integerParams: readonly string[];
 }
 
-function op<const Name extends string, Params extends z.ZodType, Data extends z.ZodType>(
-  def: Omit<OperationDef<Name, Params, Data>, 'path' | 'arrayParams' | 'integerParams'> &
-    Partial<Pick<OperationDef<Name, Params, Data>, 'arrayParams' | 'integerParams'>>,
-): OperationDef<Name, Params, Data> {
+function op<const Name extends string, Params extends z.ZodType>(
+  def: Omit<OperationDef<Name, Params>, 'path' | 'arrayParams' | 'integerParams'> &
+    Partial<Pick<OperationDef<Name, Params>, 'arrayParams' | 'integerParams'>>,
+): OperationDef<Name, Params> {
   return { arrayParams: [], integerParams: [], ...def, path: `/v1/${def.name}` };
 }
 
@@ -54,7 +52,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any' },
     description: 'The account plan (free or paid), the credit balance and which tools the account can use.',
     params: P.MyAccountParams,
-    data: D.MyAccountDataSchema,
   }),
   ask: op({
     name: 'ask',
@@ -64,7 +61,6 @@ export const OPERATIONS = {
     description:
       'A data agent answers a plain-language question with the answer, the result rows and charts.',
     params: P.AskParams,
-    data: D.AskDataSchema,
   }),
   find_investors: op({
     name: 'find_investors',
@@ -73,7 +69,6 @@ export const OPERATIONS = {
     rule: { plan: 'free-limited', text: 'free: one run, top 5 matches; paid: up to 50' },
     description: 'Ranks investors that fit a startup by their investment history.',
     params: P.FindInvestorsParams,
-    data: D.FindInvestorsDataSchema,
     arrayParams: ['investor_countries', 'subsectors', 'tags'],
     integerParams: ['limit'],
   }),
@@ -84,7 +79,6 @@ export const OPERATIONS = {
     rule: { plan: 'paid', accountTypes: ['investor'], text: 'investor (VC) accounts, paid' },
     description: 'Analyses a pitch deck (PDF or PPTX) into a data room against the fund thesis.',
     params: P.AnalyzeDeckParams,
-    data: D.DeckAnalysisDataSchema,
   }),
   get_deck_analysis: op({
     name: 'get_deck_analysis',
@@ -93,7 +87,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any' },
     description: 'Returns the result of analyze_deck for a data room.',
     params: P.GetDeckAnalysisParams,
-    data: D.DeckAnalysisDataSchema,
   }),
   find_startups_for_fund: op({
     name: 'find_startups_for_fund',
@@ -102,7 +95,6 @@ export const OPERATIONS = {
     rule: { plan: 'paid', accountTypes: ['investor'], text: 'investor (VC) accounts, paid' },
     description: 'Scores startups against the fund thesis and saves the batch to the match list.',
     params: P.FindStartupsForFundParams,
-    data: D.FindStartupsForFundDataSchema,
     integerParams: ['limit'],
   }),
   find_customers: op({
@@ -117,7 +109,6 @@ export const OPERATIONS = {
     description:
       'Ranks startups as sales targets for an organisation; a repeat call within 24 hours is free.',
     params: P.FindCustomersParams,
-    data: D.FindCustomersDataSchema,
     arrayParams: ['regions', 'stages'],
     integerParams: ['limit'],
   }),
@@ -128,7 +119,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'Lists investors (VCs, angels, corporate VCs), sorted by score or investments.',
     params: P.SearchInvestorsParams,
-    data: D.SearchInvestorsDataSchema,
     integerParams: ['limit', 'offset'],
   }),
   get_investor: op({
@@ -138,7 +128,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'An investor profile by key.',
     params: P.GetInvestorParams,
-    data: D.GetInvestorDataSchema,
   }),
   search_startups: op({
     name: 'search_startups',
@@ -147,7 +136,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'Lists startups: name, what it does, HQ, stage and funding.',
     params: P.SearchStartupsParams,
-    data: D.SearchStartupsDataSchema,
     arrayParams: ['countries', 'stages'],
     integerParams: ['limit', 'offset'],
   }),
@@ -158,7 +146,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: 'A startup profile by key or exact name.',
     params: P.GetStartupParams,
-    data: D.GetStartupDataSchema,
   }),
   country_overview: op({
     name: 'country_overview',
@@ -167,7 +154,6 @@ export const OPERATIONS = {
     rule: { plan: 'any', text: 'any, within rate limits' },
     description: "A country's venture market since 2020 with country-report charts.",
     params: P.CountryOverviewParams,
-    data: D.CountryOverviewDataSchema,
   }),
 } as const;
 
@@ -179,8 +165,6 @@ export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 export type ParamsIn<N extends OperationName> = z.input<Operations[N]['params']>;
 /** Parameters after validation and defaults. */
 export type ParamsOut<N extends OperationName> = z.output<Operations[N]['params']>;
-/** Parsed data of an operation. */
-export type DataOf<N extends OperationName> = z.output<Operations[N]['data']>;
 
 export function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(OPERATIONS, name);

@@ -10,7 +10,7 @@ import { requireApiKey, type Settings } from '../config/settings.js';
  *
  * @example
  * const client = serviceClient(loadSettings());
- * try { console.log((await client.call('my_account', {})).data.plan); } finally { await client.close(); }
+ * try { console.log(readAccount(await client.call('my_account', {})).plan); } finally { await client.close(); }
  */
 export function serviceClient(
   settings: Pick<Settings, 'visBaseUrl' | 'visApiKey' | 'httpTimeoutMs'>,

@@ -2,7 +2,7 @@
  * The Result envelope of every sandbox response, success or error: every field is always
  * present; data is null and charts empty on errors.
  */
-import type { ChartSpec } from '../api/index.js';
+import type { ChartSpec } from './result-shapes.js';
 import type { Envelope } from './types.js';
 
 /** Credits of a response: what the call charged and the balance left (null when the account is unknown). */

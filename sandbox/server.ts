@@ -5,7 +5,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPERATIONS, isOperationName } from '../api/index.js';
-import { buildOpenApiDocument } from '../api/openapi.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { addAccounts, createSandboxState, loadAccountsFile, seedAccounts } from './accounts.js';
 import { FaultInjector } from './faults.js';
 import { readJsonBody, readQueryParams } from './http-params.js';

@@ -6,13 +6,13 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type {
   AccountType,
-  ChartSpec,
   ErrorCode,
   OperationName,
   ParamsOut,
   Plan,
   Scope,
 } from '../api/index.js';
+import type { ChartSpec } from './result-shapes.js';
 
 /** A fund thesis of an investor account. */
 export interface FundThesis {

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { loadJobFile, type AnyJob } from '../../config/jobs.js';
 import { serviceClient } from '../../runtime/service.js';
+import { readAccount } from '../../api/read.js';
 import type { CliContext } from '../context.js';
 import { kindOf } from '../run-job.js';
 import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';
@@ -39,9 +40,9 @@ export function registerCredits(program: Command, ctx: CliContext): void {
       const settings = ctx.settings();
       const client = serviceClient(settings);
       ctx.defer(() => client.close());
-      const result = await client.call('my_account', {});
-      const balance = result.data.credits_balance ?? result.credits?.remaining ?? null;
-      ctx.io.out(`plan ${result.data.plan}, ${balance ?? 'unknown'} credits`);
+      const account = readAccount(await client.call('my_account', {}));
+      const balance = account.balance;
+      ctx.io.out(`plan ${account.plan ?? 'not provided by the service'}, ${balance ?? 'unknown'} credits`);
       let jobs: AnyJob[];
       if (opts.job) jobs = [await resolveJob(opts.job, opts.file)];
       else if (opts.file) jobs = (await loadJobFile(opts.file)).jobs;

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { request } from 'undici';
 import type { VisClient } from '../../api/client.js';
 import { redactText } from '../../api/redact.js';
+import { readAccount } from '../../api/read.js';
 import type { Settings } from '../../config/settings.js';
 import { serviceClient } from '../../runtime/service.js';
 import type { CliContext } from '../context.js';
@@ -44,13 +45,13 @@ export async function checkKey(settings: Settings, timeoutMs = 10_000): Promise<
   let client: VisClient | null = null;
   try {
     client = serviceClient(settings, { timeoutMs });
-    const { data } = await client.call('my_account', {});
-    const tools = data.tools ?? [];
-    const credits = data.credits_balance ?? 'unknown';
+    const account = readAccount(await client.call('my_account', {}));
+    const tools = account.tools ?? [];
+    const credits = account.balance ?? 'unknown';
     return {
       name: 'key',
       ok: true,
-      detail: `plan ${data.plan}, ${credits} credits, ${tools.length} tools${tools.length ? ` (${tools.join(', ')})` : ''}`,
+      detail: `plan ${account.plan ?? 'not provided by the service'}, ${credits} credits, ${tools.length} tools${tools.length ? ` (${tools.join(', ')})` : ''}`,
     };
   } catch (err) {
     return { name: 'key', ok: false, detail: reason(err, secrets) };

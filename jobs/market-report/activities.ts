@@ -58,7 +58,10 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
       const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
       const fileBase = safeFileName(`${input.job.id}-${input.date}`);
       const res = await renderMarket(model, { outDir, formats: input.job.outputs, fileBase });
-      return { outDir, files: res.files, charts: res.charts, pages: res.pages ?? null };
+      const notProvided = model.countries.flatMap((c) =>
+        (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
+      );
+      return { outDir, files: res.files, charts: res.charts, pages: res.pages ?? null, notProvided };
     },
   };
 }

@@ -1,9 +1,31 @@
 /**
  * Assembles what a market-report run fetched (stored pages, overviews, profiles, answers)
  * into plain data: deduplicated records, top lists, and the comparison with the previous run.
+ * Everything inside `data` is read with the tolerant accessors of api/read.ts; what the
+ * service did not provide is named in `notProvided`, never a failure.
  */
-import type { ChartSpec } from '../../api/envelope.js';
-import type { CountryOverviewData, InvestorSummary, StartupSummary } from '../../api/data.js';
+import type { ChartSpec, Result } from '../../api/envelope.js';
+import {
+  absentFields,
+  ACTIVE_INVESTOR_FIELDS,
+  ANSWER_FIELDS,
+  asObject,
+  INVESTOR_FIELDS,
+  INVESTOR_PROFILE_FIELDS,
+  MIX_FIELDS,
+  OVERVIEW_FIELDS,
+  OVERVIEW_SECTIONS,
+  PORTFOLIO_FIELDS,
+  readField,
+  readPage,
+  readProfile,
+  readRecord,
+  SECTOR_LABEL,
+  STAGE_LABEL,
+  STARTUP_FIELDS,
+  YEAR_FIELDS,
+  type ReadRecord,
+} from '../../api/read.js';
 import type { Store } from '../../activities/store.js';
 import type { StoreRef, StoredCall } from '../../activities/types.js';
 import type { AnswerRef, CountryRefs } from './types.js';
@@ -23,23 +45,72 @@ export interface RunSnapshot {
   >;
 }
 
+export type InvestorItem = ReadRecord<typeof INVESTOR_FIELDS> & { key: string; name: string };
+export type StartupItem = ReadRecord<typeof STARTUP_FIELDS> & { key: string; name: string };
+
+export interface YearItem {
+  year: number;
+  deals: number;
+  capital_usd: number;
+  yoy_deals_pct: number | null;
+  yoy_capital_pct: number | null;
+}
+export interface MixItem {
+  label: string;
+  deals: number;
+  capital_usd: number | null;
+}
+export interface ActiveInvestorItem {
+  key: string | null;
+  name: string;
+  deals: number;
+  lead_deals: number | null;
+  url: string | null;
+}
+
+/** A country overview as read; a section is null when the service did not provide it. */
+export interface OverviewRead {
+  country: string | null;
+  region: string | null;
+  as_of: string | null;
+  by_year: YearItem[] | null;
+  stage_mix: MixItem[] | null;
+  top_sectors: MixItem[] | null;
+  most_active_investors: ActiveInvestorItem[] | null;
+}
+
+export interface ProfileItem {
+  key: string;
+  name: string;
+  thesis: string | null;
+  investor_type: string | null;
+  hq_city: string | null;
+  hq_country: string | null;
+  url: string | null;
+  recent_portfolio: ReadRecord<typeof PORTFOLIO_FIELDS>[];
+}
+
 export interface CountryData {
   country: string;
-  overview: CountryOverviewData | null;
+  overview: OverviewRead | null;
   overviewSummary: string | null;
   overviewUrl: string | null;
   overviewCharts: ChartSpec[];
-  investorsByScore: InvestorSummary[];
-  investorsByInvestments: InvestorSummary[];
-  startups: StartupSummary[];
-  investorProfiles: Record<string, unknown>[];
-  startupProfiles: Record<string, unknown>[];
+  investorsByScore: InvestorItem[];
+  investorsByInvestments: InvestorItem[];
+  startups: StartupItem[];
+  investorProfiles: ProfileItem[];
+  startupProfiles: StartupItem[];
   investorsTotal: number | null;
   startupsTotal: number | null;
   investorsCapped: boolean;
   startupsCapped: boolean;
   /** Records seen on pages, and how many were duplicates across pages. */
   duplicatesDropped: number;
+  /** What the service did not provide for this country, as a reader names it ("stage mix"). */
+  notProvided: string[];
+  /** Other things the reading noticed (records left out, charts left out), as sentences. */
+  readingNotes: string[];
 }
 
 export interface AnswerData {
@@ -67,51 +138,226 @@ export function dedupeByKey<T extends { key: string }>(items: T[]): { items: T[]
   return { items: out, dropped: items.length - out.length };
 }
 
-async function readPages<T extends { key: string }>(
-  store: Store,
-  refs: StoreRef[],
-  field: string,
-): Promise<T[]> {
-  const all: T[] = [];
-  for (const ref of refs) {
-    const call = await store.getJson<StoredCall>(ref);
-    const arr = (call.result.data?.[field] ?? []) as unknown[];
-    for (const it of arr) {
-      if (it && typeof it === 'object' && typeof (it as { key?: unknown }).key === 'string')
-        all.push(it as T);
-    }
-  }
-  return all;
+/** The stored calls of one country, as loaded from the store. */
+export interface CountryCalls {
+  refs: CountryRefs;
+  overview: StoredCall | null;
+  investorsByScore: StoredCall[];
+  investorsByInvestments: StoredCall[];
+  startups: StoredCall[];
+  investorProfiles: StoredCall[];
+  startupProfiles: StoredCall[];
 }
 
-/** Reads one country's stored calls into plain data. */
-export async function readCountry(store: Store, refs: CountryRefs): Promise<CountryData> {
-  let overview: CountryOverviewData | null = null;
+/** Loads one country's stored calls. */
+export async function loadCountry(store: Store, refs: CountryRefs): Promise<CountryCalls> {
+  const all = (rs: StoreRef[]) => Promise.all(rs.map((r) => store.getJson<StoredCall>(r)));
+  return {
+    refs,
+    overview: refs.overview ? await store.getJson<StoredCall>(refs.overview) : null,
+    investorsByScore: await all(refs.investorsByScore),
+    investorsByInvestments: await all(refs.investorsByInvestments),
+    startups: await all(refs.startups),
+    investorProfiles: await all(refs.investorProfiles),
+    startupProfiles: await all(refs.startupProfiles),
+  };
+}
+
+/** Collects "not provided" names and reading notes while a country is read. */
+class Findings {
+  readonly notProvided: string[] = [];
+  readonly notes: string[] = [];
+  missing(what: string): void {
+    if (!this.notProvided.includes(what)) this.notProvided.push(what);
+  }
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
+  }
+}
+
+/** How the report names each field it shows when the service leaves it out. */
+const INVESTOR_LABELS: Partial<Record<keyof typeof INVESTOR_FIELDS, string>> = {
+  investor_type: 'investor type',
+  hq_city: 'investor HQ city',
+  hq_country: 'investor HQ country',
+  score: 'investor score',
+  investments_count: 'investor investment counts',
+  url: 'investor links',
+};
+const STARTUP_LABELS: Partial<Record<keyof typeof STARTUP_FIELDS, string>> = {
+  sector: 'startup sector',
+  stage: 'startup stage',
+  hq_city: 'startup HQ city',
+  total_raised_usd: 'startup total raised',
+  last_round_date: 'startup last round date',
+  last_round_amount_usd: 'startup last round amount',
+  url: 'startup links',
+};
+
+/** Reads records of pages with a field table; records without a key or a name are left out. */
+function readItems<F extends typeof INVESTOR_FIELDS | typeof STARTUP_FIELDS>(
+  calls: StoredCall[],
+  fields: F,
+  labels: Partial<Record<keyof F, string>>,
+  what: string,
+  found: Findings,
+): (ReadRecord<F> & { key: string; name: string })[] {
+  const raw = calls.flatMap((c) => readPage(c.operation, c.result.data).items);
+  for (const f of absentFields(raw, fields)) {
+    const label = labels[f];
+    if (label) found.missing(label);
+  }
+  const out: (ReadRecord<F> & { key: string; name: string })[] = [];
+  let unnamed = 0;
+  for (const r of raw) {
+    const rec = readRecord(r, fields);
+    if (rec.key === null || rec.name === null) unnamed++;
+    else out.push(rec as ReadRecord<F> & { key: string; name: string });
+  }
+  if (unnamed > 0) found.note(`${unnamed} ${what} without a key or a name were left out`);
+  return out;
+}
+
+/** Reads a section of the overview that is a list of rows; null when not provided. */
+function readRows<T>(
+  data: unknown,
+  section: keyof typeof OVERVIEW_SECTIONS,
+  label: string,
+  row: (o: unknown) => T | null,
+  found: Findings,
+): T[] | null {
+  const list = readField(data, OVERVIEW_SECTIONS[section]);
+  if (list === null) {
+    found.missing(label);
+    return null;
+  }
+  const rows = list.map(row).filter((r): r is T => r !== null);
+  if (rows.length < list.length)
+    found.note(`${list.length - rows.length} rows of the ${label} could not be read and were left out`);
+  return rows;
+}
+
+function mixRow(labelSpec: typeof STAGE_LABEL) {
+  return (o: unknown): MixItem | null => {
+    const label = readField(o, labelSpec);
+    const m = readRecord(o, MIX_FIELDS);
+    return label === null || m.deals === null ? null : { label, deals: m.deals, capital_usd: m.capital_usd };
+  };
+}
+
+/** Reads a country overview's data (any object, or nothing). */
+export function readOverview(data: unknown, found: Findings = new Findings()): OverviewRead {
+  const head = readRecord(data, OVERVIEW_FIELDS);
+  return {
+    ...head,
+    by_year: readRows(
+      data,
+      'by_year',
+      'deals and capital by year',
+      (o) => {
+        const y = readRecord(o, YEAR_FIELDS);
+        if (y.year === null || y.deals === null || y.capital_usd === null) return null;
+        return { ...y, year: y.year, deals: y.deals, capital_usd: y.capital_usd };
+      },
+      found,
+    ),
+    stage_mix: readRows(data, 'stage_mix', 'stage mix', mixRow(STAGE_LABEL), found),
+    top_sectors: readRows(data, 'top_sectors', 'top sectors', mixRow(SECTOR_LABEL), found),
+    most_active_investors: readRows(
+      data,
+      'most_active_investors',
+      'most active investors',
+      (o) => {
+        const i = readRecord(o, ACTIVE_INVESTOR_FIELDS);
+        if (i.name === null || i.deals === null) return null;
+        return { key: i.key, name: i.name, deals: i.deals, lead_deals: i.lead_deals, url: i.url };
+      },
+      found,
+    ),
+  };
+}
+
+/**
+ * The charts of an answer the report can draw: chart objects with at least one row of data.
+ * The renderer reads each one tolerantly (an unknown type becomes a line, bars or a table of
+ * its data); a chart without rows is left out with a note.
+ */
+export function readCharts(result: Result, found: Findings, where: string): ChartSpec[] {
+  const out: ChartSpec[] = [];
+  for (const c of result.charts ?? []) {
+    const chart = asObject(c);
+    if (chart === null) continue;
+    const rows = Array.isArray(chart.data) ? chart.data.filter((r) => asObject(r) !== null) : [];
+    if (rows.length === 0) {
+      const title =
+        typeof chart.title === 'string' && chart.title.trim() ? `"${chart.title.trim()}"` : 'untitled';
+      found.note(`the ${title} chart of the ${where} had no data the report could draw and was left out`);
+      continue;
+    }
+    out.push(chart);
+  }
+  return out;
+}
+
+function profileOf(call: StoredCall): ProfileItem | null {
+  const p = readProfile('investor', call.result.data);
+  if (p === null) return null;
+  const i = readRecord(p, INVESTOR_FIELDS);
+  const extra = readRecord(p, INVESTOR_PROFILE_FIELDS);
+  // A profile without its key in it is the one asked for.
+  const asked = asObject(call.params)?.key;
+  const key = i.key ?? (typeof asked === 'string' ? asked : '');
+  if (key === '' || i.name === null) return null;
+  return {
+    key,
+    name: i.name,
+    thesis: extra.thesis,
+    investor_type: i.investor_type,
+    hq_city: i.hq_city,
+    hq_country: i.hq_country,
+    url: i.url ?? call.result.url ?? null,
+    recent_portfolio: (extra.recent_portfolio ?? []).map((r) => readRecord(r, PORTFOLIO_FIELDS)),
+  };
+}
+
+/** Reads one country's stored calls into plain data. Never throws on what the service sent. */
+export function readCountryCalls(calls: CountryCalls): CountryData {
+  const { refs } = calls;
+  const found = new Findings();
+  let overview: OverviewRead | null = null;
   let overviewSummary: string | null = null;
   let overviewUrl: string | null = null;
   let overviewCharts: ChartSpec[] = [];
-  if (refs.overview) {
-    const call = await store.getJson<StoredCall>(refs.overview);
-    overview = (call.result.data ?? null) as CountryOverviewData | null;
-    overviewSummary = call.result.summary ?? null;
-    overviewUrl = call.result.url ?? null;
-    overviewCharts = call.result.charts ?? [];
+  if (calls.overview) {
+    const r = calls.overview.result;
+    overview = readOverview(r.data, found);
+    overviewSummary = typeof r.summary === 'string' ? r.summary : null;
+    overviewUrl = typeof r.url === 'string' ? r.url : null;
+    overviewCharts = readCharts(r, found, 'country overview');
   }
-  const byScore = dedupeByKey(await readPages<InvestorSummary>(store, refs.investorsByScore, 'investors'));
-  const byInv = dedupeByKey(
-    await readPages<InvestorSummary>(store, refs.investorsByInvestments, 'investors'),
+  const byScore = dedupeByKey(
+    readItems(calls.investorsByScore, INVESTOR_FIELDS, INVESTOR_LABELS, 'investors', found),
   );
-  const startups = dedupeByKey(await readPages<StartupSummary>(store, refs.startups, 'startups'));
-  const profiles = async (rs: StoreRef[], field: string) => {
-    const out: Record<string, unknown>[] = [];
-    for (const r of rs) {
-      const call = await store.getJson<StoredCall>(r);
-      const v = call.result.data?.[field];
-      if (v && typeof v === 'object')
-        out.push({ ...(v as Record<string, unknown>), url: (v as { url?: unknown }).url ?? call.result.url });
-    }
-    return out;
-  };
+  const byInv = dedupeByKey(
+    readItems(calls.investorsByInvestments, INVESTOR_FIELDS, INVESTOR_LABELS, 'investors', found),
+  );
+  const startups = dedupeByKey(readItems(calls.startups, STARTUP_FIELDS, STARTUP_LABELS, 'startups', found));
+  if (refs.investorsByScore.length > 0 && refs.investorsTotal === null)
+    found.note('the investor search gave no total, so it was paged until a short page');
+  if (refs.startups.length > 0 && refs.startupsTotal === null)
+    found.note('the startup search gave no total, so it was paged until a short page');
+  const investorProfiles: ProfileItem[] = [];
+  for (const call of calls.investorProfiles) {
+    const p = profileOf(call);
+    if (p) investorProfiles.push(p);
+    else found.missing('an investor profile');
+  }
+  const startupProfiles: StartupItem[] = [];
+  for (const call of calls.startupProfiles) {
+    const p = readRecord(readProfile('startup', call.result.data), STARTUP_FIELDS);
+    if (p.key !== null && p.name !== null) startupProfiles.push(p as StartupItem);
+    else found.missing('a startup profile');
+  }
   return {
     country: refs.country,
     overview,
@@ -121,48 +367,53 @@ export async function readCountry(store: Store, refs: CountryRefs): Promise<Coun
     investorsByScore: byScore.items,
     investorsByInvestments: byInv.items,
     startups: startups.items,
-    investorProfiles: await profiles(refs.investorProfiles, 'investor'),
-    startupProfiles: await profiles(refs.startupProfiles, 'startup'),
+    investorProfiles,
+    startupProfiles,
     investorsTotal: refs.investorsTotal,
     startupsTotal: refs.startupsTotal,
     investorsCapped: refs.investorsCapped,
     startupsCapped: refs.startupsCapped,
     duplicatesDropped: byScore.dropped + byInv.dropped + startups.dropped,
+    notProvided: found.notProvided,
+    readingNotes: found.notes,
   };
+}
+
+/** Reads one country's stored calls into plain data. */
+export async function readCountry(store: Store, refs: CountryRefs): Promise<CountryData> {
+  return readCountryCalls(await loadCountry(store, refs));
+}
+
+/** Reads one data agent answer (or what stands for a question that was not asked). */
+export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
+  const base: AnswerData = {
+    question: a.question,
+    country: a.country,
+    answer: null,
+    columns: [],
+    rows: [],
+    charts: [],
+    sql: null,
+    url: null,
+    skipped: a.skipped,
+    charged: a.charged,
+  };
+  if (call === null) return base;
+  const r = call.result;
+  const d = readRecord(r.data, ANSWER_FIELDS);
+  base.answer = d.answer ?? (typeof r.summary === 'string' ? r.summary : null);
+  base.rows = d.rows ?? [];
+  base.columns = d.columns ?? (base.rows[0] ? Object.keys(base.rows[0]) : []);
+  base.sql = d.sql;
+  base.charts = readCharts(r, new Findings(), 'answer');
+  base.url = typeof r.url === 'string' ? r.url : null;
+  return base;
 }
 
 /** Reads the data agent's answers. */
 export async function readAnswers(store: Store, answers: AnswerRef[]): Promise<AnswerData[]> {
   const out: AnswerData[] = [];
-  for (const a of answers) {
-    const base: AnswerData = {
-      question: a.question,
-      country: a.country,
-      answer: null,
-      columns: [],
-      rows: [],
-      charts: [],
-      sql: null,
-      url: null,
-      skipped: a.skipped,
-      charged: a.charged,
-    };
-    if (a.ref) {
-      const call = await store.getJson<StoredCall>(a.ref);
-      const d = call.result.data ?? {};
-      base.answer = typeof d.answer === 'string' ? d.answer : (call.result.summary ?? null);
-      base.rows = Array.isArray(d.rows) ? (d.rows as Record<string, unknown>[]) : [];
-      base.columns = Array.isArray(d.columns)
-        ? (d.columns as unknown[]).map(String)
-        : base.rows[0]
-          ? Object.keys(base.rows[0])
-          : [];
-      base.sql = typeof d.sql === 'string' ? d.sql : null;
-      base.charts = call.result.charts ?? [];
-      base.url = call.result.url ?? null;
-    }
-    out.push(base);
-  }
+  for (const a of answers) out.push(readAnswer(a, a.ref ? await store.getJson<StoredCall>(a.ref) : null));
   return out;
 }
 

@@ -7,63 +7,60 @@ import type { AgentAnswer, CountrySection, MarketReportModel } from './report/mo
 import type { AnswerData, CountryComparison, CountryData, RunSnapshot } from './data.js';
 import type { RunStats } from '../../activities/types.js';
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function pct(now: number | undefined, before: number | undefined): number | null {
-  if (now === undefined || before === undefined || before === 0) return null;
+function pct(now: number | null | undefined, before: number | null | undefined): number | null {
+  if (now === undefined || now === null || before === undefined || before === null || before === 0)
+    return null;
   return Math.round(((now - before) / before) * 1000) / 10;
 }
 
 function section(c: CountryData, top: { investors: number; startups: number }): CountrySection {
   const o = c.overview;
   const profiles = c.investorProfiles.map((p) => {
-    const hq = [str(p.hq_city), str(p.hq_country)].filter(Boolean).join(', ');
-    const portfolio = Array.isArray(p.recent_portfolio)
-      ? (p.recent_portfolio as Record<string, unknown>[])
-      : [];
+    const hq = [p.hq_city, p.hq_country].filter(Boolean).join(', ');
     return {
-      key: String(p.key),
-      name: String(p.name),
-      thesis: str(p.thesis),
-      type: str(p.investor_type),
+      key: p.key,
+      name: p.name,
+      thesis: p.thesis,
+      type: p.investor_type,
       hq: hq || null,
-      url: str(p.url),
-      recent_portfolio: portfolio.slice(0, 5).map((r) => ({
-        name: str(r.name) ?? str(r.startup) ?? '',
-        date: str(r.date),
-        stage: str(r.stage ?? r.round_stage),
-        amount_usd: num(r.amount_usd),
+      url: p.url,
+      recent_portfolio: p.recent_portfolio.slice(0, 5).map((r) => ({
+        name: r.name ?? '',
+        date: r.date,
+        stage: r.stage,
+        amount_usd: r.amount_usd,
       })),
     };
   });
-  return {
+  const out: CountrySection = {
     country: o?.country ?? c.country,
-    region: str(o?.region),
-    as_of: str(o?.as_of),
+    region: o?.region ?? null,
+    as_of: o?.as_of ?? null,
     by_year: (o?.by_year ?? []).map((y) => ({
       year: y.year,
       deals: y.deals,
       capital_usd: y.capital_usd,
-      deals_yoy_pct: num(y.yoy_deals_pct),
-      capital_yoy_pct: num(y.yoy_capital_pct),
+      deals_yoy_pct: y.yoy_deals_pct,
+      capital_yoy_pct: y.yoy_capital_pct,
     })),
     stage_mix: (o?.stage_mix ?? []).map((s) => ({
-      stage: s.stage,
+      stage: s.label,
       deals: s.deals,
-      capital_usd: num(s.capital_usd),
+      capital_usd: s.capital_usd,
     })),
     top_sectors: (o?.top_sectors ?? []).map((s) => ({
-      sector: s.sector,
+      sector: s.label,
       deals: s.deals,
-      capital_usd: num(s.capital_usd),
+      capital_usd: s.capital_usd,
     })),
     most_active_investors: (o?.most_active_investors ?? []).map((i) => ({
-      key: i.key,
+      ...(i.key !== null ? { key: i.key } : {}),
       name: i.name,
       deals: i.deals,
-      lead_deals: num(i.lead_deals),
-      url: str(i.url),
+      lead_deals: i.lead_deals,
+      url: i.url,
     })),
     charts: c.overviewCharts,
     url: c.overviewUrl,
@@ -73,28 +70,30 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
     notable_startups: c.startups.slice(0, top.startups).map((s) => ({
       key: s.key,
       name: s.name,
-      sector: s.sector ?? null,
-      stage: s.stage ?? null,
-      hq_city: s.hq_city ?? null,
-      total_raised_usd: s.total_raised_usd ?? null,
-      last_round_date: s.last_round_date ?? null,
-      last_round_amount_usd: s.last_round_amount_usd ?? null,
-      url: s.url ?? null,
+      sector: s.sector,
+      stage: s.stage,
+      hq_city: s.hq_city,
+      total_raised_usd: s.total_raised_usd,
+      last_round_date: s.last_round_date,
+      last_round_amount_usd: s.last_round_amount_usd,
+      url: s.url,
     })),
     profiles,
   };
+  if (c.notProvided.length > 0) out.not_provided = [...c.notProvided];
+  return out;
 }
 
 function investorRow(i: CountryData['investorsByScore'][number]) {
   return {
     key: i.key,
     name: i.name,
-    type: i.investor_type ?? null,
-    hq_city: i.hq_city ?? null,
-    hq_country: i.hq_country ?? null,
-    score: i.score ?? null,
-    investments: i.investments_count ?? null,
-    url: i.url ?? null,
+    type: i.investor_type,
+    hq_city: i.hq_city,
+    hq_country: i.hq_country,
+    score: i.score,
+    investments: i.investments_count,
+    url: i.url,
   };
 }
 
@@ -141,6 +140,8 @@ export function toMarketReportModel(input: {
       notes.push(
         `${c.country}: ${c.duplicatesDropped} records met twice across pages (the data moved while paging) were counted once`,
       );
+    for (const what of c.notProvided) notes.push(`${c.country}: ${what} not provided by the service`);
+    for (const note of c.readingNotes) notes.push(`${c.country}: ${note}`);
   }
   return {
     job: { id: job.id, title: job.title, countries: job.countries },
@@ -170,7 +171,7 @@ export function toMarketReportModel(input: {
       ),
       changes: input.comparisons.map((cmp) => {
         const c = countries.find((x) => x.country === cmp.country);
-        const nowYear = c?.overview?.by_year.find((y) => y.year === asOfYear);
+        const nowYear = c?.overview?.by_year?.find((y) => y.year === asOfYear);
         const prevYear = previous?.countries[cmp.country]?.byYear.find((y) => y.year === asOfYear);
         return {
           country: cmp.country,

@@ -1,5 +1,13 @@
 /** The smoke job's one activity: the JSON summary of what the run fetched. */
 import { join } from 'node:path';
+import {
+  absentFields,
+  readPage,
+  readProfile,
+  readRecord,
+  recordKey,
+  STARTUP_FIELDS,
+} from '../../api/read.js';
 import type { RenderOutput, StoreRef, StoredCall } from '../../activities/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
@@ -21,11 +29,20 @@ export function createSmokeActivities(deps: KindActivityDeps) {
     /** Writes `<job>-<date>.json`: how many startups were paged, the first keys, the profile read. */
     async writeSmokeSummary(input: SmokeSummaryInput): Promise<RenderOutput> {
       const keys: string[] = [];
+      const notProvided: string[] = [];
       for (const ref of input.pages) {
         const page = await store.getJson<StoredCall<'search_startups'>>(ref);
-        for (const s of page.result.data.startups ?? []) keys.push(s.key);
+        for (const item of readPage('search_startups', page.result.data).items) {
+          const key = recordKey('search_startups', item);
+          if (key !== null) keys.push(key);
+        }
       }
-      const profile = input.profile ? await store.getJson<StoredCall<'get_startup'>>(input.profile) : null;
+      if (input.total === null) notProvided.push('total of the search (paged until a short page)');
+      const call = input.profile ? await store.getJson<StoredCall<'get_startup'>>(input.profile) : null;
+      const profile = call ? readProfile('startup', call.result.data) : null;
+      if (call && profile === null) notProvided.push('startup profile');
+      if (profile)
+        for (const f of absentFields([profile], STARTUP_FIELDS)) notProvided.push(`startup profile: ${f}`);
       const path = join(input.outDir, `${safeFileName(`${input.job.id}-${input.date}`)}.json`);
       await writeJsonAtomic(
         path,
@@ -35,11 +52,12 @@ export function createSmokeActivities(deps: KindActivityDeps) {
           paged: keys.length,
           distinct: new Set(keys).size,
           firstKeys: keys.slice(0, 10),
-          firstProfile: profile ? (profile.result.data.startup ?? null) : null,
+          firstProfile: profile ? readRecord(profile, STARTUP_FIELDS) : null,
+          notProvided,
         },
         true,
       );
-      return { outDir: input.outDir, files: { json: path }, charts: 0, pages: null };
+      return { outDir: input.outDir, files: { json: path }, charts: 0, pages: null, notProvided };
     },
   };
 }

@@ -5,7 +5,7 @@
  * answer instead, and never with invented numbers.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import type { MatchContext, Pattern } from './pattern.js';
 import { PATTERNS, findEntity } from './patterns/index.js';
 import { runReadOnly, type QueryLimits } from './run.js';

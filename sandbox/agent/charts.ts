@@ -1,7 +1,7 @@
 /**
  * Chart specs of the agent's answers (the service's chart shape: type, title, xKey, series, data, unit).
  */
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 
 export interface SeriesDef {
   key: string;

@@ -3,7 +3,7 @@
  * parameterised query, and the answer sentence and chart written from the query's rows.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import type { Slots } from './slots.js';
 
 /** A named investor or startup the question is about (resolved against the database). */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import { SandboxError, type FundThesis, type SandboxState } from '../types.js';
 import { analyseDeck, type DeckAnalysis } from './analyze.js';
 import type { DeckText } from './extract.js';

@@ -2,7 +2,7 @@
  * Chart specs of the finders' results ({ type, title, xKey, series, data, unit }); series items
  * are objects { key, name, type? } so a renderer knows what each column is and how to draw it.
  */
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 
 /** A series of a chart spec. */
 export interface SeriesItem {

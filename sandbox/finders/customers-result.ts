@@ -2,7 +2,8 @@
  * find_customers: picks the organisation, merges its profile with the brief and the parameters,
  * ranks the customers, decides the free repeat within 24 hours and builds charts and summary.
  */
-import type { ChartSpec, ParamsOut, RaisingStage, Sector } from '../../api/index.js';
+import type { ParamsOut, RaisingStage, Sector } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import { SandboxError, type Account, type Organisation, type SandboxState } from '../types.js';
 import { readBrief, type BriefReading } from './brief.js';
 import { barChart, countRows } from './charts.js';

@@ -3,7 +3,7 @@
  * to the account's match list and builds the charts and summary.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import type { Account, SandboxState } from '../types.js';
 import { barChart, countRows, fitBuckets } from './charts.js';
 import { usd } from './money.js';

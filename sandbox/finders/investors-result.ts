@@ -2,7 +2,8 @@
  * find_investors: from the parameters to the result (startup reading, places, ranking, free-plan
  * limit, charts, summary). The handler in operations/find_investors.ts only adds the plan rules.
  */
-import type { ChartSpec, InvestorRegion, ParamsOut } from '../../api/index.js';
+import type { InvestorRegion, ParamsOut } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import { countriesOfRegion } from '../data/countries.js';
 import { SandboxError } from '../types.js';
 import { barChart, comboChart, countRows } from './charts.js';

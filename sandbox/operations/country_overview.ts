@@ -1,4 +1,4 @@
-import type { ChartSpec } from '../../api/index.js';
+import type { ChartSpec } from '../result-shapes.js';
 import { resolveCountry } from '../data/countries.js';
 import { dataAsOf } from '../queries/as-of.js';
 import { countryOverview, type CountryOverview } from '../queries/country-overview.js';

@@ -7,11 +7,16 @@ import {
   InsufficientCreditsError,
   InvalidClientOptionsError,
   InvalidInputError,
+  ACCOUNT_FIELDS,
+  INVESTOR_FIELDS,
   isVisError,
   MalformedResponseError,
   MethodNotAllowedError,
   NotFoundError,
   ParamValidationError,
+  readAccount,
+  readPage,
+  readRecord,
   RateLimitedError,
   RequestAbortedError,
   ServiceUnavailableError,
@@ -63,8 +68,7 @@ describe('success', () => {
     server.script({ body: okEnvelope('my_account', { plan: 'paid', credits_balance: 42, tools: ['ask'] }) });
     const result = await client.call('my_account', {});
     expect(result.success).toBe(true);
-    expect(result.data.plan).toBe('paid');
-    expect(result.data.credits_balance).toBe(42);
+    expect(readRecord(result.data, ACCOUNT_FIELDS)).toMatchObject({ plan: 'paid', credits_balance: 42 });
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
     expect(req.method).toBe('POST');
@@ -79,7 +83,7 @@ describe('success', () => {
   it('sends validated parameters with their defaults', async () => {
     server.script({ body: okEnvelope('search_investors', investors) });
     const result = await client.call('search_investors', { country: 'France' });
-    expect(result.data.investors[0]?.name).toBe('Acme Ventures');
+    expect(readPage('search_investors', result.data).items[0]?.name).toBe('Acme Ventures');
     expect(JSON.parse(server.requests[0]!.body)).toEqual({
       country: 'France',
       sort: 'score',
@@ -101,7 +105,7 @@ describe('success', () => {
       { countries: ['France', 'Côte d’Ivoire'], stages: ['seed', 'series-a'], query: 'a&b' },
       { method: 'GET' },
     );
-    expect(result.data.startups).toHaveLength(1);
+    expect(readPage('search_startups', result.data).items).toHaveLength(1);
     const req = server.requests[0]!;
     expect(req.method).toBe('GET');
     expect(req.body).toBe('');
@@ -141,8 +145,8 @@ describe('success', () => {
       ),
     });
     const result = await client.call('search_investors', {});
-    expect((result.data as Record<string, unknown>).facets).toEqual({ countries: 3 });
-    expect((result.data.investors[0] as Record<string, unknown>).brand_new_field).toEqual({ nested: true });
+    expect(result.data?.facets).toEqual({ countries: 3 });
+    expect(readPage('search_investors', result.data).items[0]?.brand_new_field).toEqual({ nested: true });
     expect((result as Record<string, unknown>).trace_id).toBe('abc');
     expect(result.charts?.[0]?.type).toBe('sankey');
   });
@@ -161,7 +165,7 @@ describe('success', () => {
     expect(detailed.rateLimit).toEqual({ limit: 60, remaining: 59, resetAt: new Date(1763769600 * 1000) });
     expect(detailed.durationMs).toBeGreaterThanOrEqual(0);
     expect(detailed.durationMs).toBeLessThan(10_000);
-    expect(detailed.result.data.plan).toBe('paid');
+    expect(readAccount(detailed.result).plan).toBe('paid');
   });
 
   it('callDetailed gives nulls when the rate-limit headers are absent', async () => {
@@ -531,7 +535,7 @@ describe('transport failures', () => {
       'RateLimitedError',
     ]);
     expect(seen.map((e) => e.status)).toEqual([null, 500, 429]);
-    expect(detailed.result.data.investors).toHaveLength(1);
+    expect(readPage('search_investors', detailed.result.data).items).toHaveLength(1);
     expect(detailed.rateLimit.remaining).toBe(57);
     expect(server.requests).toHaveLength(4);
     expect(server.requests.every((r) => JSON.parse(r.body).limit === 10)).toBe(true);
@@ -558,11 +562,47 @@ describe('malformed responses', () => {
     );
   });
 
-  it('a 200 envelope whose data does not fit the operation', async () => {
-    server.script({ body: okEnvelope('search_investors', { investors: 'none' }) });
+  it('a 200 envelope whose data is not an object (the envelope says object)', async () => {
+    server.script({ body: okEnvelope('search_investors', ['a', 'b'] as never) });
     const err = await failure(() => client.call('search_investors', {}));
     expect(err).toBeInstanceOf(MalformedResponseError);
-    expect(err.message).toMatch(/data does not fit search_investors \(investors: /);
+    expect(err.message).toMatch(/body is not the Result envelope \(data: /);
+  });
+
+  it('a chart that is not an object breaks the envelope (charts is an array of objects)', async () => {
+    server.script({ body: { ...okEnvelope('my_account', {}), charts: ['a chart'] } });
+    const err = await failure(() => client.call('my_account', {}));
+    expect(err).toBeInstanceOf(MalformedResponseError);
+    expect(err.message).toMatch(/body is not the Result envelope \(charts\.0: /);
+  });
+});
+
+describe('data is not a contract', () => {
+  it('an envelope whose data has other names and forms is returned as it came', async () => {
+    const data = {
+      investors: 'none',
+      results: [{ normalized_key: 'k', name: 'N', score: '12.5' }],
+      total_count: '1',
+    };
+    server.script({
+      body: { ...okEnvelope('search_investors', data), charts: [{ title: null, series: ['a'] }] },
+    });
+    const result = await client.call('search_investors', {});
+    expect(result.data).toEqual(data);
+    expect(result.charts).toEqual([{ title: null, series: ['a'] }]);
+    const page = readPage('search_investors', result.data);
+    expect(page.total).toBe(1);
+    expect(page.items).toHaveLength(1);
+    expect(readRecord(page.items[0], INVESTOR_FIELDS)).toMatchObject({ key: 'k', name: 'N', score: 12.5 });
+  });
+
+  it('a success envelope without data is a result with no data, not an error', async () => {
+    server.script({
+      body: { success: true, operation: 'my_account', summary: 'ok', charts: [], url: null, credits: null },
+    });
+    const result = await client.call('my_account', {});
+    expect(result.data).toBeUndefined();
+    expect(readAccount(result)).toEqual({ plan: null, balance: null, tools: null, accountType: null });
   });
 });
 

@@ -106,8 +106,8 @@ const scenarios: [string, Responder][] = [
   ['200 not JSON', (req) => ({ status: 200, body: `oops ${String(req.headers.authorization)}` })],
   ['200 not the envelope', (req) => ({ status: 200, body: { auth: req.headers.authorization } })],
   [
-    '200 data that does not fit',
-    (req) => ({ body: okEnvelope('search_investors', { investors: String(req.headers.authorization) }) }),
+    '200 envelope whose data is not an object',
+    (req) => ({ body: { ...okEnvelope('search_investors', {}), data: String(req.headers.authorization) } }),
   ],
   [
     '200 envelope with the key in an unknown error field',

@@ -3,7 +3,7 @@
  * stages, momentum, limits and the free repeat within 24 hours (with the sandbox's clock).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FindCustomersDataSchema } from '../../api/index.js';
+import { FindCustomersDataSchema } from '../../sandbox/result-shapes.js';
 import { REGION_COUNTRIES, SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';

@@ -3,7 +3,7 @@
  * list, account-type and limit rules, credits, and repeated runs that see new rounds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FindStartupsForFundDataSchema } from '../../api/index.js';
+import { FindStartupsForFundDataSchema } from '../../sandbox/result-shapes.js';
 import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import { rankForFund } from '../../sandbox/finders/score-fund.js';
 import { getSnapshot } from '../../sandbox/finders/snapshot.js';

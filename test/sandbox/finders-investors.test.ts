@@ -3,7 +3,7 @@
  * database, a website or a description, limits, the free-plan single run and credit debits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FindInvestorsDataSchema } from '../../api/index.js';
+import { FindInvestorsDataSchema } from '../../sandbox/result-shapes.js';
 import { REGION_COUNTRIES, SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { FREE_OPERATIONS, OPERATIONS, OPERATION_NAMES, RAISING_STAGES, SECTORS } from '../../api/index.js';
-import { buildOpenApiDocument } from '../../api/openapi.js';
+import { buildOpenApiDocument } from '../../sandbox/openapi.js';
 
 type Json = Record<string, any>;
 

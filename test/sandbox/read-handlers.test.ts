@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, validateParams, type OperationName, type ParamsIn } from '../../api/index.js';
 import { HANDLERS } from '../../sandbox/operations/index.js';
+import { RESULT_SHAPES } from '../../sandbox/result-shapes.js';
 import { SandboxError, type Account, type HandlerResult } from '../../sandbox/types.js';
 import { buildFixture, fixtureContext, FIXTURE_AS_OF, type Fixture } from './read-fixture.js';
 
@@ -17,7 +18,7 @@ async function call<N extends OperationName>(name: N, input: ParamsIn<N>, over =
   const v = validateParams(name, input);
   if (!v.ok) throw new Error(v.message);
   const result = await HANDLERS[name](fixtureContext(fx.db, v.value, over));
-  expect(() => OPERATIONS[name].data.parse(result.data)).not.toThrow();
+  expect(() => RESULT_SHAPES[name].parse(result.data)).not.toThrow();
   return result;
 }
 

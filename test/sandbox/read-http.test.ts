@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, type OperationName } from '../../api/index.js';
-import { buildOpenApiDocument } from '../../api/openapi.js';
+import { buildOpenApiDocument } from '../../sandbox/openapi.js';
+import { RESULT_SHAPES } from '../../sandbox/result-shapes.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -23,7 +24,7 @@ async function ok(operation: OperationName, params: Record<string, unknown> = {}
   const r = await callSandbox(sandbox, operation, { key: KEYS.vc, params, method });
   expect(r.status, r.text).toBe(200);
   expect(r.body.success).toBe(true);
-  expect(() => OPERATIONS[operation].data.parse(r.body.data)).not.toThrow();
+  expect(() => RESULT_SHAPES[operation].parse(r.body.data)).not.toThrow();
   expect(r.body.summary.length).toBeGreaterThan(10);
   return r.body as { data: Row; summary: string; url: string; charts: Row[] };
 }

@@ -8,6 +8,7 @@ import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { startWorkers } from '../../runtime/workers.js';
 import { VisClient } from '../../api/client.js';
+import { readPage } from '../../api/read.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { progressQuery, type RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -80,8 +81,8 @@ test('a run survives its workers stopping and completes on new ones', async () =
         const inv = await client.call('search_investors', { country, limit: 1 });
         const st = await client.call('search_startups', { countries: [country], limit: 1 });
         pages +=
-          2 * Math.ceil(Math.min(inv.data.total ?? 0, 300) / 100) +
-          Math.ceil(Math.min(st.data.total ?? 0, 300) / 100);
+          2 * Math.ceil(Math.min(readPage('search_investors', inv.data).total ?? 0, 300) / 100) +
+          Math.ceil(Math.min(readPage('search_startups', st.data).total ?? 0, 300) / 100);
       }
     } finally {
       await client.close();

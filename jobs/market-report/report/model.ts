@@ -102,6 +102,8 @@ export interface CountrySection {
   top_investors_by_investments: InvestorRow[];
   notable_startups: StartupRow[];
   profiles?: InvestorProfile[];
+  /** What the service did not provide for this country ("stage mix"), named in the section. */
+  not_provided?: string[];
 }
 
 /** A question put to the data agent (ask) and what it answered, or why it was skipped. */

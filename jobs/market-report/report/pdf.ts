@@ -385,6 +385,8 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   ].filter(Boolean);
   if (facts.length > 0) prose.push(facts.join(' '));
   for (const p of prose) pdf.paragraph(p);
+  if (c.not_provided && c.not_provided.length > 0)
+    pdf.paragraph(`Not provided by the service: ${c.not_provided.join('; ')}.`, { size: 8, color: MUTED });
 
   const years = yearRows(c, f.ytdYear);
   headed(

@@ -13,6 +13,7 @@ import { pageSearchWorkflow, progressQuery, type RunProgress } from '../../../wo
 import type { MarketReportResult } from '../../../jobs/market-report/index.js';
 import { LocalStore } from '../../../activities/store.js';
 import { VisClient } from '../../../api/client.js';
+import { readPage } from '../../../api/read.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { runHistories } from '../../helpers/histories.js';
@@ -246,7 +247,7 @@ describe('a complete run', () => {
       const expected: string[] = [];
       for (let offset = 0; offset < 1500; offset += 100) {
         const r = await client.call('search_startups', { countries: ['United States'], limit: 100, offset });
-        expected.push(...r.data.startups.map((x) => x.key));
+        expected.push(...readPage('search_startups', r.data).items.map((x) => String(x.key)));
       }
       expect(keys).toEqual(expected);
     } finally {

@@ -1,17 +1,13 @@
 /**
- * The OpenAPI 3.1 description of the service, generated from the operation table (never written
+ * The OpenAPI 3.1 description of the sandbox, generated from the operation table (never written
  * by hand per operation): parameter schemas come from the zod params (input side, so defaults
- * and bounds are documented), response schemas from the envelope and the tolerant data schemas.
+ * and bounds are documented), response schemas from the envelope and the sandbox's own shapes
+ * of `data` (result-shapes.ts).
  */
 import { z } from 'zod';
-import {
-  ChartSpecSchema,
-  CreditsSchema,
-  ErrorBodySchema,
-  ErrorResponseSchema,
-  ResultSchema,
-} from './envelope.js';
-import { OPERATIONS, OPERATION_NAMES, type OperationDef, type OperationName } from './operations.js';
+import { CreditsSchema, ErrorBodySchema, ErrorResponseSchema, ResultSchema } from '../api/envelope.js';
+import { OPERATIONS, OPERATION_NAMES, type OperationDef, type OperationName } from '../api/operations.js';
+import { ChartSpecSchema, RESULT_SHAPES } from './result-shapes.js';
 
 /** A JSON Schema object (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -158,12 +154,14 @@ function refHeaders(): Record<string, { $ref: string }> {
  * doc.paths['/v1/search_investors'].post; // { operationId: 'search_investors', ... }
  */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  // The sandbox's results carry the sandbox's chart shape (the runner reads any object).
+  const sandboxResult = ResultSchema.extend({ charts: z.array(ChartSpecSchema).nullable().optional() });
   const schemas: Record<string, JsonSchema> = {
     ChartSpec: jsonSchema(ChartSpecSchema, 'output'),
     Credits: jsonSchema(CreditsSchema, 'output'),
     ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
-    Result: jsonSchema(ResultSchema, 'output'),
-    ErrorResponse: jsonSchema(ErrorResponseSchema, 'output'),
+    Result: jsonSchema(sandboxResult, 'output'),
+    ErrorResponse: jsonSchema(ErrorResponseSchema.extend({ charts: sandboxResult.shape.charts }), 'output'),
   };
   const paths: OpenApiDocument['paths'] = {};
 
@@ -172,7 +170,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     const Name = pascal(name);
     const params = jsonSchema(def.params, 'input');
     schemas[`${Name}Params`] = params;
-    schemas[`${Name}Data`] = jsonSchema(def.data, 'output');
+    schemas[`${Name}Data`] = jsonSchema(RESULT_SHAPES[name], 'output');
     schemas[`${Name}Result`] = {
       allOf: [
         ref('Result'),

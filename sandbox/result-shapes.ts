@@ -1,9 +1,11 @@
 /**
- * Tolerant schemas of each operation's data, as the sandbox returns it. The spec shows only
- * find_investors' fields; everything else is optional and unknown fields pass through, so a
- * run never crashes on an extra or missing field of the real service.
+ * What the sandbox returns inside `data` and in each chart: one reading of the spec, where it
+ * says "not shown". These shapes document the sandbox's OpenAPI document and its tests; the
+ * runner never reads the service through them (it reads `data` with the tolerant accessors of
+ * api/read.ts, so the real service may choose other names and forms).
  */
 import { z } from 'zod';
+import type { OperationName } from '../api/operations.js';
 
 const num = z.number().nullable().optional();
 const str = z.string().nullable().optional();
@@ -198,3 +200,32 @@ export const DeckAnalysisDataSchema = z.looseObject({
   analysis: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type DeckAnalysisData = z.infer<typeof DeckAnalysisDataSchema>;
+
+/** A chart spec as the sandbox returns it (type, title, xKey, series, data, unit). */
+export const ChartSpecSchema = z.looseObject({
+  type: z.string(),
+  title: z.string().optional(),
+  xKey: z.string().optional(),
+  /** Shape not shown by the spec: the sandbox gives objects ({ key, name?, type? }). */
+  series: z.array(z.unknown()).optional(),
+  data: z.array(z.record(z.string(), z.unknown())).optional(),
+  unit: z.string().nullable().optional(),
+});
+
+/** The sandbox's `data` of each operation. */
+export const RESULT_SHAPES: Record<OperationName, z.ZodType> = {
+  my_account: MyAccountDataSchema,
+  ask: AskDataSchema,
+  find_investors: FindInvestorsDataSchema,
+  analyze_deck: DeckAnalysisDataSchema,
+  get_deck_analysis: DeckAnalysisDataSchema,
+  find_startups_for_fund: FindStartupsForFundDataSchema,
+  find_customers: FindCustomersDataSchema,
+  search_investors: SearchInvestorsDataSchema,
+  get_investor: GetInvestorDataSchema,
+  search_startups: SearchStartupsDataSchema,
+  get_startup: GetStartupDataSchema,
+  country_overview: CountryOverviewDataSchema,
+};
+/** A chart as the sandbox builds it. */
+export type ChartSpec = z.infer<typeof ChartSpecSchema>;
