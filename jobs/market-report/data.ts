@@ -277,6 +277,8 @@ export function readOverview(data: unknown, found: Findings = new Findings()): O
   };
 }
 
+const CHART_KEYS = ['type', 'title', 'xKey', 'series', 'data', 'unit'] as const;
+
 /**
  * The charts of an answer the report can draw: chart objects with at least one row of data.
  * The renderer reads each one tolerantly (an unknown type becomes a line, bars or a table of
@@ -294,7 +296,10 @@ export function readCharts(result: Result, found: Findings, where: string): Char
       found.note(`the ${title} chart of the ${where} had no data the report could draw and was left out`);
       continue;
     }
-    out.push(chart);
+    // The spec's named keys of a chart; anything else the service adds is not drawn.
+    const named: ChartSpec = {};
+    for (const k of CHART_KEYS) if (chart[k] !== undefined) named[k] = chart[k];
+    out.push(named);
   }
   return out;
 }
@@ -384,6 +389,19 @@ export async function readCountry(store: Store, refs: CountryRefs): Promise<Coun
   return readCountryCalls(await loadCountry(store, refs));
 }
 
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** An answer row with numbers given as plain numeric strings ("1234", "-2.5") read as numbers. */
+function numericCells(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row))
+    out[k] = typeof v === 'string' && PLAIN_NUMBER.test(v) ? Number(v) : v;
+  return out;
+}
+
+function onlyColumns(row: Record<string, unknown>, columns: string[]): Record<string, unknown> {
+  return Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
+}
+
 /** Reads one data agent answer (or what stands for a question that was not asked). */
 export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
   const base: AnswerData = {
@@ -402,8 +420,10 @@ export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
   const r = call.result;
   const d = readRecord(r.data, ANSWER_FIELDS);
   base.answer = d.answer ?? (typeof r.summary === 'string' ? r.summary : null);
-  base.rows = d.rows ?? [];
-  base.columns = d.columns ?? (base.rows[0] ? Object.keys(base.rows[0]) : []);
+  const rows = (d.rows ?? []).map(numericCells);
+  base.columns = d.columns && d.columns.length > 0 ? d.columns : rows[0] ? Object.keys(rows[0]) : [];
+  // The columns the service declared are the answer's; anything else in a row is not shown.
+  base.rows = d.columns && d.columns.length > 0 ? rows.map((r) => onlyColumns(r, base.columns)) : rows;
   base.sql = d.sql;
   base.charts = readCharts(r, new Findings(), 'answer');
   base.url = typeof r.url === 'string' ? r.url : null;

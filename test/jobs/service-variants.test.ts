@@ -1,0 +1,264 @@
+/**
+ * The runner works against services that read the spec otherwise. Every job kind's example
+ * job runs through each variant of test/helpers/service-variants.ts (a proxy in front of the
+ * sandbox changes the answers: names, totals, charts, account fields, sections, unknown
+ * fields, numbers as strings, reset formats) to a complete report, and its figures equal
+ * those of the same job run against the plain sandbox, except what the variant removed,
+ * which the report names as "not provided by the service".
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { VisClient } from '../../api/client.js';
+import { readAccount } from '../../api/read.js';
+import { snapshotRefOf } from '../../activities/run.js';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import { loadJobFile } from '../../config/jobs.js';
+import type { MarketReportModel } from '../../jobs/market-report/report/model.js';
+import { JOB_KINDS, DEMO_JOB, type AnyJob } from '../../jobs/registry.js';
+import { normalizeChart } from '../../reports/charts/index.js';
+import type { ChartSpec } from '../../api/envelope.js';
+import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy.js';
+import { maskClock, maskVolatile, reportDigest, type ReportDigest } from '../helpers/report-digest.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { SERVICE_VARIANTS, variantTransform, type ServiceVariant } from '../helpers/service-variants.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({
+    rateLimitPerMinute: 10_000,
+    asOf: SANDBOX_TEST_AS_OF,
+    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
+  });
+  proxy = await startCountingProxy(sandbox.url);
+  h = await startRunner({ baseUrl: proxy.url, apiKey: KEY, name: 'variants' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+interface Manifest {
+  status: string;
+  notProvided: string[];
+  startedAt: string;
+  charts: number;
+  calls: { byOperation: Record<string, number> };
+}
+
+/** What a run of a kind gave, reduced to what must not depend on how the service reads the spec. */
+interface Outcome {
+  manifest: Manifest;
+  /** The kind's figures (the report model, the summary), masked for run ids and times. */
+  figures: Record<string, unknown>;
+  /** What a person reads (PDF text and workbook cells), when the kind writes a report. */
+  digest: ReportDigest | null;
+}
+
+/** Each kind's example job, as the variants run it. */
+async function exampleJob(kind: (typeof JOB_KINDS)[number]): Promise<AnyJob> {
+  const file = kind.kind === 'market-report' ? DEMO_JOB.file : kind.examples[0]!;
+  const { jobs } = await loadJobFile(resolve(root, file));
+  return jobs.find((j) => j.kind === kind.kind)!;
+}
+
+/** The account's balance before every run, so that runs that spend the same end the same. */
+const BALANCE = 50_000;
+const KEY = 'vis_live_sandbox_vc';
+
+function account() {
+  const id = sandbox.state.keys.get(KEY)!.account_id;
+  return sandbox.state.accounts.get(id)!;
+}
+
+async function runThrough(job: AnyJob, label: string): Promise<Outcome> {
+  // Every run is a first run: the comparison with an earlier run is another test's business.
+  rmSync(join(h.dir, 'store', snapshotRefOf(job.id)), { force: true });
+  account().credits = BALANCE;
+  const run = { ...job, destination: join(h.dir, 'reports', label) } as AnyJob;
+  const result = await followRun(await startJobRun(h.client, h.settings, run), QUIET);
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as Manifest;
+  const mask = (v: unknown) =>
+    JSON.parse(
+      maskClock(maskVolatile(JSON.stringify(v), result.workflowId, manifest.startedAt.slice(0, 10))),
+    ) as Record<string, unknown>;
+  if (job.kind === 'market-report') {
+    const model = JSON.parse(
+      readFileSync(join(h.dir, 'store', 'runs', result.workflowId, 'report', 'model.json'), 'utf8'),
+    ) as MarketReportModel;
+    // The balance the report gives is the account's, as the service saw it after the run.
+    expect(model.stats.creditsRemaining).toBe(account().credits);
+    expect(model.stats.creditsRemaining).toBe(BALANCE - model.stats.creditsSpent);
+    const { generatedAt: _g, ...rest } = model;
+    const { durationMs: _d, ...stats } = rest.stats;
+    const digest = await reportDigest(result.files, {
+      workflowId: result.workflowId,
+      runDate: manifest.startedAt.slice(0, 10),
+    });
+    return { manifest, figures: mask({ ...rest, stats }), digest };
+  }
+  const summary = JSON.parse(readFileSync(Object.values(result.files)[0]!, 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  return { manifest, figures: mask(summary), digest: null };
+}
+
+/** What a chart draws: its categories and values per series (not its names, type or title). */
+function drawn(spec: ChartSpec) {
+  const n = normalizeChart(spec);
+  return { x: n.xKey, series: n.series.map((s) => s.key), rows: n.rows };
+}
+
+type Figures = Record<string, unknown>;
+
+/**
+ * The plain run's figures as the variant must give them: what the variant removed emptied and
+ * named, the notes a variant adds to the method section accepted.
+ */
+function expectedMarketFigures(plain: Figures, v: ServiceVariant): Figures {
+  const m = structuredClone(plain) as unknown as MarketReportModel;
+  for (const c of m.countries) {
+    const gone = new Set(v.removes);
+    if (gone.has('stage mix')) c.stage_mix = [];
+    if (gone.has('top sectors')) c.top_sectors = [];
+    for (const s of c.notable_startups) {
+      if (gone.has('startup last round date')) s.last_round_date = null;
+      if (gone.has('startup last round amount')) s.last_round_amount_usd = null;
+    }
+    if (v.removes.length > 0) c.not_provided = [...v.removes];
+  }
+  return m as unknown as Figures;
+}
+
+/** Method notes a variant may add (or word otherwise), per what it changed. */
+function acceptedNotes(plainSources: string[], v: ServiceVariant, countries: string[]): string[] {
+  let sources = [...plainSources];
+  if (v.noTotals)
+    sources = sources.map((s) => s.replace(/(startup list capped at \d+) of \d+/, '$1 of more'));
+  for (const c of countries) {
+    for (const what of v.removes) sources.push(`${c}: ${what} not provided by the service`);
+    if (v.noTotals)
+      sources.push(`${c}: the startup search gave no total, so it was paged until a short page`);
+    if (v.chartsChanged)
+      sources.push(
+        `${c}: the "Deal flow by weekday" chart of the country overview had no data the report could draw and was left out`,
+      );
+  }
+  return sources;
+}
+
+function compareMarket(plain: Outcome, got: Outcome, v: ServiceVariant): void {
+  const want = expectedMarketFigures(plain.figures, v) as unknown as MarketReportModel;
+  const have = structuredClone(got.figures) as unknown as MarketReportModel;
+  const countries = want.countries.map((c) => c.country);
+  expect(new Set(have.stats.sources)).toEqual(new Set(acceptedNotes(want.stats.sources, v, countries)));
+  have.stats.sources = want.stats.sources;
+  if (v.chartsChanged) {
+    // The same figures drawn, whatever shape the service gave its charts.
+    const charts = (m: MarketReportModel) => [
+      ...m.countries.map((c) => c.charts.map(drawn)),
+      ...m.answers.map((a) => (a.charts ?? []).map(drawn)),
+    ];
+    expect(charts(have)).toEqual(charts(want));
+    for (const m of [have, want]) {
+      m.countries.forEach((c) => (c.charts = []));
+      m.answers.forEach((a) => (a.charts = []));
+    }
+  }
+  expect(have).toEqual(want);
+  if (v.removes.length === 0 && !v.noTotals && !v.chartsChanged) {
+    // Nothing removed: the report a person reads is the same, cell by cell and line by line.
+    expect(got.digest!.workbook.map(maskClock)).toEqual(plain.digest!.workbook.map(maskClock));
+    expect(got.digest!.pdf.map(maskClock)).toEqual(plain.digest!.pdf.map(maskClock));
+  }
+  if (v.removes.length > 0) {
+    const text = got.digest!.pdf.join(' ');
+    expect(text).toContain('Not provided by the service:');
+    for (const what of v.removes) expect(text).toContain(what);
+  }
+}
+
+function compareSmoke(plain: Outcome, got: Outcome, v: ServiceVariant): void {
+  const want = structuredClone(plain.figures);
+  if (v.noTotals) {
+    want.total = null;
+    want.notProvided = ['total of the search (paged until a short page)'];
+  }
+  expect(got.figures).toEqual(want);
+}
+
+const COMPARE: Record<string, (plain: Outcome, got: Outcome, v: ServiceVariant) => void> = {
+  'market-report': compareMarket,
+  smoke: compareSmoke,
+};
+
+test('every job kind has a comparison under the service variants', () => {
+  expect(Object.keys(COMPARE).sort()).toEqual(JOB_KINDS.map((k) => k.kind).sort());
+});
+
+for (const kind of JOB_KINDS) {
+  describe(`${kind.kind} through services that read the spec otherwise`, () => {
+    let job: AnyJob;
+    let plain: Outcome;
+
+    beforeAll(async () => {
+      job = await exampleJob(kind);
+      proxy.setTransform(null);
+      plain = await runThrough(job, `${kind.kind}-plain`);
+      expect(plain.manifest.status).toBe('complete');
+      expect(plain.manifest.notProvided).toEqual([]);
+    }, 180_000);
+
+    for (const v of SERVICE_VARIANTS) {
+      test(`${v.name}: ${v.description}`, async () => {
+        proxy.setTransform(variantTransform(v));
+        let got: Outcome;
+        try {
+          got = await runThrough(job, `${kind.kind}-${v.name}`);
+        } finally {
+          proxy.setTransform(null);
+        }
+        expect(got.manifest.status).toBe('complete');
+        if (kind.kind === 'market-report') {
+          const countries = (plain.figures as unknown as MarketReportModel).countries.map((c) => c.country);
+          expect(got.manifest.notProvided.sort()).toEqual(
+            countries.flatMap((c) => v.removes.map((w) => `${c}: ${w}`)).sort(),
+          );
+          if (!v.chartsChanged && v.removes.length === 0)
+            expect(got.manifest.charts).toBe(plain.manifest.charts);
+        }
+        expect(got.manifest.calls.byOperation).toEqual(plain.manifest.calls.byOperation);
+        COMPARE[kind.kind]!(plain, got, v);
+      }, 180_000);
+    }
+  });
+}
+
+test('the account variant: the balance is read from data when the envelope carries none', async () => {
+  const client = new VisClient({ baseUrl: proxy.url, apiKey: KEY });
+  try {
+    proxy.setTransform(variantTransform(SERVICE_VARIANTS.find((x) => x.name === 'account')!));
+    const account = await client.call('my_account', {});
+    expect(account.credits?.remaining).toBeNull();
+    expect(account.data?.credits_balance).toBeUndefined();
+    proxy.setTransform(null);
+    const plainAccount = await client.call('my_account', {});
+    expect(readAccount(account)).toEqual(readAccount(plainAccount));
+    expect(readAccount(account).balance).toBeGreaterThan(0);
+  } finally {
+    proxy.setTransform(null);
+    await client.close();
+  }
+});
