@@ -179,7 +179,7 @@ export const SERVICE_VARIANTS: ServiceVariant[] = [
     description: 'every number inside data given as a numeric string',
     removes: [],
     envelope(_op, env) {
-      env.data = numbersAsStrings(env.data) as Obj;
+      env.data = numbersAsStrings(env.data);
     },
   },
   {
@@ -205,7 +205,7 @@ export const SERVICE_VARIANTS: ServiceVariant[] = [
             credits: null,
             error: { code: 'rate_limited', message: 'rate limit exceeded; wait for the reset' },
           };
-          const headers = {
+          const headers: Record<string, string | string[]> = {
             ...a.headers,
             'x-ratelimit-remaining': '0',
             'x-ratelimit-reset': httpDate(reset),
