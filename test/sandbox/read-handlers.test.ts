@@ -3,7 +3,7 @@
  * expectation is computed independently from the fixture rows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, validateParams, type OperationName, type ParamsIn } from '../../api/index.js';
+import { validateParams, type OperationName, type ParamsIn } from '../../api/index.js';
 import { HANDLERS } from '../../sandbox/operations/index.js';
 import { RESULT_SHAPES } from '../../sandbox/result-shapes.js';
 import { SandboxError, type Account, type HandlerResult } from '../../sandbox/types.js';

@@ -3,7 +3,7 @@
  * the generated database. Expectations are computed independently with SQL on sandbox.db.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type OperationName } from '../../api/index.js';
+import { type OperationName } from '../../api/index.js';
 import { buildOpenApiDocument } from '../../sandbox/openapi.js';
 import { RESULT_SHAPES } from '../../sandbox/result-shapes.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
