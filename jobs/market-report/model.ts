@@ -35,7 +35,8 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
     };
   });
   const out: CountrySection = {
-    country: o?.country ?? c.country,
+    // The country the job asked for (the section's name), whatever the service calls it.
+    country: c.country,
     region: o?.region ?? null,
     as_of: o?.as_of ?? null,
     by_year: (o?.by_year ?? []).map((y) => ({
