@@ -15,7 +15,11 @@ import {
   SNACKR_SLIDES,
 } from '../fixtures/decks/build.js';
 import { startDeckServer, type DeckServer } from '../fixtures/decks/tls-server.js';
+import { VisClient } from '../../api/client.js';
+import { DECK_FIELDS, readRecord } from '../../api/read.js';
+import { startCountingProxy } from '../helpers/counting-proxy.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';
+import { SERVICE_VARIANTS, variantTransform } from '../helpers/service-variants.js';
 
 let decks: DeckServer;
 let sandbox: RunningSandbox;
@@ -164,6 +168,37 @@ describe('analyze_deck past the wait', () => {
     expect(last.status).toBe('done');
     expect(last.room_id).toBe(data.room_id);
     expect(last.analysis.verdict).toBe('pursue');
+  });
+});
+
+describe('a service that puts room_id elsewhere in data (the spec does not show where)', () => {
+  it("the runner's reader finds the room and its status through the key-names variant, and polls it", async () => {
+    const proxy = await startCountingProxy(slow.url);
+    proxy.setTransform(variantTransform(SERVICE_VARIANTS.find((v) => v.name === 'key-names')!));
+    const client = new VisClient({ baseUrl: proxy.url, apiKey: KEYS.vc });
+    try {
+      const r = await client.call('analyze_deck', { deck_url: `${decks.url}/ledgerly.pdf` });
+      expect(r.data?.room_id).toBeUndefined();
+      const room = readRecord(r.data, DECK_FIELDS);
+      expect(room.room_id).toMatch(/^room_[0-9a-f]{16}$/);
+      expect(room.status).toBe('running');
+      let status = room.status;
+      const deadline = Date.now() + 20_000;
+      while (status === 'running' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const p = readRecord(
+          (await client.call('get_deck_analysis', { room_id: room.room_id! })).data,
+          DECK_FIELDS,
+        );
+        expect(p.room_id).toBe(room.room_id);
+        status = p.status;
+      }
+      expect(status).toBe('done');
+      expect(proxy.counts().get_deck_analysis).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
   });
 });
 
