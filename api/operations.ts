@@ -19,10 +19,7 @@ export interface PlanRule {
   text: string;
 }
 
-export interface OperationDef<
-  Name extends string = string,
-  Params extends z.ZodType = z.ZodType,
-> {
+export interface OperationDef<Name extends string = string, Params extends z.ZodType = z.ZodType> {
   name: Name;
   path: `/v1/${Name}`;
   credits: number;

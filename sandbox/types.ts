@@ -4,14 +4,7 @@
  * envelope) is in server.ts; each operation's logic is a handler in operations/<name>.ts.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type {
-  AccountType,
-  ErrorCode,
-  OperationName,
-  ParamsOut,
-  Plan,
-  Scope,
-} from '../api/index.js';
+import type { AccountType, ErrorCode, OperationName, ParamsOut, Plan, Scope } from '../api/index.js';
 import type { ChartSpec } from './result-shapes.js';
 
 /** A fund thesis of an investor account. */

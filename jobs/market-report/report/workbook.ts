@@ -180,7 +180,10 @@ export function buildMarketWorkbook(
     );
     if (book.addLink(ws, r - 1, 1, 'Interactive country view', c.url)) r++;
     if (c.not_provided && c.not_provided.length > 0)
-      r = book.addParagraphs(ws, [`Not provided by the service: ${c.not_provided.join('; ')}.`], r, { span: 7 }) - 1;
+      r =
+        book.addParagraphs(ws, [`Not provided by the service: ${c.not_provided.join('; ')}.`], r, {
+          span: 7,
+        }) - 1;
     r = book.addKeyFigures(
       ws,
       [
