@@ -2,7 +2,9 @@
  * Fault injection for the /v1 routes: added latency, 500/503 answers, dropped connections,
  * responses that never finish, malformed bodies and bursts of 429. Off by default; decisions
  * come from a seeded PRNG so a run with the same seed and calls sees the same faults.
- * Faulted calls never reach the pipeline, so they never count against limits or charge credits.
+ * Faulted calls never reach the pipeline, so they never count against limits or charge credits;
+ * the after-charge faults (`afterCharge`) are the exception: they replace the answer of a call
+ * the pipeline already charged and saved, as a service that fails on its way back.
  */
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,6 +36,25 @@ const FaultOptionsSchema = z
       .min(0, { message: 'burst429 must be an integer >= 0' })
       .optional(),
     seed: z.number().int({ message: 'seed must be an integer' }).optional(),
+    afterCharge: z
+      .object({
+        dropRate: rate('afterCharge.dropRate').optional(),
+        errorRate: rate('afterCharge.errorRate').optional(),
+        hangRate: rate('afterCharge.hangRate').optional(),
+        malformedRate: rate('afterCharge.malformedRate').optional(),
+        operations: z.array(z.string()).optional(),
+        times: z
+          .number()
+          .int({ message: 'afterCharge.times must be an integer >= 0' })
+          .min(0, { message: 'afterCharge.times must be an integer >= 0' })
+          .optional(),
+      })
+      .strict()
+      .refine(
+        (a) => (a.errorRate ?? 0) + (a.dropRate ?? 0) + (a.hangRate ?? 0) + (a.malformedRate ?? 0) <= 1,
+        { message: 'afterCharge rates must not add up to more than 1' },
+      )
+      .optional(),
   })
   .strict()
   .refine((f) => (f.errorRate ?? 0) + (f.dropRate ?? 0) + (f.hangRate ?? 0) + (f.malformedRate ?? 0) <= 1, {
@@ -96,6 +117,8 @@ export class FaultInjector {
   #faults: FaultOptions = {};
   #random: () => number = Math.random;
   #burstLeft = 0;
+  #afterChargeLeft = Infinity;
+  #afterChargeFaulted = 0;
   readonly #hanging = new Set<ServerResponse>();
 
   constructor(
@@ -112,6 +135,41 @@ export class FaultInjector {
     this.#faults = validateFaults(faults);
     this.#random = seededRandom(this.#faults.seed ?? this.defaultSeed);
     this.#burstLeft = this.#faults.burst429 ?? 0;
+    this.#afterChargeLeft = this.#faults.afterCharge?.times ?? Infinity;
+  }
+
+  /** Calls whose answer an after-charge fault replaced since the sandbox started. */
+  get afterChargeFaulted(): number {
+    return this.#afterChargeFaulted;
+  }
+
+  /**
+   * Draws the after-charge fault of a call the pipeline answered: only a call that charged
+   * credits (and is of the listed operations, when listed) can get one.
+   */
+  nextAfterCharge(operation: string, charged: number): FaultAction {
+    const a = this.#faults.afterCharge;
+    const none: FaultAction = { kind: 'none', delayMs: 0, variant: 0 };
+    if (!a || charged <= 0 || this.#afterChargeLeft <= 0) return none;
+    if (a.operations && !a.operations.includes(operation)) return none;
+    const shares: [FaultKind, number][] = [
+      ['error500', (a.errorRate ?? 0) / 2],
+      ['error503', (a.errorRate ?? 0) / 2],
+      ['drop', a.dropRate ?? 0],
+      ['hang', a.hangRate ?? 0],
+      ['malformed', a.malformedRate ?? 0],
+    ];
+    const u = this.#random();
+    let acc = 0;
+    for (const [kind, share] of shares) {
+      acc += share;
+      if (u < acc) {
+        this.#afterChargeLeft -= 1;
+        this.#afterChargeFaulted += 1;
+        return { kind, delayMs: 0, variant: Math.floor(this.#random() * MALFORMED_BODIES.length) };
+      }
+    }
+    return none;
   }
 
   get faults(): FaultOptions {

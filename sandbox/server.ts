@@ -143,6 +143,8 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           method,
         });
         if (response.status === 405) void reply.header('allow', 'POST');
+        const after = faults.nextAfterCharge(operation, response.body.credits?.charged ?? 0);
+        if (await faults.apply(after, operation, request, reply, response.headers)) return reply;
         return send(reply, response);
       },
     });

@@ -123,6 +123,26 @@ export interface FaultOptions {
   burst429?: number;
   /** Seed of the fault PRNG (default: the database seed); setting faults restarts the sequence. */
   seed?: number;
+  /**
+   * Faults that happen after the pipeline charged the call and saved its result: the account
+   * paid, the caller never reads the answer. Shares (0..1) of charged calls.
+   */
+  afterCharge?: AfterChargeFaults;
+}
+
+export interface AfterChargeFaults {
+  /** The connection is dropped instead of the answer. */
+  dropRate?: number;
+  /** 500 or 503 instead of the answer (half each). */
+  errorRate?: number;
+  /** The answer starts and never finishes (past the client's timeout). */
+  hangRate?: number;
+  /** A 200 whose body is not the envelope. */
+  malformedRate?: number;
+  /** Only these operations (default: every call that charged credits). */
+  operations?: string[];
+  /** Only the first N eligible calls (default: no limit). */
+  times?: number;
 }
 
 export interface SandboxOptions {

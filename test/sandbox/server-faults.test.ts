@@ -148,6 +148,63 @@ describe('fault injection', () => {
   });
 });
 
+describe('faults after the charge (afterCharge)', () => {
+  const ask = () =>
+    fetch(`${sandbox.url}/v1/ask`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.vc}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'how many seed rounds were there in Germany in 2025' }),
+      signal: AbortSignal.timeout(1500),
+    });
+  const savedAsks = () => [...sandbox.state.results.values()].filter((r) => r.operation === 'ask').length;
+
+  it.each([
+    ['dropRate', 'the connection is dropped'],
+    ['errorRate', 'a 500 or 503 comes back'],
+    ['hangRate', 'the answer never finishes'],
+    ['malformedRate', 'a body that is not the envelope comes back'],
+  ] as const)('%s: the account paid and the result was saved, but %s', async (mode, _what) => {
+    sandbox.setFaults({ afterCharge: { [mode]: 1 } });
+    const before = vcCredits()!;
+    const saved = savedAsks();
+    const outcome = await ask()
+      .then(
+        async (r) => {
+          const text = await r.text();
+          return { status: r.status, envelope: ResultSchema.safeParse(JSON.parse(text || 'null')).success };
+        },
+        () => ({ status: 0, envelope: false }),
+      )
+      .catch(() => ({ status: 0, envelope: false }));
+    // The caller never sees a successful answer...
+    expect(outcome.status === 200 && outcome.envelope).toBe(false);
+    if (mode === 'errorRate') expect([500, 503]).toContain(outcome.status);
+    // ...but the service did its work and charged for it.
+    expect(vcCredits()).toBe(before - 1);
+    expect(savedAsks()).toBe(saved + 1);
+  });
+
+  it('faults only calls that charged, of the listed operations, the first N times', async () => {
+    sandbox.setFaults({ afterCharge: { dropRate: 1, operations: ['ask'], times: 2 } });
+    const r = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
+    expect(r.status).toBe(200);
+    const before = vcCredits()!;
+    await expect(ask()).rejects.toThrow();
+    await expect(ask()).rejects.toThrow();
+    const third = await ask();
+    expect(third.status).toBe(200);
+    expect(vcCredits()).toBe(before - 3);
+  });
+
+  it('refuses bad options, naming the field', () => {
+    expect(() => validateFaults({ afterCharge: { dropRate: 2 } })).toThrow(/afterCharge.dropRate/);
+    expect(() => validateFaults({ afterCharge: { dropRate: 0.6, errorRate: 0.6 } })).toThrow(
+      /must not add up to more than 1/,
+    );
+    expect(() => validateFaults({ afterCharge: { times: -1 } } as never)).toThrow(/afterCharge.times/);
+  });
+});
+
 describe('close() with faults', () => {
   it('is not blocked by responses that never finish', async () => {
     const own = await startTestSandbox({ faults: { hangRate: 1 } });
