@@ -201,7 +201,7 @@ describe('faults after the charge (afterCharge)', () => {
     expect(() => validateFaults({ afterCharge: { dropRate: 0.6, errorRate: 0.6 } })).toThrow(
       /must not add up to more than 1/,
     );
-    expect(() => validateFaults({ afterCharge: { times: -1 } } as never)).toThrow(/afterCharge.times/);
+    expect(() => validateFaults({ afterCharge: { times: -1 } })).toThrow(/afterCharge.times/);
   });
 });
 
