@@ -8,16 +8,26 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { VisClient } from '../api/client.js';
-import { isVisError, RateLimitedError } from '../api/errors.js';
+import { Context } from '@temporalio/activity';
+import { creditsOf } from '../api/catalog.js';
+import {
+  isVisError,
+  MalformedResponseError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  type VisError,
+} from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
 import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import { RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
   DAILY_LIMIT_FAILURE,
+  OUTCOME_UNKNOWN_FAILURE,
   type ApiCallInput,
   type ApiCallOutput,
   type DailyLimitDetails,
+  type RateLimitedDetails,
   type StoredCall,
 } from './types.js';
 
@@ -30,6 +40,29 @@ export interface ApiActivityOptions {
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
+}
+
+/**
+ * Whether a failed call may have been carried out (and charged) by the service: the request was
+ * sent and no readable answer came back. Refusals (4xx with the service's error) were not.
+ */
+function outcomeUnknown(err: VisError): boolean {
+  return err instanceof ServiceUnavailableError || err instanceof MalformedResponseError;
+}
+
+/** Heartbeats while a call is in flight, when the activity has a heartbeat timeout. */
+function heartbeatWhile<T>(work: Promise<T>): Promise<T> {
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return work; // called outside an activity (unit tests)
+  }
+  const every = ctx.info.heartbeatTimeoutMs;
+  if (!every) return work;
+  const timer = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(every / 3)));
+  ctx.heartbeat();
+  return work.finally(() => clearInterval(timer));
 }
 
 /**
@@ -60,7 +93,22 @@ export function toActivityFailure(
     }
     // Retry right after the reset, with a little spread so parallel calls do not stampede.
     const delay = waitMs + 250 + Math.floor(Math.random() * 500);
-    return ApplicationFailure.create({ message, type: err.code, nonRetryable: false, nextRetryDelay: delay });
+    const details: RateLimitedDetails = { retryAfterMs: delay };
+    return ApplicationFailure.create({
+      message,
+      type: err.code,
+      nonRetryable: false,
+      nextRetryDelay: delay,
+      details: [details],
+    });
+  }
+  if (isVisError(err) && creditsOf(operation) > 0 && outcomeUnknown(err)) {
+    return ApplicationFailure.create({
+      message: `${message} (the service may have charged for it)`,
+      type: OUTCOME_UNKNOWN_FAILURE,
+      nonRetryable: true,
+      details: [{ code: err.code }],
+    });
   }
   if (isVisError(err)) {
     return ApplicationFailure.create({ message, type: err.code, nonRetryable: !err.retryable });
@@ -79,46 +127,50 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
   const now = deps.options?.now ?? (() => new Date());
   const maxGateWait = deps.options?.maxGateWaitMs ?? 30_000;
   const gate = maxGateWait > 0 ? new RateGate(maxGateWait) : null;
+  async function callOnce(input: ApiCallInput): Promise<ApiCallOutput> {
+    let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
+    await gate?.acquire();
+    try {
+      res = await deps.client.callDetailed(input.operation, input.params);
+      gate?.release(res.rateLimit);
+    } catch (err) {
+      gate?.release(isVisError(err) ? err.rateLimit : null);
+      throw toActivityFailure(err, input.operation, now(), threshold);
+    }
+    const { result } = res;
+    // Stored as it came, before anything reads it: nothing charged for is ever thrown away.
+    const stored: StoredCall = {
+      operation: input.operation,
+      params: input.params,
+      fetchedAt: now().toISOString(),
+      result,
+    };
+    const ref = await deps.store.putJson(input.runKey, input.name, stored);
+    const page = readPage(input.operation, result.data);
+    const keys = page.items
+      .map((it) => recordKey(input.operation, it))
+      .filter((k): k is string => k !== null)
+      .slice(0, 200);
+    const out: ApiCallOutput = {
+      ref,
+      operation: input.operation,
+      summary: (result.summary ?? '').slice(0, 500),
+      charged: result.credits?.charged ?? 0,
+      remaining: result.credits?.remaining ?? null,
+      records: page.items.length,
+      total: page.total,
+      nextOffset: page.nextOffset,
+      keys,
+      durationMs: res.durationMs,
+    };
+    if (input.operation === 'ask') out.mapped = readField(result.data, ANSWER_FIELDS.mapped) !== false;
+    return out;
+  }
+
   return {
     /** One call of the service; the result is stored and summarised. */
     async callApi(input: ApiCallInput): Promise<ApiCallOutput> {
-      let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
-      await gate?.acquire();
-      try {
-        res = await deps.client.callDetailed(input.operation, input.params);
-        gate?.release(res.rateLimit);
-      } catch (err) {
-        gate?.release(isVisError(err) ? err.rateLimit : null);
-        throw toActivityFailure(err, input.operation, now(), threshold);
-      }
-      const { result } = res;
-      // Stored as it came, before anything reads it: nothing charged for is ever thrown away.
-      const stored: StoredCall = {
-        operation: input.operation,
-        params: input.params,
-        fetchedAt: now().toISOString(),
-        result,
-      };
-      const ref = await deps.store.putJson(input.runKey, input.name, stored);
-      const page = readPage(input.operation, result.data);
-      const keys = page.items
-        .map((it) => recordKey(input.operation, it))
-        .filter((k): k is string => k !== null)
-        .slice(0, 200);
-      const out: ApiCallOutput = {
-        ref,
-        operation: input.operation,
-        summary: (result.summary ?? '').slice(0, 500),
-        charged: result.credits?.charged ?? 0,
-        remaining: result.credits?.remaining ?? null,
-        records: page.items.length,
-        total: page.total,
-        nextOffset: page.nextOffset,
-        keys,
-        durationMs: res.durationMs,
-      };
-      if (input.operation === 'ask') out.mapped = readField(result.data, ANSWER_FIELDS.mapped) !== false;
-      return out;
+      return heartbeatWhile(callOnce(input));
     },
   };
 }

@@ -54,6 +54,18 @@ export interface DailyLimitDetails {
 
 export const DAILY_LIMIT_FAILURE = 'DailyLimitReached';
 
+/**
+ * A paid call whose outcome is unknown: the request was sent and no readable answer came back
+ * (timeout, dropped connection, 5xx, a body that is not the envelope). The service may have
+ * charged for it, so it is never retried blindly: the workflow reconciles with the balance.
+ */
+export const OUTCOME_UNKNOWN_FAILURE = 'outcome_unknown';
+
+/** Details of a rate-limited failure: how long to wait before calling again. */
+export interface RateLimitedDetails {
+  retryAfterMs: number;
+}
+
 /** What a run did, for its manifest and its report's methodology. */
 export interface RunStats {
   workflowId: string;

@@ -14,6 +14,8 @@ export interface OperationFacts {
   maxLimit?: number;
   /** Whether the operation pages with `offset`. */
   paged?: true;
+  /** A repeat of the same call soon after is free (find_customers within 24 hours). */
+  freeRepeat?: true;
 }
 
 export const CATALOG = {
@@ -23,7 +25,7 @@ export const CATALOG = {
   analyze_deck: { credits: 3, scope: 'finder' },
   get_deck_analysis: { credits: 0, scope: 'read' },
   find_startups_for_fund: { credits: 3, scope: 'finder', maxLimit: 30 },
-  find_customers: { credits: 3, scope: 'finder', maxLimit: 50 },
+  find_customers: { credits: 3, scope: 'finder', maxLimit: 50, freeRepeat: true },
   search_investors: { credits: 0, scope: 'read', maxLimit: 100, paged: true },
   get_investor: { credits: 0, scope: 'read' },
   search_startups: { credits: 0, scope: 'read', maxLimit: 100, paged: true },
@@ -46,6 +48,12 @@ export type PagedOperation = {
 /** The price of one call of an operation. */
 export function creditsOf(operation: CatalogName): number {
   return CATALOG[operation].credits;
+}
+
+/** What asking again costs after a call the service charged but whose answer was lost. */
+export function repeatCreditsOf(operation: CatalogName): number {
+  const facts: OperationFacts = CATALOG[operation];
+  return facts.freeRepeat ? 0 : facts.credits;
 }
 
 /** The largest page an operation gives (its largest `limit`). */

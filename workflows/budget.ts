@@ -63,6 +63,18 @@ export class CreditBudget {
     }
   }
 
+  /**
+   * Settles a reservation whose call's outcome was unknown, once the balance was read again:
+   * `paid` is what the account lost since the last known balance (the whole price when that
+   * could not be read: an attempt counts as charged until the service shows otherwise).
+   */
+  settleUnknown(reservedCost: number, paid: number, balance: number | null): void {
+    this.reserved = Math.max(0, this.reserved - reservedCost);
+    this.spentCredits += paid;
+    if (balance !== null) this.accountBalance = balance;
+    else if (this.accountBalance !== null) this.accountBalance -= paid;
+  }
+
   /** Records the balance the service reported. */
   setBalance(remaining: number | null): void {
     if (remaining !== null) this.accountBalance = remaining;

@@ -13,7 +13,13 @@ import {
 } from '@temporalio/workflow';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { ApiActivities } from '../activities/api.js';
-import { DAILY_LIMIT_FAILURE, type ApiCallOutput, type DailyLimitDetails } from '../activities/types.js';
+import {
+  DAILY_LIMIT_FAILURE,
+  OUTCOME_UNKNOWN_FAILURE,
+  type ApiCallOutput,
+  type DailyLimitDetails,
+  type RateLimitedDetails,
+} from '../activities/types.js';
 
 export const DEFAULT_API_TASK_QUEUE = 'vir-api';
 
@@ -39,6 +45,17 @@ export function apiActivityOptions(taskQueue: string): ActivityOptions {
   };
 }
 
+/**
+ * A paid call is made once per activity: a failure whose outcome is unknown (and a worker that
+ * died with the call in flight, seen within the heartbeat timeout) comes back to the workflow,
+ * which reconciles with the balance before it asks again. Rate-limited answers (known not
+ * charged) are waited out and asked again by the workflow too.
+ */
+export function paidApiActivityOptions(taskQueue: string): ActivityOptions {
+  const base = apiActivityOptions(taskQueue);
+  return { ...base, heartbeatTimeout: '20 seconds', retry: { ...base.retry, maximumAttempts: 1 } };
+}
+
 export interface CallHooks {
   /** Called before a durable wait for the daily limit, with the reset time (ISO), and with null after it. */
   onWait?: (until: string | null) => void;
@@ -50,6 +67,23 @@ export function failureType(err: unknown): string | null {
     return err.cause.type ?? null;
   if (err instanceof ApplicationFailure) return err.type ?? null;
   return null;
+}
+
+/**
+ * Whether a failed paid call may have been carried out by the service: the activity said so,
+ * or it ended without an answer of its own (a timeout: its worker died, or it hung).
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  if (failureType(err) === OUTCOME_UNKNOWN_FAILURE) return true;
+  return err instanceof ActivityFailure && !(err.cause instanceof ApplicationFailure);
+}
+
+/** How long a rate-limited failure asks to wait (ms), or null when it is another failure. */
+export function rateLimitedWait(err: unknown): number | null {
+  if (failureType(err) !== 'rate_limited') return null;
+  const cause = (err as ActivityFailure).cause as ApplicationFailure;
+  const details = (cause.details?.[0] ?? null) as RateLimitedDetails | null;
+  return details?.retryAfterMs ?? 2000;
 }
 
 /** The message of the activity's own failure (not the wrapper's). */
@@ -79,8 +113,14 @@ export type Call = <N extends OperationName>(
  * const call = createCaller('vir-api');
  * const out = await call('country_overview', { country: 'Germany' }, runKey, 'overview/germany');
  */
-export function createCaller(taskQueue: string, hooks: CallHooks = {}): Call {
-  const { callApi } = proxyActivities<ApiActivities>(apiActivityOptions(taskQueue));
+export function createCaller(
+  taskQueue: string,
+  hooks: CallHooks = {},
+  options: { paid?: boolean } = {},
+): Call {
+  const { callApi } = proxyActivities<ApiActivities>(
+    options.paid ? paidApiActivityOptions(taskQueue) : apiActivityOptions(taskQueue),
+  );
   return async function call(operation, params, runKey, name) {
     for (;;) {
       try {

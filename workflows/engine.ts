@@ -17,16 +17,32 @@ import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { creditsOf, pageSizeOf, type PagedOperation, type PaidOperation } from '../api/catalog.js';
+import {
+  creditsOf,
+  pageSizeOf,
+  repeatCreditsOf,
+  type PagedOperation,
+  type PaidOperation,
+} from '../api/catalog.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { RunActivities } from '../activities/run.js';
 import type { ApiCallOutput, JobIdentity, RenderOutput, RunStats, StoreRef } from '../activities/types.js';
 import { CreditBudget } from './budget.js';
-import { createCaller, DEFAULT_API_TASK_QUEUE, failureMessage, failureType, stopsRun } from './calls.js';
+import {
+  createCaller,
+  DEFAULT_API_TASK_QUEUE,
+  failureMessage,
+  failureType,
+  outcomeUnknown,
+  rateLimitedWait,
+  stopsRun,
+} from './calls.js';
 import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
 import {
   estimateEta,
@@ -36,6 +52,11 @@ import {
   progressQuery,
   type RunProgress,
 } from './progress.js';
+
+/** The patch of paid calls made one at a time and reconciled with the balance after an unknown outcome. */
+export const PAID_CALLS_RECONCILED = 'paid-calls-reconciled';
+/** Attempts of one paid call at most (each after a reconciliation). */
+export const MAX_PAID_ATTEMPTS = 3;
 
 /** What every job workflow receives: its job and how the run was started. */
 export interface JobRunInput<J> {
@@ -144,7 +165,11 @@ export function startRun(options: RunOptions) {
     if (!progress.reasons.includes(reason)) progress.reasons.push(reason);
   };
 
-  const rawCall = createCaller(apiTaskQueue, { onWait: (until) => (progress.waitingUntil = until) });
+  const onWait = { onWait: (until: string | null) => (progress.waitingUntil = until) };
+  const rawCall = createCaller(apiTaskQueue, onWait);
+  const rawPaidCall = createCaller(apiTaskQueue, onWait, { paid: true });
+  /** Paid calls of the run go one at a time, so a balance read tells which one was charged. */
+  let paidQueue: Promise<unknown> = Promise.resolve();
 
   /** One call; a failure is thrown to the workflow. */
   async function call<N extends OperationName>(
@@ -194,12 +219,92 @@ export function startRun(options: RunOptions) {
     if (refusal !== null || !budget.reserve(cost)) {
       return { refused: refusal ?? 'credit budget reached', result: Promise.resolve(null) };
     }
+    if (patched(PAID_CALLS_RECONCILED)) {
+      const result = paidQueue.then(() => reconciledPaidCall(operation, params, name, what, cost));
+      paidQueue = result.catch(() => undefined);
+      return { refused: null, result };
+    }
     const result = tryCall(operation, params, name, what).then((out) => {
       budget.settle(cost, out?.charged ?? 0, out?.remaining ?? null);
       progress.creditsSpent = budget.spent;
       return out;
     });
     return { refused: null, result };
+  }
+
+  /** The account's balance now (my_account), or null when it cannot be read. */
+  async function balanceNow(what: string): Promise<number | null> {
+    const account = await tryCall('my_account', {}, `account/check-${progress.callsMade}`, what);
+    if (!account) return null;
+    if (account.remaining !== null) return account.remaining;
+    return runActivities.readAccountBalance({ ref: account.ref });
+  }
+
+  /**
+   * A paid call that is never charged twice without the run knowing. An attempt whose outcome is
+   * unknown counts as charged until the balance, read again at once, shows otherwise; it is asked
+   * again only when the budget covers another charge (a free repeat costs nothing), at most
+   * {@link MAX_PAID_ATTEMPTS} times. Rate-limited answers (refused, not charged) are waited out.
+   */
+  async function reconciledPaidCall<N extends PaidOperation>(
+    operation: N,
+    params: ParamsIn<N>,
+    name: string,
+    what: string,
+    cost: number,
+  ): Promise<ApiCallOutput | null> {
+    let reserved = cost;
+    for (let attempt = 1; ; attempt += 1) {
+      const before = budget.balance;
+      try {
+        const out = await rawPaidCall(operation, params, runKey, name);
+        count(operation, 1);
+        budget.settle(reserved, out.charged, out.remaining);
+        progress.creditsSpent = budget.spent;
+        return out;
+      } catch (err) {
+        const wait = rateLimitedWait(err);
+        if (wait !== null) {
+          attempt -= 1;
+          await sleep(wait);
+          continue;
+        }
+        if (stopsRun(err)) {
+          budget.settle(reserved, 0, null);
+          throw ApplicationFailure.create({
+            message: failureMessage(err),
+            type: failureType(err) ?? 'failed',
+            nonRetryable: true,
+          });
+        }
+        if (!outcomeUnknown(err)) {
+          budget.settle(reserved, 0, null);
+          partial(`${what}: ${failureMessage(err)}`);
+          return null;
+        }
+        const seen = await balanceNow(`balance check after ${what}`);
+        const paid = before !== null && seen !== null ? Math.max(0, before - seen) : reserved;
+        budget.settleUnknown(reserved, paid, seen);
+        progress.creditsSpent = budget.spent;
+        const again = paid > 0 ? repeatCreditsOf(operation) : cost;
+        const charged =
+          paid > 0
+            ? `the service charged ${paid} credit${paid === 1 ? '' : 's'} for an answer that was lost`
+            : 'the service did not charge for it';
+        if (attempt >= MAX_PAID_ATTEMPTS) {
+          partial(`${what}: ${failureMessage(err)}; ${charged}; not asked again after ${attempt} attempts`);
+          return null;
+        }
+        const refusal = budget.refusal(again);
+        if (refusal !== null || !budget.reserve(again)) {
+          partial(
+            `${what}: ${failureMessage(err)}; ${charged}; not asked again: ${refusal ?? 'credit budget reached'}`,
+          );
+          return null;
+        }
+        reserved = again;
+      }
+    }
   }
 
   /**
