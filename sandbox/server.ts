@@ -241,6 +241,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       state,
       db,
       setFaults: (next) => faults.set(next),
+      afterChargeFaulted: () => faults.afterChargeFaulted,
       addAccount: (account, keys) => addAccounts(state, [account], keys),
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
       close: () => {

@@ -212,6 +212,8 @@ export interface RunningSandbox {
   db: DatabaseSync;
   /** Change fault injection at run time (tests). */
   setFaults(faults: FaultOptions): void;
+  /** Calls whose answer an after-charge fault replaced since the sandbox started. */
+  afterChargeFaulted(): number;
   /** Add an account and its keys at run time (tests). */
   addAccount(account: Account, keys: ApiKeyRecord[]): void;
   /**

@@ -68,8 +68,9 @@ async function runWithFaults(faults: AfterChargeFaults, budget: number, question
     outputs: ['pdf'],
     destination: join(h.dir, 'reports'),
   });
-  sandbox.setFaults({ afterCharge: faults, seed: 11 });
+  sandbox.setFaults({ afterCharge: faults, seed: 11 + seq });
   const before = balance();
+  const faultedBefore = sandbox.afterChargeFaulted();
   const result = await followRun(await startJobRun(h.client, h.settings, job), QUIET);
   sandbox.setFaults({});
   const after = balance();
@@ -81,7 +82,8 @@ async function runWithFaults(faults: AfterChargeFaults, budget: number, question
   const model = JSON.parse(
     readFileSync(join(h.dir, 'store', 'runs', result.workflowId, 'report', 'model.json'), 'utf8'),
   ) as MarketReportModel;
-  return { paid: before - after, manifest, model, pdf: pdfText(result.files.pdf!) };
+  const faulted = sandbox.afterChargeFaulted() - faultedBefore;
+  return { paid: before - after, faulted, manifest, model, pdf: pdfText(result.files.pdf!) };
 }
 
 describe('a paid call whose answer is lost after the charge', () => {
@@ -126,13 +128,17 @@ describe('a paid call whose answer is lost after the charge', () => {
   );
 
   test('mixed faults on 20 % of the paid calls: never above the budget, the balance agrees', async () => {
-    for (const budget of [4, 7]) {
+    let faulted = 0;
+    for (const budget of [4, 7, 7]) {
       const r = await runWithFaults(
         { dropRate: 0.05, errorRate: 0.05, hangRate: 0.05, malformedRate: 0.05 },
         budget,
       );
       expect(r.paid).toBe(r.manifest.credits.charged);
       expect(r.paid).toBeLessThanOrEqual(budget);
+      faulted += r.faulted;
     }
+    // The faults did happen (the seed makes them the same every time).
+    expect(faulted).toBeGreaterThan(0);
   });
 });
