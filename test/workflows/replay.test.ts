@@ -6,6 +6,7 @@
  * adds its own frozen set: VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a
  * new set (see the README's "Changing a workflow safely").
  */
+import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
@@ -64,6 +65,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-22-market-report');
   });
 
+  test('the set recorded with paid calls reconciled (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-paid-calls-reconciled');
+  });
+
   for (const set of frozenSets()) {
     test(`${set} replays without nondeterminism`, async () => {
       const histories = loadHistories(set);
@@ -97,6 +102,37 @@ describe('fresh runs', () => {
     expect(result.partial).toBe(true);
     const histories = await runHistories(h.client, handle.workflowId);
     expect(histories.length).toBeGreaterThan(3);
+    expectClean(await replay(histories), histories.length);
+    fresh.push(...histories);
+  });
+
+  test('a market report whose paid call lost its answer after the charge (reconciled, asked again) replays', async () => {
+    const job = parseMarketReportJob({
+      id: 'replay-paid',
+      title: 'Replay paid calls',
+      countries: ['Germany'],
+      top: { investors: 3, startups: 3 },
+      paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
+      enrich: { investors: 0, startups: 0 },
+      questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
+      budget: { credits: 3 },
+      outputs: ['xlsx'],
+      destination: `${h.dir}/reports`,
+    });
+    sandbox.setFaults({ afterCharge: { dropRate: 1, operations: ['ask'], times: 1 } });
+    let result;
+    try {
+      result = await followRun(await startJobRun(h.client, h.settings, job), QUIET);
+    } finally {
+      sandbox.setFaults({});
+    }
+    const histories = await runHistories(h.client, result.workflowId);
+    const main = histories.find((x) => x.workflowId === result.workflowId)!;
+    // The patch marker, the lost answer (a failed activity), and the question asked again.
+    const E = temporal.api.enums.v1.EventType;
+    const types = (main.history.events ?? []).map((e) => e.eventType);
+    expect(types).toContain(E.EVENT_TYPE_MARKER_RECORDED);
+    expect(types.filter((t) => t === E.EVENT_TYPE_ACTIVITY_TASK_FAILED)).toHaveLength(1);
     expectClean(await replay(histories), histories.length);
     fresh.push(...histories);
   });
