@@ -47,6 +47,7 @@ import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging
 import {
   estimateEta,
   initialProgress,
+  dailyLimitWaitSignal,
   pageDoneSignal,
   PHASE_DONE,
   progressQuery,
@@ -165,7 +166,15 @@ export function startRun(options: RunOptions) {
     if (!progress.reasons.includes(reason)) progress.reasons.push(reason);
   };
 
-  const onWait = { onWait: (until: string | null) => (progress.waitingUntil = until) };
+  /** Daily-limit waits in progress: the run's own (label '') and its paging children's. */
+  const waits = new Map<string, string>();
+  const setWait = (label: string, until: string | null) => {
+    if (until === null) waits.delete(label);
+    else waits.set(label, until);
+    progress.waitingUntil = [...waits.values()].sort().at(-1) ?? null;
+  };
+  setHandler(dailyLimitWaitSignal, ({ label, until }) => setWait(label, until));
+  const onWait = { onWait: (until: string | null) => setWait('', until) };
   const rawCall = createCaller(apiTaskQueue, onWait);
   const rawPaidCall = createCaller(apiTaskQueue, onWait, { paid: true });
   /** Paid calls of the run go one at a time, so a balance read tells which one was charged. */

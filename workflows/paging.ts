@@ -5,12 +5,12 @@
  * rate-limited task queue paces them). Each page is stored (claim check); the workflow keeps
  * only references and continues as new when its history grows long.
  */
-import { continueAsNew, getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, getExternalWorkflowHandle, patched, workflowInfo } from '@temporalio/workflow';
 import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
 import type { ParamsIn } from '../api/operations.js';
 import type { ApiCallOutput, StoreRef } from '../activities/types.js';
 import { createCaller } from './calls.js';
-import { pageDoneSignal } from './progress.js';
+import { dailyLimitWaitSignal, pageDoneSignal, PAGING_WAIT_PROGRESS } from './progress.js';
 
 /** The parameters of a paged operation without `limit` and `offset` (the paging sets them). */
 export type PageParams<N extends PagedOperation> = N extends PagedOperation
@@ -57,7 +57,6 @@ export interface PagingResult {
  * searches: runs in flight and recorded histories refer to it.
  */
 export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResult> {
-  const call = createCaller(input.apiTaskQueue);
   const pageSize = input.pageSize ?? pageSizeOf(input.operation);
   const parallel = Math.max(1, input.parallelPages ?? DEFAULT_PARALLEL_PAGES);
   const refs = [...(input.refs ?? [])];
@@ -66,6 +65,18 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
   let records = input.records ?? 0;
   let total: number | null = input.total ?? null;
   const parent = input.parentWorkflowId ? getExternalWorkflowHandle(input.parentWorkflowId) : null;
+  // A wait for the daily limit shows in the run's progress (runs started before this patch do not).
+  const tellWaits = parent !== null && patched(PAGING_WAIT_PROGRESS);
+  const call = createCaller(
+    input.apiTaskQueue,
+    tellWaits
+      ? {
+          onWait: (until) => {
+            parent.signal(dailyLimitWaitSignal, { label: input.label, until }).catch(() => undefined);
+          },
+        }
+      : {},
+  );
   const plannedPages = () =>
     total === null ? pageIndex + 1 : Math.max(pageIndex, Math.ceil(Math.min(total, input.cap) / pageSize));
 

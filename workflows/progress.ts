@@ -43,6 +43,16 @@ export interface PageDone {
 export const progressQuery = defineQuery<RunProgress>('progress');
 export const pageDoneSignal = defineSignal<[PageDone]>('pageDone');
 
+/** A paging child waiting for the daily limit (until: the reset, ISO) or done waiting (null). */
+export interface DailyLimitWait {
+  label: string;
+  until: string | null;
+}
+export const dailyLimitWaitSignal = defineSignal<[DailyLimitWait]>('dailyLimitWait');
+
+/** The patch of paging children that tell their parent about their daily-limit waits. */
+export const PAGING_WAIT_PROGRESS = 'paging-wait-progress';
+
 /** Seconds left at the observed pace, or null before anything was measured. */
 export function estimateEta(p: RunProgress, nowMs: number): number | null {
   const elapsed = (nowMs - Date.parse(p.startedAt)) / 1000;
