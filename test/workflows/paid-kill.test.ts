@@ -80,8 +80,8 @@ function startWorkerProcess(): Promise<ChildProcess> {
       output += c.toString();
       if (/workers running/.test(output)) resolve(child);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`worker exited (${code}) before running:\n${output}`)));
   });
 }
