@@ -69,6 +69,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-23-paid-calls-reconciled');
   });
 
+  test('the set recorded with paging children telling their daily-limit waits (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-paging-wait-progress');
+  });
+
   for (const set of frozenSets()) {
     test(`${set} replays without nondeterminism`, async () => {
       const histories = loadHistories(set);
@@ -135,6 +139,43 @@ describe('fresh runs', () => {
     expect(types.filter((t) => t === E.EVENT_TYPE_ACTIVITY_TASK_FAILED)).toHaveLength(1);
     expectClean(await replay(histories), histories.length);
     fresh.push(...histories);
+  });
+
+  test('a run whose paging child waits for the daily limit (and tells its parent) replays', async () => {
+    // Its own sandbox: 6 calls a "day" of 4 seconds, so the limit is reached while paging.
+    const daily = await startTestSandbox({
+      rateLimitPerMinute: 10_000,
+      rateLimitPerDay: 6,
+      dayWindowMs: 4000,
+    });
+    const runner = await startRunner({
+      baseUrl: daily.url,
+      apiKey: 'vis_live_sandbox_vc',
+      name: 'replay-daily',
+      tuning: { dailyLimitThresholdMs: 1500 },
+    });
+    try {
+      const job = parseSmokeJob({
+        id: 'replay-daily',
+        title: 'Replay daily limit',
+        country: 'Germany',
+        records: 600,
+        destination: `${runner.dir}/reports`,
+      });
+      const handle = await startJobRun(runner.client, runner.settings, job);
+      await followRun(handle, QUIET);
+      const histories = await runHistories(runner.client, handle.workflowId);
+      const E = temporal.api.enums.v1.EventType;
+      const paging = histories.filter((x) => x.workflowId.includes('/paging/'));
+      const events = paging.flatMap((x) => x.history.events ?? []).map((e) => e.eventType);
+      expect(events).toContain(E.EVENT_TYPE_TIMER_STARTED);
+      expect(events).toContain(E.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED);
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      await runner.close();
+      await daily.close();
+    }
   });
 
   test('a smoke run replays', async () => {
