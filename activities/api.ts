@@ -19,7 +19,7 @@ import {
 } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
 import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
-import { RateGate } from './rate-gate.js';
+import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
   DAILY_LIMIT_FAILURE,
@@ -35,8 +35,8 @@ import {
 export type ApiCaller = Pick<VisClient, 'callDetailed'>;
 
 export interface ApiActivityOptions {
-  /** Longest wait for the rate-limit window before a call (default 30 s); 0 turns the gate off. */
-  maxGateWaitMs?: number;
+  /** false turns the worker's rate gate off (default on: calls wait for a used-up window's reset). */
+  rateGate?: boolean;
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
@@ -125,11 +125,23 @@ export function toActivityFailure(
 export function createApiActivities(deps: { client: ApiCaller; store: Store; options?: ApiActivityOptions }) {
   const threshold = deps.options?.dailyLimitThresholdMs ?? 120_000;
   const now = deps.options?.now ?? (() => new Date());
-  const maxGateWait = deps.options?.maxGateWaitMs ?? 30_000;
-  const gate = maxGateWait > 0 ? new RateGate(maxGateWait) : null;
+  const gate = deps.options?.rateGate === false ? null : new RateGate();
   async function callOnce(input: ApiCallInput): Promise<ApiCallOutput> {
     let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
-    await gate?.acquire();
+    try {
+      // Held until the window resets; a reset further off than the daily-limit threshold is
+      // waited out by the workflow on a durable timer, not here.
+      await gate?.acquire(threshold);
+    } catch (err) {
+      if (!(err instanceof LongWaitError)) throw err;
+      const details: DailyLimitDetails = { resetAt: err.resetAt.toISOString(), operation: input.operation };
+      throw ApplicationFailure.create({
+        message: `${input.operation} not sent: ${err.message}`,
+        type: DAILY_LIMIT_FAILURE,
+        nonRetryable: true,
+        details: [details],
+      });
+    }
     try {
       res = await deps.client.callDetailed(input.operation, input.params);
       gate?.release(res.rateLimit);

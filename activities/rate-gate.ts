@@ -1,12 +1,22 @@
 /**
  * A worker-wide gate in front of the service: it reads X-RateLimit-Remaining and -Reset from
  * every response (429s included) and holds new calls when the window is used up, until its
- * reset: one cool-down shared by every parallel call of the worker. It complements the task
- * queue's rate limit, whose token bucket may burst at a window's edge.
+ * reset, however far off: one cool-down shared by every parallel call of the worker. It
+ * complements the task queue's rate limit, whose token bucket may burst at a window's edge. A
+ * wait longer than the caller allows (the daily limit) is not waited in the activity: `acquire`
+ * throws {@link LongWaitError} and the workflow waits durably instead.
  */
 export interface RateWindow {
   remaining: number | null;
   resetAt: Date | null;
+}
+
+/** The window is used up and resets later than the caller is willing to hold a call. */
+export class LongWaitError extends Error {
+  constructor(readonly resetAt: Date) {
+    super(`the rate-limit window is used up until ${resetAt.toISOString()}`);
+    this.name = 'LongWaitError';
+  }
 }
 
 export class RateGate {
@@ -14,11 +24,7 @@ export class RateGate {
   #resetAt = 0;
   #inFlight = 0;
 
-  constructor(
-    /** Longest wait the gate imposes; a longer one (the daily limit) is left to the workflow. */
-    private readonly maxWaitMs = 30_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Milliseconds a new call should wait now (0: go). */
   waitMs(): number {
@@ -28,13 +34,16 @@ export class RateGate {
       return 0;
     }
     if (this.#remaining === null || this.#remaining - this.#inFlight > 0) return 0;
-    const wait = this.#resetAt - t + 25;
-    return wait > this.maxWaitMs ? 0 : wait;
+    return this.#resetAt - t + 25;
   }
 
-  /** Waits until a call may be sent, then counts it in flight. */
-  async acquire(): Promise<void> {
+  /**
+   * Waits until a call may be sent, then counts it in flight. A wait longer than `maxWaitMs`
+   * throws {@link LongWaitError} at once (nothing is counted).
+   */
+  async acquire(maxWaitMs = Infinity): Promise<void> {
     for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) {
+      if (wait > maxWaitMs) throw new LongWaitError(new Date(this.#resetAt));
       await new Promise((r) => setTimeout(r, wait));
     }
     this.#inFlight += 1;

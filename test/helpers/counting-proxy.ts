@@ -23,8 +23,8 @@ export interface CountingProxy {
   url: string;
   /** Changes the answers from now on (null: pass them through as they are). */
   setTransform(transform: AnswerTransform | null): void;
-  /** Requests received, by path (`/v1/search_startups`), in arrival order. */
-  requests: { method: string; path: string }[];
+  /** Requests received, by path (`/v1/search_startups`), in arrival order, with the status answered. */
+  requests: { method: string; path: string; at: number; status?: number }[];
   /** Requests received for each operation. */
   counts(): Record<string, number>;
   close(): Promise<void>;
@@ -32,13 +32,18 @@ export interface CountingProxy {
 
 /** Starts a proxy on 127.0.0.1 and a free port that forwards every request to `target`. */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
-  const requests: { method: string; path: string }[] = [];
+  const requests: CountingProxy['requests'] = [];
   let transform: AnswerTransform | null = null;
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const path = req.url ?? '/';
-    requests.push({ method: req.method ?? 'GET', path: path.split('?')[0]! });
+    const entry: CountingProxy['requests'][number] = {
+      method: req.method ?? 'GET',
+      path: path.split('?')[0]!,
+      at: Date.now(),
+    };
+    requests.push(entry);
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
@@ -61,6 +66,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       answer = await transform(answer);
       answer.headers['content-length'] = String(answer.body.length);
     }
+    entry.status = answer.status;
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   };

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { LongWaitError, RateGate } from '../../activities/rate-gate.js';
+
+describe('RateGate', () => {
+  it('lets calls go while the window has room, counting the ones in flight', async () => {
+    const gate = new RateGate();
+    gate.release({ remaining: 2, resetAt: new Date(Date.now() + 60_000) });
+    await gate.acquire();
+    await gate.acquire();
+    expect(gate.waitMs()).toBeGreaterThan(59_000);
+  });
+
+  it('holds a call until the reset, however far off (no cap)', async () => {
+    let now = 0;
+    const gate = new RateGate(() => now);
+    gate.release({ remaining: 0, resetAt: new Date(45_000) });
+    expect(gate.waitMs()).toBe(45_025);
+    now = 45_100;
+    expect(gate.waitMs()).toBe(0);
+  });
+
+  it('waits out a short reset for real', async () => {
+    const gate = new RateGate();
+    gate.release({ remaining: 0, resetAt: new Date(Date.now() + 300) });
+    const started = Date.now();
+    await gate.acquire();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('throws LongWaitError, without counting the call, when the reset is further off than allowed', async () => {
+    const gate = new RateGate();
+    const reset = new Date(Date.now() + 5_000);
+    gate.release({ remaining: 0, resetAt: reset });
+    const err = await gate.acquire(1_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LongWaitError);
+    expect((err as LongWaitError).resetAt).toEqual(reset);
+  });
+});
