@@ -19,6 +19,9 @@ export class LongWaitError extends Error {
   }
 }
 
+/** How often a call waiting only for calls in flight looks again. */
+const IN_FLIGHT_POLL_MS = 100;
+
 export class RateGate {
   #remaining: number | null = null;
   #resetAt = 0;
@@ -34,7 +37,14 @@ export class RateGate {
       return 0;
     }
     if (this.#remaining === null || this.#remaining - this.#inFlight > 0) return 0;
-    return this.#resetAt - t + 25;
+    const untilReset = this.#resetAt - t + 25;
+    // Room left but taken by calls in flight: their answers will tell more soon.
+    return this.#remaining > 0 ? Math.min(IN_FLIGHT_POLL_MS, untilReset) : untilReset;
+  }
+
+  /** Whether the window is known to be used up (not only taken by calls in flight). */
+  get usedUp(): boolean {
+    return this.#remaining === 0 && this.now() < this.#resetAt;
   }
 
   /**
@@ -43,7 +53,7 @@ export class RateGate {
    */
   async acquire(maxWaitMs = Infinity): Promise<void> {
     for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) {
-      if (wait > maxWaitMs) throw new LongWaitError(new Date(this.#resetAt));
+      if (wait > maxWaitMs && this.usedUp) throw new LongWaitError(new Date(this.#resetAt));
       await new Promise((r) => setTimeout(r, wait));
     }
     this.#inFlight += 1;
@@ -54,12 +64,14 @@ export class RateGate {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
     if (!window || window.remaining === null || window.resetAt === null) return;
     const reset = window.resetAt.getTime();
-    if (reset > this.#resetAt) {
-      this.#resetAt = reset;
-      this.#remaining = window.remaining;
-    } else if (reset === this.#resetAt) {
+    if (reset === this.#resetAt) {
       this.#remaining =
         this.#remaining === null ? window.remaining : Math.min(this.#remaining, window.remaining);
+    } else {
+      // Another window: the latest answer tells which one limits now (a service may report the
+      // minute's reset while the day has calls left, and the day's once it has none).
+      this.#resetAt = reset;
+      this.#remaining = window.remaining;
     }
   }
 }

@@ -7,6 +7,11 @@ describe('RateGate', () => {
     gate.release({ remaining: 2, resetAt: new Date(Date.now() + 60_000) });
     await gate.acquire();
     await gate.acquire();
+    // Both calls left are in flight: a third looks again shortly, for their answers.
+    expect(gate.waitMs()).toBeGreaterThan(0);
+    expect(gate.waitMs()).toBeLessThanOrEqual(100);
+    gate.release({ remaining: 0, resetAt: new Date(Date.now() + 60_000) });
+    expect(gate.usedUp).toBe(true);
     expect(gate.waitMs()).toBeGreaterThan(59_000);
   });
 
@@ -34,5 +39,18 @@ describe('RateGate', () => {
     const err = await gate.acquire(1_000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LongWaitError);
     expect((err as LongWaitError).resetAt).toEqual(reset);
+  });
+});
+
+describe('RateGate with calls in flight', () => {
+  it('waits briefly (not until the reset) when the room left is taken by calls in flight', async () => {
+    const gate = new RateGate();
+    gate.release({ remaining: 1, resetAt: new Date(Date.now() + 60_000) });
+    await gate.acquire(2_000);
+    // The one call left is in flight: a new one looks again soon, and is not a long wait.
+    expect(gate.waitMs()).toBeLessThanOrEqual(100);
+    expect(gate.usedUp).toBe(false);
+    setTimeout(() => gate.release({ remaining: 5, resetAt: new Date(Date.now() + 60_000) }), 150);
+    await gate.acquire(2_000);
   });
 });
