@@ -65,7 +65,7 @@ function job(o: PagingBenchOptions, destination: string): MarketReportJob {
 /** The runner: a real run of the job; paging measured from its progress query. */
 export async function benchRunner(
   o: PagingBenchOptions,
-): Promise<PagingFigures & { serverRateLimit: boolean; modelRef: string; storeDir: string }> {
+): Promise<PagingFigures & { queueRateLimit: number; modelRef: string; storeDir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'vir-bench-'));
   const { sandbox, perMinute } = await benchSandbox(o);
   const settings = loadSettings({
@@ -131,7 +131,7 @@ export async function benchRunner(
       callsPerMinute,
       share: callsPerMinute / perMinute,
       rateLimited,
-      serverRateLimit: workers.serverRateLimit,
+      queueRateLimit: workers.queueRateLimit.requestsPerSecond,
       modelRef: `runs/${runDir}/report/model.json`,
       storeDir: join(dir, 'store'),
     };

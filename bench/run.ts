@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     const naive = await benchNaive(options);
     console.log('\n== Paging throughput (share of the rate limit; 429 responses) ==');
     console.log(
-      `runner  ${runner.calls} calls in ${runner.seconds.toFixed(1)} s = ${runner.callsPerMinute.toFixed(0)}/min = ${pct(runner.share)} of the limit, ${runner.rateLimited} x 429 (server-side queue limit: ${runner.serverRateLimit ? 'set' : 'not supported, worker limit only'})`,
+      `runner  ${runner.calls} calls in ${runner.seconds.toFixed(1)} s = ${runner.callsPerMinute.toFixed(0)}/min = ${pct(runner.share)} of the limit, ${runner.rateLimited} x 429 (server-side queue limit: ${(runner.queueRateLimit * 60).toFixed(1)}/min)`,
     );
     console.log(
       `naive   ${naive.calls} calls in ${naive.seconds.toFixed(1)} s = ${naive.callsPerMinute.toFixed(0)}/min = ${pct(naive.share)} of the limit, ${naive.rateLimited} x 429`,

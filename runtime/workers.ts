@@ -80,36 +80,54 @@ export function apiQueueRate(rateLimitPerMinute: number, share = 0.95): number {
   return (rateLimitPerMinute * share) / 60;
 }
 
+/** The API queue's rate limit on the server, and whether this worker set it. */
+export interface QueueRateLimit {
+  requestsPerSecond: number;
+  /** What the server had before (null: the system default). */
+  previous: number | null;
+  /** True when this worker changed it (the first worker of these settings, or new settings). */
+  changed: boolean;
+}
+
 /**
- * Sets the queue-wide rate limit of the API task queue on the server (UpdateTaskQueueConfig),
- * independent of which workers poll it. Returns false when the server does not support it.
+ * Makes the queue-wide rate limit of the API task queue on the server (UpdateTaskQueueConfig)
+ * what the settings say, independent of which workers poll it. It is written only when it
+ * differs: workers of the same settings leave it as the first one set it, and a worker of other
+ * settings says what it replaced. A server that refuses is an error, not a silent fallback.
  */
-export async function setApiQueueRateLimit(
+export async function ensureApiQueueRateLimit(
   connection: NativeConnection,
   namespace: string,
   taskQueue: string,
   requestsPerSecond: number,
-): Promise<boolean> {
-  try {
-    await connection.workflowService.updateTaskQueueConfig({
-      namespace,
-      identity: 'vir-worker',
-      taskQueue,
-      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-      updateQueueRateLimit: { rateLimit: { requestsPerSecond }, reason: 'service rate limit of the API key' },
-    });
-    return true;
-  } catch {
-    return false;
+): Promise<QueueRateLimit> {
+  const service = connection.workflowService;
+  const described = await service.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    reportConfig: true,
+  });
+  const current = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond ?? null;
+  if (current !== null && Math.abs(current - requestsPerSecond) < 1e-6) {
+    return { requestsPerSecond, previous: current, changed: false };
   }
+  await service.updateTaskQueueConfig({
+    namespace,
+    identity: 'vir-worker',
+    taskQueue,
+    taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    updateQueueRateLimit: { rateLimit: { requestsPerSecond }, reason: 'service rate limit of the API key' },
+  });
+  return { requestsPerSecond, previous: current, changed: true };
 }
 
 export interface RunningWorkers {
   /** Runs both workers until shutdown() (or a fatal error). */
   run(): Promise<void>;
   shutdown(): Promise<void>;
-  /** Whether the server accepted the queue-wide rate limit. */
-  serverRateLimit: boolean;
+  /** The API queue's rate limit on the server (set from the settings when it differed). */
+  queueRateLimit: QueueRateLimit;
   apiQueueRps: number;
 }
 
@@ -128,7 +146,16 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
   const store = tuning.store ?? new LocalStore(settings.storeDir);
   const rps = apiQueueRate(settings.rateLimitPerMinute, tuning.rateLimitShare);
   const namespace = settings.temporalNamespace;
-  const serverRateLimit = await setApiQueueRateLimit(connection, namespace, settings.apiTaskQueue, rps);
+  let queueRateLimit: QueueRateLimit;
+  try {
+    queueRateLimit = await ensureApiQueueRateLimit(connection, namespace, settings.apiTaskQueue, rps);
+  } catch (err) {
+    await connection.close();
+    throw new Error(
+      `the API task queue's rate limit (${rps.toFixed(3)} calls a second, from VIR_RATE_LIMIT_PER_MINUTE) could not be set on the Temporal server: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
+  }
 
   const apiWorker = await Worker.create({
     connection,
@@ -163,7 +190,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     }
   };
   return {
-    serverRateLimit,
+    queueRateLimit,
     apiQueueRps: rps,
     shutdown,
     async run() {

@@ -21,6 +21,16 @@ export async function startWorkersFor(ctx: CliContext, settings: Settings): Prom
   const { installRuntimeLogger, startWorkers } = await import('../../runtime/workers.js');
   installRuntimeLogger(ctx.logger());
   const workers = await startWorkers(settings);
+  const q = workers.queueRateLimit;
+  const rate = (rps: number) => `${(rps * 60).toFixed(1)} calls a minute`;
+  ctx
+    .logger()
+    .info(
+      { queue: settings.apiTaskQueue, requestsPerSecond: q.requestsPerSecond, previous: q.previous },
+      q.changed
+        ? `API queue rate limit set to ${rate(q.requestsPerSecond)} (was ${q.previous === null ? 'the server default' : rate(q.previous)})`
+        : `API queue rate limit ${rate(q.requestsPerSecond)}, as already set`,
+    );
   const running = workers.run();
   let stopped: Promise<void> | null = null;
   const stop = () => {
