@@ -90,6 +90,9 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** The shares of calls given each rate-driven fault (top-level faults and `afterCharge` alike). */
+type FaultRates = Pick<FaultOptions, 'errorRate' | 'dropRate' | 'hangRate' | 'malformedRate'>;
+
 /** What to do with one call. */
 export type FaultKind = 'none' | 'error500' | 'error503' | 'drop' | 'hang' | 'malformed' | 'burst429';
 
@@ -152,24 +155,33 @@ export class FaultInjector {
     const none: FaultAction = { kind: 'none', delayMs: 0, variant: 0 };
     if (!a || charged <= 0 || this.#afterChargeLeft <= 0) return none;
     if (a.operations && !a.operations.includes(operation)) return none;
+    const action = this.#draw(a, 0);
+    if (action.kind !== 'none') {
+      this.#afterChargeLeft -= 1;
+      this.#afterChargeFaulted += 1;
+    }
+    return action;
+  }
+
+  /**
+   * Draws one of the rate-driven faults (500/503 half each, drop, hang, malformed) from the
+   * PRNG: one number for the kind, one more for the malformed body's variant when one is drawn.
+   */
+  #draw(rates: FaultRates, delayMs: number): FaultAction {
     const shares: [FaultKind, number][] = [
-      ['error500', (a.errorRate ?? 0) / 2],
-      ['error503', (a.errorRate ?? 0) / 2],
-      ['drop', a.dropRate ?? 0],
-      ['hang', a.hangRate ?? 0],
-      ['malformed', a.malformedRate ?? 0],
+      ['error500', (rates.errorRate ?? 0) / 2],
+      ['error503', (rates.errorRate ?? 0) / 2],
+      ['drop', rates.dropRate ?? 0],
+      ['hang', rates.hangRate ?? 0],
+      ['malformed', rates.malformedRate ?? 0],
     ];
     const u = this.#random();
     let acc = 0;
     for (const [kind, share] of shares) {
       acc += share;
-      if (u < acc) {
-        this.#afterChargeLeft -= 1;
-        this.#afterChargeFaulted += 1;
-        return { kind, delayMs: 0, variant: Math.floor(this.#random() * MALFORMED_BODIES.length) };
-      }
+      if (u < acc) return { kind, delayMs, variant: Math.floor(this.#random() * MALFORMED_BODIES.length) };
     }
-    return none;
+    return { kind: 'none', delayMs, variant: 0 };
   }
 
   get faults(): FaultOptions {
@@ -189,21 +201,9 @@ export class FaultInjector {
       this.#burstLeft -= 1;
       return { kind: 'burst429', delayMs, variant: 0 };
     }
-    const shares: [FaultKind, number][] = [
-      ['error500', (f.errorRate ?? 0) / 2],
-      ['error503', (f.errorRate ?? 0) / 2],
-      ['drop', f.dropRate ?? 0],
-      ['hang', f.hangRate ?? 0],
-      ['malformed', f.malformedRate ?? 0],
-    ];
-    if (shares.every(([, share]) => share === 0)) return { kind: 'none', delayMs, variant: 0 };
-    const u = this.#random();
-    let acc = 0;
-    for (const [kind, share] of shares) {
-      acc += share;
-      if (u < acc) return { kind, delayMs, variant: Math.floor(this.#random() * MALFORMED_BODIES.length) };
-    }
-    return { kind: 'none', delayMs, variant: 0 };
+    const rates = [f.errorRate, f.dropRate, f.hangRate, f.malformedRate];
+    if (rates.every((r) => (r ?? 0) === 0)) return { kind: 'none', delayMs, variant: 0 };
+    return this.#draw(f, delayMs);
   }
 
   /**
