@@ -92,6 +92,15 @@ export function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The failure that stops a run after `err` (see {@link stopsRun}): the call's own type and message. */
+export function runStoppingFailure(err: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: failureMessage(err),
+    type: failureType(err) ?? 'failed',
+    nonRetryable: true,
+  });
+}
+
 /** Whether a failed call must stop the run rather than make it partial. */
 export function stopsRun(err: unknown): boolean {
   const type = failureType(err);

@@ -14,7 +14,6 @@
  * Workflow code: no I/O here, only decisions and commands.
  */
 import {
-  ApplicationFailure,
   executeChild,
   ParentClosePolicy,
   patched,
@@ -38,9 +37,9 @@ import {
   createCaller,
   DEFAULT_API_TASK_QUEUE,
   failureMessage,
-  failureType,
   outcomeUnknown,
   rateLimitedWait,
+  runStoppingFailure,
   stopsRun,
 } from './calls.js';
 import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
@@ -201,13 +200,7 @@ export function startRun(options: RunOptions) {
     try {
       return await call(operation, params, name);
     } catch (err) {
-      if (stopsRun(err)) {
-        throw ApplicationFailure.create({
-          message: failureMessage(err),
-          type: failureType(err) ?? 'failed',
-          nonRetryable: true,
-        });
-      }
+      if (stopsRun(err)) throw runStoppingFailure(err);
       partial(`${what}: ${failureMessage(err)}`);
       return null;
     }
@@ -280,11 +273,7 @@ export function startRun(options: RunOptions) {
         }
         if (stopsRun(err)) {
           budget.settle(reserved, 0, null);
-          throw ApplicationFailure.create({
-            message: failureMessage(err),
-            type: failureType(err) ?? 'failed',
-            nonRetryable: true,
-          });
+          throw runStoppingFailure(err);
         }
         if (!outcomeUnknown(err)) {
           budget.settle(reserved, 0, null);
@@ -296,19 +285,18 @@ export function startRun(options: RunOptions) {
         budget.settleUnknown(reserved, paid, seen);
         progress.creditsSpent = budget.spent;
         const again = paid > 0 ? repeatCreditsOf(operation) : cost;
-        const charged =
+        const lost = `${what}: ${failureMessage(err)}; ${
           paid > 0
             ? `the service charged ${paid} credit${paid === 1 ? '' : 's'} for an answer that was lost`
-            : 'the service did not charge for it';
+            : 'the service did not charge for it'
+        }; not asked again`;
         if (attempt >= MAX_PAID_ATTEMPTS) {
-          partial(`${what}: ${failureMessage(err)}; ${charged}; not asked again after ${attempt} attempts`);
+          partial(`${lost} after ${attempt} attempts`);
           return null;
         }
         const refusal = budget.refusal(again);
         if (refusal !== null || !budget.reserve(again)) {
-          partial(
-            `${what}: ${failureMessage(err)}; ${charged}; not asked again: ${refusal ?? 'credit budget reached'}`,
-          );
+          partial(`${lost}: ${refusal ?? 'credit budget reached'}`);
           return null;
         }
         reserved = again;
