@@ -42,11 +42,22 @@ export interface ApiActivityOptions {
   now?: () => Date;
 }
 
+/** The failure the workflow waits out durably until `resetAt` (the daily limit). */
+function dailyLimitFailure(message: string, resetAt: Date, operation: OperationName): ApplicationFailure {
+  const details: DailyLimitDetails = { resetAt: resetAt.toISOString(), operation };
+  return ApplicationFailure.create({
+    message,
+    type: DAILY_LIMIT_FAILURE,
+    nonRetryable: true,
+    details: [details],
+  });
+}
+
 /**
  * Whether a failed call may have been carried out (and charged) by the service: the request was
  * sent and no readable answer came back. Refusals (4xx with the service's error) were not.
  */
-function outcomeUnknown(err: VisError): boolean {
+function mayHaveBeenCharged(err: VisError): boolean {
   return err instanceof ServiceUnavailableError || err instanceof MalformedResponseError;
 }
 
@@ -80,16 +91,7 @@ export function toActivityFailure(
   if (err instanceof RateLimitedError) {
     const waitMs = err.retryAfterMs(now) ?? 1000;
     if (waitMs > dailyLimitThresholdMs) {
-      const details: DailyLimitDetails = {
-        resetAt: (err.resetAt ?? new Date(now.getTime() + waitMs)).toISOString(),
-        operation,
-      };
-      return ApplicationFailure.create({
-        message,
-        type: DAILY_LIMIT_FAILURE,
-        nonRetryable: true,
-        details: [details],
-      });
+      return dailyLimitFailure(message, err.resetAt ?? new Date(now.getTime() + waitMs), operation);
     }
     // Retry right after the reset, with a little spread so parallel calls do not stampede.
     const delay = waitMs + 250 + Math.floor(Math.random() * 500);
@@ -102,7 +104,7 @@ export function toActivityFailure(
       details: [details],
     });
   }
-  if (isVisError(err) && creditsOf(operation) > 0 && outcomeUnknown(err)) {
+  if (isVisError(err) && creditsOf(operation) > 0 && mayHaveBeenCharged(err)) {
     return ApplicationFailure.create({
       message: `${message} (the service may have charged for it)`,
       type: OUTCOME_UNKNOWN_FAILURE,
@@ -134,13 +136,7 @@ export function createApiActivities(deps: { client: ApiCaller; store: Store; opt
       await gate?.acquire(threshold);
     } catch (err) {
       if (!(err instanceof LongWaitError)) throw err;
-      const details: DailyLimitDetails = { resetAt: err.resetAt.toISOString(), operation: input.operation };
-      throw ApplicationFailure.create({
-        message: `${input.operation} not sent: ${err.message}`,
-        type: DAILY_LIMIT_FAILURE,
-        nonRetryable: true,
-        details: [details],
-      });
+      throw dailyLimitFailure(`${input.operation} not sent: ${err.message}`, err.resetAt, input.operation);
     }
     try {
       res = await deps.client.callDetailed(input.operation, input.params);
