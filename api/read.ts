@@ -222,13 +222,6 @@ export const STARTUP_FIELDS = {
   url: f('string', ...URL_NAMES),
 } as const;
 
-/** A ranked match of a finder (find_investors, find_startups_for_fund, find_customers). */
-export const MATCH_FIELDS = {
-  fit_pct: f('number', 'fit_pct', 'fit', 'fit_percent', 'fit_score', 'match_pct', 'score'),
-  why: f('strings', 'why', 'reasons', 'rationale', 'because'),
-  momentum: f('string', 'momentum', 'momentum.label', 'momentum.trend', 'signal'),
-} as const;
-
 /** An investor profile's extra content (get_investor). */
 export const INVESTOR_PROFILE_FIELDS = {
   thesis: f('string', 'thesis', 'investment_thesis', 'focus', 'about', 'description'),
