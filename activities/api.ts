@@ -19,9 +19,14 @@ import {
 } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
 import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
+import type { RateLimitInfo } from '../api/rate-limit.js';
+import { randomUUID } from 'node:crypto';
+import type { AccountLink } from './account.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
+  ACCOUNT_CAP_FAILURE,
+  ACCOUNT_RESERVATION_TTL_MS,
   DAILY_LIMIT_FAILURE,
   OUTCOME_UNKNOWN_FAILURE,
   type ApiCallInput,
@@ -59,6 +64,15 @@ function dailyLimitFailure(message: string, resetAt: Date, operation: OperationN
  */
 function mayHaveBeenCharged(err: VisError): boolean {
   return err instanceof ServiceUnavailableError || err instanceof MalformedResponseError;
+}
+
+/** A warning in the activity's log (the console outside an activity). */
+function logWarn(message: string): void {
+  try {
+    Context.current().log.warn(message);
+  } catch {
+    console.warn(message);
+  }
 }
 
 /** Heartbeats while a call is in flight, when the activity has a heartbeat timeout. */
@@ -118,32 +132,129 @@ export function toActivityFailure(
   return ApplicationFailure.create({ message, type: 'unexpected_error', nonRetryable: true });
 }
 
+/** What the account workflow learns of an answer's rate-limit headers. */
+function callReport(info: RateLimitInfo | null | undefined) {
+  if (!info) return null;
+  return {
+    limit: info.limit,
+    remaining: info.remaining,
+    resetAt: info.resetAt?.getTime() ?? null,
+    dayRemaining: info.dayRemaining ?? null,
+    dayResetAt: info.dayResetAt?.getTime() ?? null,
+  };
+}
+
 /**
- * Creates the API activities with real dependencies (a client holding the key, a store).
+ * Creates the API activities with real dependencies (a client holding the key, a store, and
+ * the link to the account workflow that paces calls and holds the credit ledger; without it, a
+ * worker-local rate gate paces).
  *
  * @example
- * const acts = createApiActivities({ client: serviceClient(settings), store: new LocalStore('.data/store') });
+ * const acts = createApiActivities({ client: serviceClient(settings), store: new LocalStore('.data/store'), account });
  */
-export function createApiActivities(deps: { client: ApiCaller; store: Store; options?: ApiActivityOptions }) {
+export function createApiActivities(deps: {
+  client: ApiCaller;
+  store: Store;
+  account?: AccountLink;
+  options?: ApiActivityOptions;
+}) {
   const threshold = deps.options?.dailyLimitThresholdMs ?? 120_000;
   const now = deps.options?.now ?? (() => new Date());
-  const gate = deps.options?.rateGate === false ? null : new RateGate();
+  const link = deps.account ?? null;
+  const gate = link || deps.options?.rateGate === false ? null : new RateGate();
+
+  /**
+   * Waits until the account's window lets the call through (returns its grant id); a wait
+   * further off than the daily-limit threshold is waited out by the workflow on a durable timer.
+   */
+  async function pace(input: ApiCallInput): Promise<string | null> {
+    if (!link) {
+      try {
+        await gate?.acquire(threshold);
+        return null;
+      } catch (err) {
+        if (!(err instanceof LongWaitError)) throw err;
+        throw dailyLimitFailure(`${input.operation} not sent: ${err.message}`, err.resetAt, input.operation);
+      }
+    }
+    const grantId = randomUUID();
+    for (;;) {
+      const d = await link.acquireCall({ grantId, runId: input.runKey });
+      if (d.granted) return grantId;
+      const wait = d.retryAt - now().getTime();
+      if (wait > threshold) {
+        const what = d.dayLimit ? "the service's daily limit is" : 'the rate-limit window is';
+        throw dailyLimitFailure(
+          `${input.operation} not sent: ${what} used up until ${new Date(d.retryAt).toISOString()}`,
+          new Date(d.retryAt),
+          input.operation,
+        );
+      }
+      await new Promise((r) => setTimeout(r, Math.max(10, wait)));
+    }
+  }
+
+  /** Tells the gate or the account what the answer said of the window. */
+  async function done(grantId: string | null, info: RateLimitInfo | null | undefined, counted: boolean) {
+    if (!link) return gate?.release(info);
+    await link.callDone({ grantId: grantId ?? '', report: callReport(info), counted });
+  }
+
+  /** Reserves a paid call's credits against the account's caps; a refusal fails the call unsent. */
+  async function reserve(input: ApiCallInput): Promise<void> {
+    const paid = input.account;
+    if (!link || !paid || paid.credits <= 0) return;
+    const d = await link.reserveCredits({
+      id: paid.reservationId,
+      jobId: paid.jobId,
+      runId: input.runKey,
+      credits: paid.credits,
+      caps: paid.caps,
+      ttlMs: ACCOUNT_RESERVATION_TTL_MS,
+    });
+    if (!d.granted) {
+      throw ApplicationFailure.create({
+        message: `${input.operation} not sent: ${d.reason}`,
+        type: ACCOUNT_CAP_FAILURE,
+        nonRetryable: true,
+        details: [{ period: d.period }],
+      });
+    }
+  }
+
+  /** Settles a paid call's reservation with what was charged (known: an answer or a refusal). */
+  async function settle(input: ApiCallInput, charged: number): Promise<void> {
+    const paid = input.account;
+    if (!link || !paid || paid.credits <= 0) return;
+    await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged });
+  }
+
   async function callOnce(input: ApiCallInput): Promise<ApiCallOutput> {
     let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
+    await reserve(input);
+    let grantId: string | null;
     try {
-      // Held until the window resets; a reset further off than the daily-limit threshold is
-      // waited out by the workflow on a durable timer, not here.
-      await gate?.acquire(threshold);
+      grantId = await pace(input);
     } catch (err) {
-      if (!(err instanceof LongWaitError)) throw err;
-      throw dailyLimitFailure(`${input.operation} not sent: ${err.message}`, err.resetAt, input.operation);
+      await settle(input, 0);
+      throw err;
     }
     try {
       res = await deps.client.callDetailed(input.operation, input.params);
-      gate?.release(res.rateLimit);
     } catch (err) {
-      gate?.release(isVisError(err) ? err.rateLimit : null);
-      throw toActivityFailure(err, input.operation, now(), threshold);
+      await done(grantId, isVisError(err) ? err.rateLimit : null, !(err instanceof RateLimitedError));
+      const failure = toActivityFailure(err, input.operation, now(), threshold);
+      // An unknown outcome keeps its reservation: the workflow settles it once the balance shows.
+      if (failure.type !== OUTCOME_UNKNOWN_FAILURE) await settle(input, 0);
+      throw failure;
+    }
+    try {
+      await done(grantId, res.rateLimit, true);
+      // Without credits.charged in the envelope, the price is what counts against the caps.
+      await settle(input, res.result.credits?.charged ?? creditsOf(input.operation));
+    } catch (err) {
+      // The answer came and is kept; the account hears of it again by the reservation's expiry.
+      logWarn(`account bookkeeping after ${input.operation} failed: ${(err as Error).message}`);
     }
     const { result } = res;
     // Stored as it came, before anything reads it: nothing charged for is ever thrown away.

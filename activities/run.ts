@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
+import type { AccountLink } from './account.js';
 import type { Store } from './store.js';
 import type {
   FinalizeInput,
@@ -68,7 +69,12 @@ export interface RunActivityDeps {
   store: Store;
   /** Default root of the output folders (VIR_REPORTS_DIR). */
   reportsDir: string;
+  /** The account workflow's link (credit ledger, the day's calls); absent: nothing to settle. */
+  account?: AccountLink | undefined;
 }
+
+/** A day-calls reservation of a run that ends before the day does is freed at its end; else after this. */
+export const DAY_CALLS_TTL_MS = 24 * 3600_000;
 
 /**
  * Creates the activities every job kind shares.
@@ -93,6 +99,41 @@ export function createRunActivities(deps: RunActivityDeps) {
         }
       }
       return [...keys];
+    },
+
+    /**
+     * Reserves the calls a run is about to make of the service's day, across every run of the
+     * account. Null: granted (or no account link); else when to ask again (the day's end).
+     */
+    async reserveDayCalls(input: {
+      runId: string;
+      calls: number;
+    }): Promise<{ retryAt: string; left: number } | null> {
+      if (!deps.account || input.calls <= 0) return null;
+      const d = await deps.account.reserveDayCalls({
+        runId: input.runId,
+        calls: input.calls,
+        ttlMs: DAY_CALLS_TTL_MS,
+      });
+      return d.granted ? null : { retryAt: new Date(d.retryAt).toISOString(), left: d.left };
+    },
+
+    /** Frees what is left of a run's reservation of the day's calls (the run ended). */
+    async releaseDayCalls(input: { runId: string }): Promise<void> {
+      await deps.account?.releaseDayCalls(input.runId);
+    },
+
+    /** Records in the account's ledger what a paid call of unknown outcome cost, once the balance showed it. */
+    async settleAccountCredits(input: {
+      reservationId: string;
+      jobId: string;
+      credits: number;
+    }): Promise<void> {
+      await deps.account?.settleCredits({
+        id: input.reservationId,
+        jobId: input.jobId,
+        credits: input.credits,
+      });
     },
 
     /** The balance of a stored my_account call whose envelope did not carry credits.remaining. */

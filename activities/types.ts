@@ -16,7 +16,33 @@ export interface ApiCallInput<N extends OperationName = OperationName> {
   runKey: string;
   /** Name of the stored document (unique within the run), e.g. `pages/investors-germany-score-0000`. */
   name: string;
+  /** A paid call's reservation against the account's credit caps (absent: free, or a run from before the ledger). */
+  account?: PaidCallAccount;
 }
+
+/** Credit caps of an account, per UTC day, ISO week and calendar month (absent: none). */
+export interface AccountCaps {
+  day?: number | undefined;
+  week?: number | undefined;
+  month?: number | undefined;
+}
+
+/** How a paid call's credits are held in the account's ledger. */
+export interface PaidCallAccount {
+  /** Unique per attempt of the call: `<run>/<name>#<attempt>`. */
+  reservationId: string;
+  jobId: string;
+  /** Credits reserved: the operation's price (0: a free repeat). */
+  credits: number;
+  /** The job file's caps (the settings' caps tighten them on the worker). */
+  caps?: AccountCaps;
+}
+
+/** A paid call refused unsent because the account's cap would be passed. */
+export const ACCOUNT_CAP_FAILURE = 'account_cap_reached';
+
+/** A paid call's reservation is released after this when nobody settles it (its run died). */
+export const ACCOUNT_RESERVATION_TTL_MS = 15 * 60_000;
 
 /** What the API activity stores for one call: the call and the service's whole answer. */
 export interface StoredCall<N extends OperationName = OperationName> {

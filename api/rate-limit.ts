@@ -11,6 +11,12 @@ export interface RateLimitInfo {
   remaining: number | null;
   /** When the window resets (X-RateLimit-Reset, else Retry-After). */
   resetAt: Date | null;
+  /**
+   * The day's calls left and when the day ends, where the service tells them apart
+   * (X-RateLimit-Remaining-Day, X-RateLimit-Reset-Day; the spec shows neither). Absent otherwise.
+   */
+  dayRemaining?: number;
+  dayResetAt?: Date;
 }
 
 /** Headers as undici and node:http give them: lower-case names, a string or a list. */
@@ -91,13 +97,22 @@ function parseCount(value: string | undefined): number | null {
 
 /**
  * Reads the rate-limit headers of a response: X-RateLimit-Limit, X-RateLimit-Remaining and
- * X-RateLimit-Reset; the unprefixed `RateLimit-*` names are read when the X- ones are absent,
- * and Retry-After stands in for a missing reset.
+ * X-RateLimit-Reset (and the day's -Day variants when sent); the unprefixed `RateLimit-*` names
+ * are read when the X- ones are absent, and Retry-After stands in for a missing reset.
  */
 export function readRateLimit(headers: HeaderBag, now: Date): RateLimitInfo {
   const pick = (suffix: string) =>
     headerValue(headers, `x-ratelimit-${suffix}`) ?? headerValue(headers, `ratelimit-${suffix}`);
   const resetAt =
     parseRateLimitReset(pick('reset'), now) ?? parseRateLimitReset(headerValue(headers, 'retry-after'), now);
-  return { limit: parseCount(pick('limit')), remaining: parseCount(pick('remaining')), resetAt };
+  const info: RateLimitInfo = {
+    limit: parseCount(pick('limit')),
+    remaining: parseCount(pick('remaining')),
+    resetAt,
+  };
+  const dayRemaining = parseCount(pick('remaining-day'));
+  const dayResetAt = parseRateLimitReset(pick('reset-day'), now);
+  if (dayRemaining !== null) info.dayRemaining = dayRemaining;
+  if (dayResetAt !== null) info.dayResetAt = dayResetAt;
+  return info;
 }

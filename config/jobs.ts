@@ -24,6 +24,19 @@ export const JobFileSchema = z
   .object({
     /** Schedules made from this file are tagged with the group; `schedules apply` manages only its group. */
     group: jobIdSchema.optional(),
+    /** The account's credit caps (per UTC day, ISO week, calendar month) for the runs of this file's jobs. */
+    account: z
+      .object({
+        caps: z
+          .object({
+            day: z.number().int().min(0).max(1_000_000_000).optional(),
+            week: z.number().int().min(0).max(1_000_000_000).optional(),
+            month: z.number().int().min(0).max(1_000_000_000).optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
     jobs: z.array(z.unknown()).min(1, { message: 'must list at least one job' }),
   })
   .strict();
@@ -74,6 +87,8 @@ export function parseJobFile(text: string, file: string): JobFile {
       throw err;
     }
   });
+  const caps = top.data.account?.caps;
+  if (caps && Object.keys(caps).length > 0) for (const job of jobs) job.accountCaps = { ...caps };
   const seen = new Set<string>();
   for (const job of jobs) {
     if (seen.has(job.id))

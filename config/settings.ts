@@ -22,6 +22,7 @@ export const DEFAULTS = {
   TEMPORAL_NAMESPACE: 'default',
   VIR_TASK_QUEUE: 'vir-jobs',
   VIR_API_TASK_QUEUE: 'vir-api',
+  VIR_ACCOUNT_TASK_QUEUE: 'vir-accounts',
   VIR_RATE_LIMIT_PER_MINUTE: '60',
   VIR_RATE_LIMIT_PER_DAY: '5000',
   VIR_DATA_DIR: '.data',
@@ -40,8 +41,12 @@ export const SETTING_NAMES = [
   'TEMPORAL_NAMESPACE',
   'VIR_TASK_QUEUE',
   'VIR_API_TASK_QUEUE',
+  'VIR_ACCOUNT_TASK_QUEUE',
   'VIR_RATE_LIMIT_PER_MINUTE',
   'VIR_RATE_LIMIT_PER_DAY',
+  'VIR_CREDIT_CAP_DAY',
+  'VIR_CREDIT_CAP_WEEK',
+  'VIR_CREDIT_CAP_MONTH',
   'VIR_STORE_DIR',
   'VIR_REPORTS_DIR',
   'VIR_DATA_DIR',
@@ -86,6 +91,7 @@ const positiveInt = (max = Number.MAX_SAFE_INTEGER) => intAtLeast(1, max, 'a pos
 const port = () => intAtLeast(0, 65535, 'a port number (0 to 65535)');
 const name = (what: string) =>
   z.string().regex(NAME_RE, { message: `must be ${what} (letters, digits, . _ -)` });
+const credits = () => intAtLeast(0, 1_000_000_000, 'a whole number of credits (0 or more)');
 const dir = () => z.string().min(1, { message: 'must be a directory path' });
 
 /** The schema over the environment: one entry per variable, strings in, typed values out. */
@@ -99,8 +105,12 @@ export const SettingsEnvSchema = z.object({
   TEMPORAL_NAMESPACE: name('a namespace name'),
   VIR_TASK_QUEUE: name('a task queue name'),
   VIR_API_TASK_QUEUE: name('a task queue name'),
+  VIR_ACCOUNT_TASK_QUEUE: name('a task queue name'),
   VIR_RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000),
   VIR_RATE_LIMIT_PER_DAY: positiveInt(100_000_000),
+  VIR_CREDIT_CAP_DAY: credits().optional(),
+  VIR_CREDIT_CAP_WEEK: credits().optional(),
+  VIR_CREDIT_CAP_MONTH: credits().optional(),
   VIR_STORE_DIR: dir().optional(),
   VIR_REPORTS_DIR: dir().optional(),
   VIR_DATA_DIR: dir(),
@@ -124,8 +134,12 @@ export interface Settings {
   taskQueue: string;
   /** Task queue of the rate-limited API activities (VIR_API_TASK_QUEUE). */
   apiTaskQueue: string;
+  /** Task queue of the account workflows (credit ledger and pacing), polled by every worker (VIR_ACCOUNT_TASK_QUEUE). */
+  accountTaskQueue: string;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
+  /** The account's credit caps per UTC day, ISO week and calendar month (VIR_CREDIT_CAP_*); a job file's caps tighten them. */
+  creditCaps: { day?: number; week?: number; month?: number };
   /** The claim-check store (VIR_STORE_DIR, default <VIR_DATA_DIR>/store). */
   storeDir: string;
   /** Where runs write their files: <reportsDir>/<job>/<date>/ (VIR_REPORTS_DIR, default <VIR_DATA_DIR>/reports). */
@@ -183,8 +197,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     temporalNamespace: v.TEMPORAL_NAMESPACE,
     taskQueue: v.VIR_TASK_QUEUE,
     apiTaskQueue: v.VIR_API_TASK_QUEUE,
+    accountTaskQueue: v.VIR_ACCOUNT_TASK_QUEUE,
     rateLimitPerMinute: v.VIR_RATE_LIMIT_PER_MINUTE,
     rateLimitPerDay: v.VIR_RATE_LIMIT_PER_DAY,
+    creditCaps: {
+      ...(v.VIR_CREDIT_CAP_DAY === undefined ? {} : { day: v.VIR_CREDIT_CAP_DAY }),
+      ...(v.VIR_CREDIT_CAP_WEEK === undefined ? {} : { week: v.VIR_CREDIT_CAP_WEEK }),
+      ...(v.VIR_CREDIT_CAP_MONTH === undefined ? {} : { month: v.VIR_CREDIT_CAP_MONTH }),
+    },
     storeDir: resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store')),
     reportsDir: resolve(v.VIR_REPORTS_DIR ?? join(v.VIR_DATA_DIR, 'reports')),
     dataDir: resolve(v.VIR_DATA_DIR),
@@ -228,8 +248,12 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['TEMPORAL_NAMESPACE', settings.temporalNamespace],
     ['VIR_TASK_QUEUE', settings.taskQueue],
     ['VIR_API_TASK_QUEUE', settings.apiTaskQueue],
+    ['VIR_ACCOUNT_TASK_QUEUE', settings.accountTaskQueue],
     ['VIR_RATE_LIMIT_PER_MINUTE', String(settings.rateLimitPerMinute)],
     ['VIR_RATE_LIMIT_PER_DAY', String(settings.rateLimitPerDay)],
+    ['VIR_CREDIT_CAP_DAY', String(settings.creditCaps.day ?? '(none)')],
+    ['VIR_CREDIT_CAP_WEEK', String(settings.creditCaps.week ?? '(none)')],
+    ['VIR_CREDIT_CAP_MONTH', String(settings.creditCaps.month ?? '(none)')],
     ['VIR_STORE_DIR', settings.storeDir],
     ['VIR_REPORTS_DIR', settings.reportsDir],
     ['VIR_DATA_DIR', settings.dataDir],

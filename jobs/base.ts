@@ -122,6 +122,8 @@ export interface BaseJob {
   budget: { credits: number };
   outputs: string[];
   destination?: string;
+  /** The account's credit caps, from the job file's `account.caps` (set after validation). */
+  accountCaps?: { day?: number; week?: number; month?: number };
 }
 
 /** A job file or job that failed validation: names the file, the job and the field. */

@@ -5,6 +5,7 @@
  * the registry (jobs/registry.ts) and name none of them.
  */
 import type { z } from 'zod';
+import type { AccountLink } from '../activities/account.js';
 import type { Store } from '../activities/store.js';
 import type { JobRunInput, JobRunResult } from '../workflows/engine.js';
 import type { BaseJob } from './base.js';
@@ -27,6 +28,8 @@ export interface KindActivityDeps {
   store: Store;
   /** Default root of the output folders (VIR_REPORTS_DIR). */
   reportsDir: string;
+  /** The account workflow's link (credit ledger, the day's calls); absent in unit tests. */
+  account?: AccountLink;
 }
 
 /** Activities a kind registers on the jobs task queue (names unique across kinds). */

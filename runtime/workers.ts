@@ -11,7 +11,9 @@ import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
 import { createRunActivities } from '../activities/run.js';
 import { LocalStore, type Store } from '../activities/store.js';
-import type { Settings } from '../config/settings.js';
+import { requireApiKey, type Settings } from '../config/settings.js';
+import { Client } from '@temporalio/client';
+import { AccountLink, accountIdOf } from '../activities/account.js';
 import type { KindActivities, KindActivityDeps } from '../jobs/kind.js';
 import { JOB_KINDS } from '../jobs/registry.js';
 import { serviceClient } from './service.js';
@@ -19,8 +21,6 @@ import { workflowBundle } from './workflow-bundle.js';
 
 /** Tuning of the workers beyond the settings (tests and benchmarks set these). */
 export interface WorkerTuning {
-  /** Share of the key's per-minute limit the API queue may use (default 0.95). */
-  rateLimitShare?: number;
   /** Concurrent API calls per worker (default 16). */
   maxConcurrentApiCalls?: number;
   /** A 429 whose reset is further away than this is waited out durably by the workflow (default 120 s). */
@@ -75,9 +75,13 @@ export function jobActivities(deps: KindActivityDeps): KindActivities {
   return all;
 }
 
-/** Requests per second the API task queue may dispatch. */
-export function apiQueueRate(rateLimitPerMinute: number, share = 0.95): number {
-  return (rateLimitPerMinute * share) / 60;
+/**
+ * Requests per second the API task queue may dispatch: a backstop of one window's calls a
+ * second. The account workflow paces the calls themselves (as fast as the service's window
+ * allows), so the queue must let a window's calls through at once.
+ */
+export function apiQueueRate(rateLimitPerMinute: number): number {
+  return rateLimitPerMinute;
 }
 
 /** The API queue's rate limit on the server, and whether this worker set it. */
@@ -144,7 +148,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
   const ownClient = tuning.client ? null : serviceClient(settings);
   const client = tuning.client ?? ownClient!;
   const store = tuning.store ?? new LocalStore(settings.storeDir);
-  const rps = apiQueueRate(settings.rateLimitPerMinute, tuning.rateLimitShare);
+  const rps = apiQueueRate(settings.rateLimitPerMinute);
   const namespace = settings.temporalNamespace;
   let queueRateLimit: QueueRateLimit;
   try {
@@ -157,6 +161,14 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     );
   }
 
+  const account = new AccountLink({
+    client: new Client({ connection, namespace }),
+    taskQueue: settings.accountTaskQueue,
+    accountId: accountIdOf(settings.visBaseUrl, requireApiKey(settings)),
+    perMinute: settings.rateLimitPerMinute,
+    perDay: settings.rateLimitPerDay,
+    caps: settings.creditCaps,
+  });
   const apiWorker = await Worker.create({
     connection,
     namespace,
@@ -164,6 +176,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     activities: createApiActivities({
       client,
       store,
+      account,
       options: { dailyLimitThresholdMs: tuning.dailyLimitThresholdMs },
     }),
     maxTaskQueueActivitiesPerSecond: rps,
@@ -177,15 +190,24 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     namespace,
     taskQueue: settings.taskQueue,
     ...workflowBundle(),
-    activities: jobActivities({ store, reportsDir: settings.reportsDir }),
+    activities: jobActivities({ store, reportsDir: settings.reportsDir, account }),
     maxConcurrentActivityTaskExecutions: 4,
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
+  // The account workflows (ledger and pacing) are served by every worker, whatever its queues.
+  const accountWorker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: settings.accountTaskQueue,
+    ...workflowBundle(),
+    shutdownGraceTime: SHUTDOWN_GRACE,
+  });
+  const all = [apiWorker, jobWorker, accountWorker];
   let stopped = false;
   const shutdown = async () => {
     if (stopped) return;
     stopped = true;
-    for (const w of [apiWorker, jobWorker]) {
+    for (const w of all) {
       if (w.getState() === 'RUNNING') w.shutdown();
     }
   };
@@ -196,7 +218,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     async run() {
       try {
         // When one worker stops (shutdown or a fatal error), stop the other too.
-        const runs = [apiWorker, jobWorker].map((w) =>
+        const runs = all.map((w) =>
           w.run().finally(() => {
             void shutdown();
           }),

@@ -18,6 +18,7 @@ import {
   OUTCOME_UNKNOWN_FAILURE,
   type ApiCallOutput,
   type DailyLimitDetails,
+  type PaidCallAccount,
   type RateLimitedDetails,
 } from '../activities/types.js';
 
@@ -113,6 +114,7 @@ export type Call = <N extends OperationName>(
   params: ParamsIn<N>,
   runKey: string,
   name: string,
+  account?: PaidCallAccount,
 ) => Promise<ApiCallOutput>;
 
 /**
@@ -130,10 +132,10 @@ export function createCaller(
   const { callApi } = proxyActivities<ApiActivities>(
     options.paid ? paidApiActivityOptions(taskQueue) : apiActivityOptions(taskQueue),
   );
-  return async function call(operation, params, runKey, name) {
+  return async function call(operation, params, runKey, name, account) {
     for (;;) {
       try {
-        return await callApi({ operation, params, runKey, name });
+        return await callApi({ operation, params, runKey, name, ...(account ? { account } : {}) });
       } catch (err) {
         if (failureType(err) !== DAILY_LIMIT_FAILURE) throw err;
         const cause = (err as ActivityFailure).cause as ApplicationFailure;

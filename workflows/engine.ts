@@ -31,7 +31,15 @@ import {
 } from '../api/catalog.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { RunActivities } from '../activities/run.js';
-import type { ApiCallOutput, JobIdentity, RenderOutput, RunStats, StoreRef } from '../activities/types.js';
+import type {
+  AccountCaps,
+  ApiCallOutput,
+  JobIdentity,
+  PaidCallAccount,
+  RenderOutput,
+  RunStats,
+  StoreRef,
+} from '../activities/types.js';
 import { CreditBudget } from './budget.js';
 import {
   createCaller,
@@ -55,6 +63,11 @@ import {
 
 /** The patch of paid calls made one at a time and reconciled with the balance after an unknown outcome. */
 export const PAID_CALLS_RECONCILED = 'paid-calls-reconciled';
+/**
+ * The patch of the account's ledger: paid calls reserve credits against the account's caps and
+ * settle in it, and a run reserves its calls of the service's day before it starts them.
+ */
+export const ACCOUNT_LEDGER = 'account-ledger';
 /** Attempts of one paid call at most (each after a reconciliation). */
 export const MAX_PAID_ATTEMPTS = 3;
 
@@ -115,6 +128,10 @@ export interface RunOptions {
   apiTaskQueue?: string;
   /** The most calls the run makes, before paging knows its totals (the plan's bound). */
   plannedCalls?: number;
+  /** The job's id: the account's ledger records what each job spent. */
+  jobId?: string;
+  /** The account's credit caps from the job file (the worker's settings may tighten them). */
+  accountCaps?: AccountCaps;
 }
 
 /**
@@ -256,10 +273,19 @@ export function startRun(options: RunOptions) {
     cost: number,
   ): Promise<ApiCallOutput | null> {
     let reserved = cost;
+    const ledger = patched(ACCOUNT_LEDGER);
     for (let attempt = 1; ; attempt += 1) {
       const before = budget.balance;
+      const account: PaidCallAccount | undefined = ledger
+        ? {
+            reservationId: `${runKey}/${name}#${attempt}`,
+            jobId: options.jobId ?? runKey,
+            credits: reserved,
+            ...(options.accountCaps ? { caps: options.accountCaps } : {}),
+          }
+        : undefined;
       try {
-        const out = await rawPaidCall(operation, params, runKey, name);
+        const out = await rawPaidCall(operation, params, runKey, name, account);
         count(operation, 1);
         budget.settle(reserved, out.charged, out.remaining);
         progress.creditsSpent = budget.spent;
@@ -284,6 +310,13 @@ export function startRun(options: RunOptions) {
         const paid = before !== null && seen !== null ? Math.max(0, before - seen) : reserved;
         budget.settleUnknown(reserved, paid, seen);
         progress.creditsSpent = budget.spent;
+        if (account) {
+          await runActivities.settleAccountCredits({
+            reservationId: account.reservationId,
+            jobId: account.jobId,
+            credits: paid,
+          });
+        }
         const again = paid > 0 ? repeatCreditsOf(operation) : cost;
         const lost = `${what}: ${failureMessage(err)}; ${
           paid > 0
@@ -335,10 +368,25 @@ export function startRun(options: RunOptions) {
    * leaves credits.remaining out of the envelope has its balance read from the data.
    */
   async function checkAccount(): Promise<void> {
+    if (patched(ACCOUNT_LEDGER)) await reserveDayCalls();
     const account = await tryCall('my_account', {}, 'account', 'account check');
     budget.setBalance(account?.remaining ?? null);
     if (account && account.remaining === null) {
       budget.setBalance(await runActivities.readAccountBalance({ ref: account.ref }));
+    }
+  }
+
+  /**
+   * Reserves the run's planned calls of the service's day, across the account's runs; when the
+   * day has fewer left, waits durably for the next day (progress says until when).
+   */
+  async function reserveDayCalls(): Promise<void> {
+    for (;;) {
+      const wait = await runActivities.reserveDayCalls({ runId: runKey, calls: progress.callsPlanned });
+      if (wait === null) return;
+      setWait('', wait.retryAt);
+      await sleep(Math.max(1000, Date.parse(wait.retryAt) - Date.now()));
+      setWait('', null);
     }
   }
 
@@ -367,6 +415,7 @@ export function startRun(options: RunOptions) {
     snapshotRef: StoreRef | null;
   }): Promise<JobRunResult> {
     const finishedAt = new Date(Date.now()).toISOString();
+    if (patched(ACCOUNT_LEDGER)) await runActivities.releaseDayCalls({ runId: runKey });
     const { manifestPath } = await runActivities.finalizeRun({
       job: input.job,
       stats: stats(),

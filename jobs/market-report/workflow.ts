@@ -29,6 +29,8 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
     creditsBudget: job.budget.credits,
     apiTaskQueue: input.apiTaskQueue,
     plannedCalls: planMarketReport(job).maxCalls,
+    jobId: job.id,
+    ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
   });
   const questions = expandQuestions(job);
 

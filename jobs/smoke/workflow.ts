@@ -40,6 +40,8 @@ export async function smokeWorkflow(input: JobRunInput<SmokeJob>): Promise<JobRu
     creditsBudget: job.budget.credits,
     apiTaskQueue: input.apiTaskQueue,
     plannedCalls: smokeMaxCalls(job),
+    jobId: job.id,
+    ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
   });
   await run.checkAccount();
 

@@ -1,0 +1,144 @@
+/**
+ * The account workflow: one per account (its id is a hash of the service URL and the key,
+ * never the key), holding the account's {@link AccountLedger}. Every worker's API activity asks
+ * it before a call (`acquireCall`) and tells it the answer's rate-limit headers (`callDone`), so
+ * all workers and runs share one view of the service's window and day; paid calls reserve
+ * credits against the account's caps (`reserveCredits`) and settle what was charged
+ * (`settleCredits`); runs reserve the day's calls they need before starting them
+ * (`reserveDayCalls`). Handlers answer at once (a caller told to wait waits on its side), so
+ * the workflow can continue as new whenever its history grows large.
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  AccountLedger,
+  CAP_PERIODS,
+  type CallDecision,
+  type CallReport,
+  type CapPeriod,
+  type CreditCaps,
+  type CreditDecision,
+  type DayCallsDecision,
+  type LedgerState,
+} from './account-ledger.js';
+
+/** The id prefix of account workflows. */
+export const ACCOUNT_WORKFLOW_PREFIX = 'vir-account-';
+/** Continue as new past this many events (well below Temporal's warning at 10,240). */
+export const ACCOUNT_HISTORY_LIMIT = 4000;
+
+export interface AccountInput {
+  /** The ledger carried over from the previous run of the workflow (continue-as-new). */
+  state?: LedgerState;
+}
+
+export interface ReserveCreditsRequest {
+  id: string;
+  jobId: string;
+  runId: string;
+  credits: number;
+  caps: CreditCaps;
+  ttlMs: number;
+}
+export interface SettleCreditsRequest {
+  id: string;
+  jobId: string;
+  credits: number;
+}
+export interface AcquireCallRequest {
+  grantId: string;
+  runId: string;
+  perMinute: number;
+  perDay: number;
+}
+export interface CallDoneReport {
+  grantId: string;
+  report: CallReport | null;
+  counted: boolean;
+}
+export interface ReserveDayCallsRequest {
+  runId: string;
+  calls: number;
+  perDay: number;
+  ttlMs: number;
+}
+
+/** What `vir credits` shows of an account. */
+export interface AccountView {
+  at: number;
+  caps: CreditCaps;
+  /** Credits spent this day, week and month: the total and per job. */
+  spent: Record<CapPeriod, { total: number; byJob: Record<string, number> }>;
+  reserved: number;
+  calls: {
+    dayUsed: number;
+    dayEndsAt: number;
+    inFlight: number;
+    window: { resetAt: number; remaining: number } | null;
+  };
+}
+
+export const reserveCreditsUpdate = defineUpdate<CreditDecision, [ReserveCreditsRequest]>('reserveCredits');
+export const settleCreditsUpdate = defineUpdate<void, [SettleCreditsRequest]>('settleCredits');
+export const acquireCallUpdate = defineUpdate<CallDecision, [AcquireCallRequest]>('acquireCall');
+export const reserveDayCallsUpdate = defineUpdate<DayCallsDecision, [ReserveDayCallsRequest]>(
+  'reserveDayCalls',
+);
+export const callDoneSignal = defineSignal<[CallDoneReport]>('callDone');
+export const releaseDayCallsSignal = defineSignal<[{ runId: string }]>('releaseDayCalls');
+export const accountViewQuery = defineQuery<AccountView>('account');
+
+/** The account's view at `now`: spending per period and job, reservations, calls. */
+export function viewOf(ledger: AccountLedger, now: number): AccountView {
+  const spent = {} as AccountView['spent'];
+  for (const period of CAP_PERIODS) {
+    const byJob: Record<string, number> = {};
+    const jobs = new Set(Object.values(ledger.state.spent).flatMap((d) => Object.keys(d)));
+    for (const job of jobs) {
+      const credits = ledger.spentIn(period, now, job);
+      if (credits > 0) byJob[job] = credits;
+    }
+    spent[period] = { total: ledger.spentIn(period, now), byJob };
+  }
+  const reserved = Object.values(ledger.state.reservations)
+    .filter((r) => r.expiresAt > now)
+    .reduce((s, r) => s + r.credits, 0);
+  const calls = ledger.state.calls;
+  return {
+    at: now,
+    caps: { ...ledger.state.caps },
+    spent,
+    reserved,
+    calls: {
+      dayUsed: now < calls.day.endsAt ? calls.day.used : 0,
+      dayEndsAt: calls.day.endsAt,
+      inFlight: Object.values(calls.grants).filter((g) => g.expiresAt > now).length,
+      window: calls.window,
+    },
+  };
+}
+
+/** The account's ledger, for every run and worker of the account. Runs until continued as new. */
+export async function accountWorkflow(input: AccountInput = {}): Promise<void> {
+  const ledger = new AccountLedger(input.state);
+  setHandler(reserveCreditsUpdate, (req) => ledger.reserveCredits(req, Date.now()));
+  setHandler(settleCreditsUpdate, (req) => ledger.settleCredits(req, Date.now()));
+  setHandler(acquireCallUpdate, (req) => ledger.acquireCall(req, Date.now()));
+  setHandler(reserveDayCallsUpdate, (req) => ledger.reserveDayCalls(req, Date.now()));
+  setHandler(callDoneSignal, (report) => ledger.callDone(report, Date.now()));
+  setHandler(releaseDayCallsSignal, ({ runId }) => ledger.releaseDayCalls(runId));
+  setHandler(accountViewQuery, () => viewOf(ledger, Date.now()));
+  await condition(
+    () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > ACCOUNT_HISTORY_LIMIT,
+  );
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof accountWorkflow>({ state: ledger.state });
+}
