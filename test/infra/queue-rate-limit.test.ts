@@ -55,6 +55,6 @@ test('workers do not start when the server refuses it, and say why', async () =>
     VIR_API_TASK_QUEUE: queue,
   });
   await expect(startWorkers(settings)).rejects.toThrow(
-    /the API task queue's rate limit \(0\.950 calls a second, from VIR_RATE_LIMIT_PER_MINUTE\) could not be set on the Temporal server: .*vir-no-such-namespace/,
+    /the API task queue's rate limit \(60\.000 calls a second, from VIR_RATE_LIMIT_PER_MINUTE\) could not be set on the Temporal server: .*vir-no-such-namespace/,
   );
 });

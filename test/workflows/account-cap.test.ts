@@ -1,0 +1,112 @@
+/**
+ * The account's cap holds across runs: two runs of one account started together, each with a
+ * budget of 5 credits, under a job file's cap of 4 credits a day (and with answers lost after
+ * the charge, so reconciliation settles in the ledger too). Proven from the outside: the
+ * account's balance in the sandbox's own books falls by at most the cap, and by exactly what
+ * the two manifests say; every question skipped for the cap is named in its run's reasons.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parseJobFile } from '../../config/jobs.js';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { AccountLink, accountIdOf } from '../../activities/account.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+
+const KEY = 'vis_live_sandbox_vc';
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  h = await startRunner({
+    baseUrl: sandbox.url,
+    apiKey: KEY,
+    name: 'cap',
+    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+function balance(): number {
+  const id = sandbox.state.keys.get(KEY)!.account_id;
+  return sandbox.state.accounts.get(id)!.credits;
+}
+
+const jobFile = (dir: string) => `
+group: cap
+account:
+  caps: { day: 4 }
+jobs:
+${['north', 'south']
+  .map(
+    (id) => `  - id: cap-${id}
+    kind: market-report
+    title: Cap ${id}
+    countries: [Germany]
+    top: { investors: 2, startups: 2 }
+    paging: { maxInvestorsPerCountry: 50, maxStartupsPerCountry: 50 }
+    enrich: { investors: 0, startups: 0 }
+    questions:
+      - how many seed rounds were there in Germany in 2025
+      - top 10 investors by number of deals in Germany
+      - median series A size in Germany
+      - total capital raised in fintech by year
+      - which countries raised the most in 2025
+    budget: { credits: 5 }
+    outputs: [xlsx]
+    destination: ${dir}`,
+  )
+  .join('\n')}
+`;
+
+test('two runs started together never pass the account cap together; the balance agrees with the manifests', async () => {
+  const file = parseJobFile(jobFile(join(h.dir, 'reports')), 'cap.yaml');
+  expect(file.jobs.map((j) => j.accountCaps)).toEqual([{ day: 4 }, { day: 4 }]);
+  // One answer lost after the charge: its credit is settled in the ledger by reconciliation.
+  sandbox.setFaults({ afterCharge: { dropRate: 1, operations: ['ask'], times: 1 }, seed: 5 });
+  const before = balance();
+  const handles = await Promise.all(file.jobs.map((job) => startJobRun(h.client, h.settings, job)));
+  const results = await Promise.all(handles.map((handle) => followRun(handle, QUIET)));
+  sandbox.setFaults({});
+  const paid = before - balance();
+  const manifests = results.map(
+    (r) =>
+      JSON.parse(readFileSync(r.manifestPath, 'utf8')) as {
+        credits: { charged: number; budget: number };
+        reasons: string[];
+      },
+  );
+  expect(paid).toBeLessThanOrEqual(4);
+  expect(paid).toBe(manifests[0]!.credits.charged + manifests[1]!.credits.charged);
+  // Every question not answered is named: refused for the cap, or lost after the charge.
+  const reasons = manifests.flatMap((m) => m.reasons);
+  expect(reasons.length).toBeGreaterThanOrEqual(10 - paid);
+  for (const reason of reasons) {
+    expect(reason).toMatch(/the account's cap of 4 credits a day is reached|for an answer that was lost/);
+  }
+  expect(
+    reasons.filter((x) => x.includes("the account's cap of 4 credits a day")).length,
+  ).toBeGreaterThanOrEqual(10 - paid - 1);
+  // The account's ledger agrees: what it says this day was spent is what the balance lost.
+  const link = new AccountLink({
+    client: h.client,
+    taskQueue: h.settings.accountTaskQueue,
+    accountId: accountIdOf(h.settings.visBaseUrl, KEY),
+    perMinute: 60,
+    perDay: 5000,
+    caps: {},
+  });
+  const view = await link.view();
+  expect(view?.spent.day.total).toBe(paid);
+  expect(view?.reserved).toBe(0);
+  expect(Object.keys(view?.spent.day.byJob ?? {}).sort()).toEqual(
+    ['cap-north', 'cap-south'].filter((id, i) => manifests[i]!.credits.charged > 0),
+  );
+});

@@ -1,0 +1,181 @@
+/**
+ * The account's ledger as plain decisions, on a chosen clock: caps per day, week and month over
+ * every job and run, reservations that expire, settlements counted once; the calls the window
+ * and the day allow.
+ */
+import { describe, expect, test } from 'vitest';
+import { AccountLedger, GRANT_TTL_MS, periodStart, RESET_MARGIN_MS } from '../../workflows/account-ledger.js';
+
+const T = Date.parse('2026-11-25T10:00:00Z'); // a Wednesday
+const caps = { day: 10, week: 25, month: 40 };
+
+function reserve(l: AccountLedger, id: string, credits: number, now = T, jobId = 'a') {
+  return l.reserveCredits({ id, jobId, runId: `run-${jobId}`, credits, caps, ttlMs: 60_000 }, now);
+}
+
+describe('credits', () => {
+  test('periods: the UTC day, the ISO week from Monday, the calendar month', () => {
+    expect(periodStart('day', T)).toBe('2026-11-25');
+    expect(periodStart('week', T)).toBe('2026-11-23');
+    expect(periodStart('week', Date.parse('2026-11-29T23:59:59Z'))).toBe('2026-11-23');
+    expect(periodStart('week', Date.parse('2026-11-30T00:00:00Z'))).toBe('2026-11-30');
+    expect(periodStart('month', T)).toBe('2026-11-01');
+  });
+
+  test('reservations of concurrent runs together never pass the day cap', () => {
+    const l = new AccountLedger();
+    expect(reserve(l, 'r1', 6, T, 'a')).toEqual({ granted: true });
+    const refused = reserve(l, 'r2', 6, T, 'b');
+    expect(refused).toMatchObject({ granted: false, period: 'day' });
+    expect(refused.granted === false && refused.reason).toBe(
+      "the account's cap of 10 credits a day is reached (0 spent, 6 reserved by calls in flight)",
+    );
+    expect(reserve(l, 'r3', 4, T, 'b')).toEqual({ granted: true });
+    l.settleCredits({ id: 'r1', jobId: 'a', credits: 6 }, T);
+    l.settleCredits({ id: 'r3', jobId: 'b', credits: 4 }, T);
+    expect(l.spentIn('day', T)).toBe(10);
+    expect(l.spentIn('day', T, 'b')).toBe(4);
+    expect(reserve(l, 'r4', 1, T)).toMatchObject({ granted: false, period: 'day' });
+  });
+
+  test('the week and month caps count the days before today', () => {
+    const l = new AccountLedger();
+    const monday = Date.parse('2026-11-23T09:00:00Z');
+    for (const [i, day] of [monday, monday + 86_400_000].entries()) {
+      expect(reserve(l, `w${i}`, 10, day)).toEqual({ granted: true });
+      l.settleCredits({ id: `w${i}`, jobId: 'a', credits: 10 }, day);
+    }
+    expect(reserve(l, 'w2', 6, T)).toMatchObject({ granted: false, period: 'week' });
+    expect(reserve(l, 'w3', 5, T)).toEqual({ granted: true });
+    // Last Sunday belongs to the month, not to this week.
+    const sunday = Date.parse('2026-11-22T12:00:00Z');
+    const m = new AccountLedger();
+    for (let i = 0; i < 4; i++) {
+      const at = sunday - i * 86_400_000;
+      reserve(m, `m${i}`, 10, at);
+      m.settleCredits({ id: `m${i}`, jobId: 'a', credits: 10 }, at);
+    }
+    expect(m.spentIn('week', T)).toBe(0);
+    expect(reserve(m, 'm9', 1, T)).toMatchObject({ granted: false, period: 'month' });
+  });
+
+  test('a settlement sent twice counts once; an expired reservation is released, its late settlement still counts', () => {
+    const l = new AccountLedger();
+    reserve(l, 'x', 5);
+    l.settleCredits({ id: 'x', jobId: 'a', credits: 5 }, T);
+    l.settleCredits({ id: 'x', jobId: 'a', credits: 5 }, T);
+    expect(l.spentIn('day', T)).toBe(5);
+    expect(reserve(l, 'x', 5)).toEqual({ granted: true }); // the same call asking again: already done
+    reserve(l, 'y', 5);
+    expect(l.reserved(T)).toBe(5);
+    expect(l.reserved(T + 60_000)).toBe(0);
+    l.settleCredits({ id: 'y', jobId: 'a', credits: 5 }, T + 61_000);
+    expect(l.spentIn('day', T + 61_000)).toBe(10);
+  });
+
+  test('a reservation released without a charge may be made again (a call that waited)', () => {
+    const l = new AccountLedger();
+    reserve(l, 'z', 5);
+    l.settleCredits({ id: 'z', jobId: 'a', credits: 0 }, T);
+    expect(l.reserved(T)).toBe(0);
+    expect(reserve(l, 'z', 5)).toEqual({ granted: true });
+    expect(l.reserved(T)).toBe(5);
+  });
+});
+
+describe('calls', () => {
+  const req = (grantId: string, runId = 'run') => ({ grantId, runId, perMinute: 60, perDay: 5000 });
+  const headers = (remaining: number, resetAt: number) => ({ limit: 60, remaining, resetAt });
+
+  test('one call at a time until an answer tells the window; then as many as the window has room for', () => {
+    const l = new AccountLedger();
+    expect(l.acquireCall(req('g0'), T)).toEqual({ granted: true });
+    expect(l.acquireCall(req('g1'), T)).toMatchObject({ granted: false, dayLimit: false });
+    l.callDone({ grantId: 'g0', report: headers(59, T + 60_000), counted: true }, T + 5);
+    let granted = 0;
+    for (let i = 1; i <= 70; i++) if (l.acquireCall(req(`g${i}`), T + 10).granted) granted += 1;
+    expect(granted).toBe(59);
+    // Answers of the same window keep the lowest remaining; a used-up window waits for its reset.
+    for (let i = 1; i <= 59; i++)
+      l.callDone({ grantId: `g${i}`, report: headers(59 - i, T + 60_000), counted: true }, T + 20);
+    expect(l.acquireCall(req('late'), T + 30)).toEqual({
+      granted: false,
+      retryAt: T + 60_000 + RESET_MARGIN_MS,
+      dayLimit: false,
+    });
+    // After the reset: the limit, at once.
+    let next = 0;
+    for (let i = 0; i < 70; i++)
+      if (l.acquireCall(req(`n${i}`), T + 60_000 + RESET_MARGIN_MS).granted) next += 1;
+    expect(next).toBe(60);
+  });
+
+  test('without headers, calls are spread evenly at 95 % of the limit', () => {
+    const l = new AccountLedger();
+    l.acquireCall(req('a'), T);
+    l.callDone({ grantId: 'a', report: { limit: null, remaining: null, resetAt: null }, counted: true }, T);
+    expect(l.acquireCall(req('b'), T)).toEqual({ granted: true });
+    const d = l.acquireCall(req('c'), T);
+    expect(d.granted).toBe(false);
+    expect(d.granted === false && d.retryAt - T).toBeCloseTo(60_000 / 57, 0);
+  });
+
+  test('a call let through whose worker died stops counting in flight after its time to live', () => {
+    const l = new AccountLedger();
+    l.acquireCall(req('lost'), T);
+    expect(l.acquireCall(req('next'), T + 1).granted).toBe(false);
+    expect(l.acquireCall(req('next'), T + GRANT_TTL_MS + 1).granted).toBe(true);
+  });
+
+  test("the day: runs reserve their calls; one needing more than is left waits for the day's end", () => {
+    const l = new AccountLedger();
+    const perDay = 10;
+    const day = (grantId: string, runId: string) =>
+      l.acquireCall({ grantId, runId, perMinute: 60, perDay }, T);
+    expect(l.reserveDayCalls({ runId: 'A', calls: 6, perDay, ttlMs: 3_600_000 }, T)).toEqual({
+      granted: true,
+    });
+    const refused = l.reserveDayCalls({ runId: 'B', calls: 5, perDay, ttlMs: 3_600_000 }, T);
+    expect(refused).toEqual({
+      granted: false,
+      retryAt: Date.parse('2026-11-26T00:00:00Z') + RESET_MARGIN_MS,
+      left: 4,
+    });
+    // B's calls without a reservation may use only what A did not reserve.
+    for (let i = 0; i < 4; i++) {
+      expect(day(`b${i}`, 'B').granted).toBe(true);
+      l.callDone({ grantId: `b${i}`, report: null, counted: true }, T);
+    }
+    expect(day('b4', 'B')).toMatchObject({ granted: false, dayLimit: true });
+    for (let i = 0; i < 6; i++) {
+      expect(day(`a${i}`, 'A').granted).toBe(true);
+      l.callDone({ grantId: `a${i}`, report: null, counted: true }, T);
+    }
+    expect(day('a6', 'A')).toMatchObject({ granted: false, dayLimit: true });
+    // The next day everything is free again.
+    const tomorrow = Date.parse('2026-11-26T00:00:01Z');
+    expect(l.reserveDayCalls({ runId: 'B', calls: 5, perDay, ttlMs: 3_600_000 }, tomorrow)).toEqual({
+      granted: true,
+    });
+  });
+
+  test("a refused call (429) gives its call of the day back; the service's day headers end the day early", () => {
+    const l = new AccountLedger();
+    l.acquireCall(req('a'), T);
+    l.callDone(
+      {
+        grantId: 'a',
+        report: { ...headers(0, T + 10_000), dayRemaining: 0, dayResetAt: T + 30_000 },
+        counted: false,
+      },
+      T,
+    );
+    expect(l.dayLeft(5000, T)).toBe(0);
+    expect(l.acquireCall(req('b'), T + 1)).toEqual({
+      granted: false,
+      retryAt: T + 30_000 + RESET_MARGIN_MS,
+      dayLimit: true,
+    });
+    expect(l.dayLeft(5000, T + 30_000)).toBe(5000);
+  });
+});
