@@ -128,11 +128,23 @@ export class AccountLink {
     });
   }
 
-  /** The account's view, or null when its workflow has not started yet. */
-  async view(): Promise<AccountView | null> {
+  /**
+   * The account's view, or null when its workflow has not started yet. A query needs a worker:
+   * with none running it fails after `timeoutMs`, saying so.
+   */
+  async view(timeoutMs = 5000): Promise<AccountView | null> {
+    const { client } = this.options;
+    const started = Date.now();
     try {
-      return await this.options.client.workflow.getHandle(this.options.accountId).query(accountViewQuery);
+      return await client.withDeadline(Date.now() + timeoutMs, () =>
+        client.workflow.getHandle(this.options.accountId).query(accountViewQuery),
+      );
     } catch (err) {
+      if (Date.now() - started >= timeoutMs - 50) {
+        throw new Error(`no answer within ${timeoutMs / 1000} s: is a worker running (vir worker)?`, {
+          cause: err,
+        });
+      }
       if ((err as Error).name === 'WorkflowNotFoundError') return null;
       throw err;
     }

@@ -1,11 +1,19 @@
 /**
- * `vir credits`: the account's plan and balance (my_account), and for a job (or every job of
- * config/jobs) the credits one run needs against its budget and how many runs the balance pays.
+ * `vir credits`: the account's plan and balance (my_account); its ledger (the account workflow):
+ * credits spent this day, week and month in all and per job, reserved by calls in flight now,
+ * and the caps; for a job (or every job of config/jobs) the credits one run needs against its
+ * budget and how many runs the balance pays; and what the scheduled jobs will need for the rest
+ * of the month at their current plans.
  */
 import type { Command } from 'commander';
 import { loadJobFile, type AnyJob } from '../../config/jobs.js';
 import { serviceClient } from '../../runtime/service.js';
 import { readAccount } from '../../api/read.js';
+import { AccountLink, accountIdOf, tighterCaps } from '../../activities/account.js';
+import { requireApiKey, type Settings } from '../../config/settings.js';
+import { nextMonthStart, scheduledRunsBetween } from '../../jobs/schedule-runs.js';
+import type { AccountView } from '../../workflows/account.js';
+import type { CreditCaps } from '../../workflows/account-ledger.js';
 import type { CliContext } from '../context.js';
 import { kindOf } from '../run-job.js';
 import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';
@@ -29,11 +37,90 @@ export function describeJobCredits(job: AnyJob, balance: number | null): string 
     : `${head}; the balance pays for ${runs} runs`;
 }
 
+/** The most a run of the job spends: what its plan needs, within its budget. */
+function spendPerRun(job: AnyJob): number {
+  return Math.min(kindOf(job).estimate(job).creditsNeeded, job.budget.credits);
+}
+
+const capsText = (caps: CreditCaps) =>
+  (['day', 'week', 'month'] as const)
+    .filter((p) => caps[p] !== undefined)
+    .map((p) => `${caps[p]} a ${p}`)
+    .join(', ') || 'none';
+
+/** The ledger's lines: spending per period (all jobs, then each), reservations, caps. */
+export function describeLedger(
+  accountId: string,
+  view: AccountView | null,
+  settingsCaps: CreditCaps,
+): string[] {
+  if (view === null) {
+    return [`account ${accountId}: no runs recorded yet; caps ${capsText(settingsCaps)}`];
+  }
+  const { day, week, month } = view.spent;
+  const lines = [
+    `account ${accountId}: spent ${day.total} today, ${week.total} this week, ${month.total} this month (UTC); ` +
+      `${view.reserved} reserved by calls in flight; caps ${capsText(tighterCaps(settingsCaps, view.caps))}`,
+  ];
+  for (const job of Object.keys(month.byJob).sort()) {
+    lines.push(
+      `  ${job}: ${day.byJob[job] ?? 0} today, ${week.byJob[job] ?? 0} this week, ${month.byJob[job] ?? 0} this month`,
+    );
+  }
+  return lines;
+}
+
+/** What the scheduled jobs will spend at most from `now` to the month's end, at their current plans. */
+export function describeMonthAhead(jobs: AnyJob[], now: Date, balance: number | null): string[] {
+  const end = nextMonthStart(now);
+  const rows = jobs
+    .filter((j) => j.schedule !== undefined)
+    .map((j) => ({ job: j, runs: scheduledRunsBetween(j.schedule!, now, end), each: spendPerRun(j) }));
+  if (rows.length === 0) return ['no scheduled jobs'];
+  const total = rows.reduce((s, r) => s + r.runs * r.each, 0);
+  const lines = rows.map(
+    (r) =>
+      `  ${r.job.id}: ${r.runs} more run${r.runs === 1 ? '' : 's'} this month x at most ${r.each} = ${r.runs * r.each} credits` +
+      (r.job.schedule!.paused ? ' (paused)' : ''),
+  );
+  const against =
+    balance === null
+      ? ''
+      : balance >= total
+        ? `; the balance of ${balance} covers it`
+        : `; the balance of ${balance} does not cover it`;
+  return [
+    `scheduled jobs until ${end.toISOString().slice(0, 10)}: at most ${total} credits${against}`,
+    ...lines,
+  ];
+}
+
+/** The account's ledger from its workflow, or a line saying why it cannot be read. */
+async function ledgerLines(ctx: CliContext, settings: Settings): Promise<string[]> {
+  const accountId = accountIdOf(settings.visBaseUrl, requireApiKey(settings));
+  try {
+    const client = await ctx.temporal();
+    const link = new AccountLink({
+      client,
+      taskQueue: settings.accountTaskQueue,
+      accountId,
+      perMinute: settings.rateLimitPerMinute,
+      perDay: settings.rateLimitPerDay,
+      caps: settings.creditCaps,
+    });
+    return describeLedger(accountId, await link.view(), settings.creditCaps);
+  } catch (err) {
+    return [`account ${accountId}: the ledger cannot be read (${(err as Error).message})`];
+  }
+}
+
 /** Adds `credits` to the program. */
 export function registerCredits(program: Command, ctx: CliContext): void {
   program
     .command('credits')
-    .description("the account's plan and credit balance, and what each job's runs spend")
+    .description(
+      "the account's plan, balance and ledger (spent per day/week/month and job, reserved, caps), what each job's runs spend, and what the schedules need this month",
+    )
     .option('--job <id>', 'only this job')
     .option('-f, --file <path>', `job file (default: every ${JOBS_DIR}/*.yaml)`)
     .action(async (opts: { job?: string; file?: string }) => {
@@ -48,6 +135,8 @@ export function registerCredits(program: Command, ctx: CliContext): void {
       else if (opts.file) jobs = (await loadJobFile(opts.file)).jobs;
       else
         jobs = (await Promise.all((await listJobFiles()).map((f) => loadJobFile(f)))).flatMap((f) => f.jobs);
+      for (const line of await ledgerLines(ctx, settings)) ctx.io.out(line);
       for (const job of jobs) ctx.io.out(describeJobCredits(job, balance));
+      for (const line of describeMonthAhead(jobs, new Date(), balance)) ctx.io.out(line);
     });
 }

@@ -65,6 +65,8 @@ export async function startRunner(opts: {
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     VIR_TASK_QUEUE: `jobs-${suffix}`,
     VIR_API_TASK_QUEUE: `api-${suffix}`,
+    // The account workflows of this test process, served by any of its runners (not by other files').
+    VIR_ACCOUNT_TASK_QUEUE: `accounts-${process.pid}`,
     VIR_RATE_LIMIT_PER_MINUTE: String(opts.rateLimitPerMinute ?? 6000),
     VIR_STORE_DIR: join(dir, 'store'),
     VIR_REPORTS_DIR: join(dir, 'reports'),
