@@ -21,6 +21,7 @@ import type {
   ResolvedSandboxOptions,
   RunningSandbox,
   SandboxOptions,
+  SandboxRequest,
   SandboxState,
 } from './types.js';
 
@@ -64,7 +65,12 @@ interface AppDeps {
   faults: FaultInjector;
   baseUrl: () => string;
   isClosing: () => boolean;
+  /** Every operation call the pipeline answered, oldest first. */
+  requestLog: SandboxRequest[];
 }
+
+/** Entries the request log keeps (the oldest go first). */
+const REQUEST_LOG_MAX = 200_000;
 
 /** Builds the Fastify app (routes only; listening is up to the caller). */
 async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -136,12 +142,16 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
           );
         else params = {};
+        const at = Date.now();
         const response = await pipeline.execute({
           operation,
           params,
           authorization: authorizationOf(request),
           method,
         });
+        deps.requestLog.push({ at, operation, status: response.status });
+        if (deps.requestLog.length > REQUEST_LOG_MAX)
+          deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_MAX);
         if (response.status === 405) void reply.header('allow', 'POST');
         const after = faults.nextAfterCharge(operation, response.body.credits?.charged ?? 0);
         if (await faults.apply(after, operation, request, reply, response.headers)) return reply;
@@ -209,6 +219,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       dayWindowMs: resolved.dayWindowMs,
     });
     const faults = new FaultInjector(resolved.faults, resolved.seed, resolved.rateLimitPerMinute);
+    const requestLog: SandboxRequest[] = [];
     const holder: { app?: FastifyInstance } = {};
     const pipeline = createPipeline({
       db,
@@ -228,6 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       faults,
       baseUrl,
       isClosing: () => closing !== undefined,
+      requestLog,
     });
     holder.app = server;
     await server.listen({ host: resolved.host, port: resolved.port });
@@ -242,6 +254,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       db,
       setFaults: (next) => faults.set(next),
       afterChargeFaulted: () => faults.afterChargeFaulted,
+      requestLog: () => [...requestLog],
       addAccount: (account, keys) => addAccounts(state, [account], keys),
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
       close: () => {

@@ -204,6 +204,14 @@ export type ResolvedSandboxOptions = Required<
   now: () => Date;
 };
 
+/** One call in the sandbox's request log. */
+export interface SandboxRequest {
+  /** When the pipeline took it (ms since the epoch). */
+  at: number;
+  operation: string;
+  status: number;
+}
+
 export interface RunningSandbox {
   /** Base URL, e.g. http://127.0.0.1:43123 (no trailing slash). */
   url: string;
@@ -214,6 +222,11 @@ export interface RunningSandbox {
   setFaults(faults: FaultOptions): void;
   /** Calls whose answer an after-charge fault replaced since the sandbox started. */
   afterChargeFaulted(): number;
+  /**
+   * The request log: every operation call the pipeline answered (rate limit, auth, handler),
+   * with when it arrived and the status it got; faults before the pipeline are not in it.
+   */
+  requestLog(): SandboxRequest[];
   /** Add an account and its keys at run time (tests). */
   addAccount(account: Account, keys: ApiKeyRecord[]): void;
   /**

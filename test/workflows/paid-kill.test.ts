@@ -4,11 +4,10 @@
  * again, counts the charge, and does not ask again beyond its budget. Workers run as separate
  * OS processes (`vir worker`); the account's balance in the sandbox's books is the witness.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
@@ -17,8 +16,8 @@ import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
+import { killGroup, startWorkerProcess, workerEnv } from '../helpers/worker-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'vis_live_sandbox_vc';
 
 let sandbox: RunningSandbox;
@@ -56,44 +55,10 @@ afterAll(async () => {
 });
 
 /** Starts `vir worker` in its own process group; resolves once it says it runs. */
-function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(join(root, 'cli/vir.sh'), ['worker'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      VIS_BASE_URL: settings.visBaseUrl,
-      VIS_API_KEY: KEY,
-      TEMPORAL_ADDRESS: settings.temporalAddress,
-      VIR_TASK_QUEUE: settings.taskQueue,
-      VIR_API_TASK_QUEUE: settings.apiTaskQueue,
-      VIR_ACCOUNT_TASK_QUEUE: settings.accountTaskQueue,
-      VIR_RATE_LIMIT_PER_MINUTE: '6000',
-      VIR_STORE_DIR: settings.storeDir,
-      VIR_REPORTS_DIR: settings.reportsDir,
-      VIR_LOG_LEVEL: 'info',
-    },
-  });
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess(workerEnv(settings, KEY));
   workers.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (c: Buffer) => {
-      output += c.toString();
-      if (/workers running/.test(output)) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before running:\n${output}`)));
-  });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
+  return child;
 }
 
 function balance(): number {
@@ -125,7 +90,7 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
   // The first ask is charged and saved, then its answer never finishes: the call stays in
   // flight at the service until the worker dies.
   sandbox.setFaults({ afterCharge: { hangRate: 1, operations: ['ask'], times: 1 } });
-  const first = await startWorkerProcess();
+  const first = await startWorker();
   const before = balance();
   const asked = askResults();
   const handle = await startJobRun(client, settings, job);
@@ -133,7 +98,7 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
   expect(balance()).toBe(before - 1);
   killGroup(first, 'SIGKILL');
   await new Promise((r) => first.once('exit', r));
-  const second = await startWorkerProcess();
+  const second = await startWorker();
   try {
     const started = Date.now();
     const result = await followRun(handle, QUIET);

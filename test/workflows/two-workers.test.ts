@@ -1,0 +1,115 @@
+/**
+ * Two worker processes (separate OS processes, the same queues) page more than 500 calls
+ * against a sandbox at its real limit: 60 calls in a 60-second window. They share one view of
+ * the window through the account workflow, so the service answers no 429 and none of its
+ * windows takes more than 60 calls. The witness is the sandbox's request log: every call the
+ * service took, when, and the status it answered; and each worker's identity in the histories.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import { loadSettings, type Settings } from '../../config/settings.js';
+import { parseSmokeJob } from '../../jobs/smoke/index.js';
+import type { RunningSandbox, SandboxRequest } from '../../sandbox/index.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { QUIET } from '../helpers/runner.js';
+import { killGroup, startWorkerProcess, stopWorkerProcess, workerEnv } from '../helpers/worker-process.js';
+
+const KEY = 'vis_live_sandbox_vc';
+const LIMIT = 60;
+const WINDOW_MS = 60_000;
+
+let sandbox: RunningSandbox;
+let connection: Connection;
+let client: Client;
+let settings: Settings;
+let dir: string;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: LIMIT, minuteWindowMs: WINDOW_MS });
+  dir = mkdtempSync(join(tmpdir(), 'vir-two-'));
+  const suffix = `two-${process.pid}`;
+  settings = loadSettings({
+    VIS_BASE_URL: sandbox.url,
+    VIS_API_KEY: KEY,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    VIR_TASK_QUEUE: `jobs-${suffix}`,
+    VIR_API_TASK_QUEUE: `api-${suffix}`,
+    VIR_ACCOUNT_TASK_QUEUE: `accounts-${suffix}`,
+    VIR_RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    VIR_STORE_DIR: join(dir, 'store'),
+    VIR_REPORTS_DIR: join(dir, 'reports'),
+  });
+  connection = await Connection.connect({ address: settings.temporalAddress });
+  client = new Client({ connection, namespace: settings.temporalNamespace });
+  for (let i = 0; i < 2; i++) workers.push(await startWorkerProcess(workerEnv(settings, KEY)));
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => stopWorkerProcess(w).catch(() => killGroup(w, 'SIGKILL'))));
+  await connection?.close();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The service's windows, as the sandbox counts them: each starts with the first call after the last ended. */
+function windows(log: SandboxRequest[]): number[] {
+  const counts: number[] = [];
+  let end = -Infinity;
+  for (const r of log) {
+    if (r.status === 429) continue;
+    if (r.at >= end) {
+      end = r.at + WINDOW_MS;
+      counts.push(0);
+    }
+    counts[counts.length - 1]! += 1;
+  }
+  return counts;
+}
+
+test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no window over the limit', async () => {
+  // Seven runs paging all of one country's startups: 74 pages each, 76 calls a run.
+  const jobs = Array.from({ length: 7 }, (_, i) =>
+    parseSmokeJob({
+      id: `two-workers-${i + 1}`,
+      title: `Two workers ${i + 1}`,
+      country: 'United States',
+      records: 10_000,
+      destination: join(dir, 'reports'),
+    }),
+  );
+  const started = Date.now();
+  const handles = await Promise.all(jobs.map((job) => startJobRun(client, settings, job)));
+  const results = await Promise.all(handles.map((h) => followRun(h, QUIET)));
+  const seconds = (Date.now() - started) / 1000;
+  expect(results.every((r) => !r.partial)).toBe(true);
+
+  const log = sandbox.requestLog();
+  const counts = windows(log);
+  const calls = log.length;
+  console.log(`${calls} calls in ${seconds.toFixed(0)} s; windows ${counts.join(', ')}`);
+  expect(calls).toBeGreaterThanOrEqual(500);
+  expect(log.filter((r) => r.status === 429)).toEqual([]);
+  expect(Math.max(...counts)).toBeLessThanOrEqual(LIMIT);
+  // Not slower than the limit allows: full windows but the last.
+  expect(counts.length).toBeLessThanOrEqual(Math.ceil(calls / LIMIT) + 1);
+
+  // Both processes made calls: the identities that ran the paging children's API activities.
+  const E = temporal.api.enums.v1.EventType;
+  const identities = new Set<string>();
+  for (const r of results) {
+    const paging = client.workflow.getHandle(`${r.workflowId}/paging/startups-united-states`);
+    for (const e of (await paging.fetchHistory()).events ?? []) {
+      if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+        identities.add(e.activityTaskStartedEventAttributes?.identity ?? '');
+      }
+    }
+  }
+  expect(identities.size).toBe(2);
+}, 900_000);
