@@ -57,6 +57,17 @@ describe('job files', () => {
     ).toMatch(/job "check".*countries/);
   });
 
+  test("a file's account caps go to each of its jobs; a bad cap names its field", () => {
+    const jf = parseJobFile(`account:\n  caps: { day: 5, month: 40 }\njobs:\n${base}`, 'capped.yaml');
+    expect(jf.jobs[0]!.accountCaps).toEqual({ day: 5, month: 40 });
+    expect(parseJobFile(`jobs:\n${base}`, 'plain.yaml').jobs[0]!.accountCaps).toBeUndefined();
+    const bad = errorOf(`account:\n  caps: { week: -1 }\njobs:\n${base}`);
+    expect(bad.field).toBe('account.caps.week');
+    const unknown = errorOf(`account:\n  caps: { year: 5 }\njobs:\n${base}`);
+    expect(unknown.field).toBe('account.caps');
+    expect(unknown.message).toMatch(/year/);
+  });
+
   test('a job without a kind, or of an unknown kind, names the field and lists the kinds', () => {
     const missing = errorOf(`jobs:\n  - id: x\n    title: t\n    countries: [Germany]\n`);
     expect(missing.field).toBe('kind');

@@ -31,8 +31,10 @@ describe('loadSettings', () => {
       temporalNamespace: 'default',
       taskQueue: 'vir-jobs',
       apiTaskQueue: 'vir-api',
+      accountTaskQueue: 'vir-accounts',
       rateLimitPerMinute: 60,
       rateLimitPerDay: 5000,
+      creditCaps: {},
       storeDir: resolve('.data/store'),
       reportsDir: resolve('.data/reports'),
       dataDir: resolve('.data'),
@@ -52,8 +54,12 @@ describe('loadSettings', () => {
       TEMPORAL_NAMESPACE: 'reports',
       VIR_TASK_QUEUE: 'jobs-q',
       VIR_API_TASK_QUEUE: 'api-q',
+      VIR_ACCOUNT_TASK_QUEUE: 'accounts-q',
       VIR_RATE_LIMIT_PER_MINUTE: '30',
       VIR_RATE_LIMIT_PER_DAY: '1000',
+      VIR_CREDIT_CAP_DAY: '10',
+      VIR_CREDIT_CAP_WEEK: '40',
+      VIR_CREDIT_CAP_MONTH: '0',
       VIR_STORE_DIR: '/data/store',
       VIR_REPORTS_DIR: '/data/reports',
       VIR_DATA_DIR: '/data/vir',
@@ -69,6 +75,8 @@ describe('loadSettings', () => {
     expect(s.temporalNamespace).toBe('reports');
     expect(s.taskQueue).toBe('jobs-q');
     expect(s.apiTaskQueue).toBe('api-q');
+    expect(s.accountTaskQueue).toBe('accounts-q');
+    expect(s.creditCaps).toEqual({ day: 10, week: 40, month: 0 });
     expect(s.rateLimitPerMinute).toBe(30);
     expect(s.rateLimitPerDay).toBe(1000);
     expect(s.storeDir).toBe('/data/store');
@@ -88,7 +96,15 @@ describe('loadSettings', () => {
 
   it('has a default for every variable but the optional ones', () => {
     // Optional, or derived from VIR_DATA_DIR when unset.
-    const optional = ['VIS_API_KEY', 'VIS_MCP_URL', 'VIR_STORE_DIR', 'VIR_REPORTS_DIR'];
+    const optional = [
+      'VIS_API_KEY',
+      'VIS_MCP_URL',
+      'VIR_STORE_DIR',
+      'VIR_REPORTS_DIR',
+      'VIR_CREDIT_CAP_DAY',
+      'VIR_CREDIT_CAP_WEEK',
+      'VIR_CREDIT_CAP_MONTH',
+    ];
     for (const name of SETTING_NAMES) {
       expect(name in DEFAULTS || optional.includes(name)).toBe(true);
     }
@@ -96,6 +112,11 @@ describe('loadSettings', () => {
 
   const bad: [string, string, RegExp][] = [
     ['VIS_BASE_URL', 'not a url', /^VIS_BASE_URL must be an http\(s\) URL .*, got "not a url"$/],
+    [
+      'VIR_CREDIT_CAP_WEEK',
+      '-5',
+      /^VIR_CREDIT_CAP_WEEK must be a whole number of credits \(0 or more\), got "-5"$/,
+    ],
     ['VIS_BASE_URL', 'ftp://host/x', /^VIS_BASE_URL must be an http\(s\) URL/],
     ['VIS_MCP_URL', 'mcp', /^VIS_MCP_URL must be an http\(s\) URL .*, got "mcp"$/],
     ['TEMPORAL_ADDRESS', 'localhost', /^TEMPORAL_ADDRESS must be host:port .*, got "localhost"$/],
