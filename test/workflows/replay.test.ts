@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
+import { accountIdOf } from '../../activities/account.js';
 import { workflowBundle } from '../../runtime/workflow-bundle.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import {
@@ -71,6 +72,10 @@ describe('frozen histories', () => {
 
   test('the set recorded with paging children telling their daily-limit waits (patched) is there', () => {
     expect(frozenSets()).toContain('2026-11-23-paging-wait-progress');
+  });
+
+  test("the set recorded with the account's ledger (patched, and the account workflow) is there", () => {
+    expect(frozenSets()).toContain('2026-11-23-account-ledger');
   });
 
   for (const set of frozenSets()) {
@@ -190,6 +195,22 @@ describe('fresh runs', () => {
     await followRun(handle, QUIET);
     const histories = await runHistories(h.client, handle.workflowId);
     expect(histories.length).toBe(2);
+    expectClean(await replay(histories), histories.length);
+    fresh.push(...histories);
+  });
+
+  test("the account workflow (every worker's pacing, the credit ledger) replays", async () => {
+    const accountId = accountIdOf(h.settings.visBaseUrl, 'vis_live_sandbox_vc');
+    const histories: RecordedHistory[] = [];
+    for await (const wf of h.client.workflow.list({ query: `WorkflowId = '${accountId}'` })) {
+      const history = await h.client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+      histories.push({ workflowId: wf.workflowId, history });
+    }
+    expect(histories.length).toBeGreaterThan(0);
+    const E = temporal.api.enums.v1.EventType;
+    const events = histories.flatMap((x) => x.history.events ?? []).map((e) => e.eventType);
+    expect(events).toContain(E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+    expect(events).toContain(E.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
     expectClean(await replay(histories), histories.length);
     fresh.push(...histories);
   });
