@@ -202,9 +202,11 @@ describe('fresh runs', () => {
   test("the account workflow (every worker's pacing, the credit ledger) replays", async () => {
     const accountId = accountIdOf(h.settings.visBaseUrl, 'vis_live_sandbox_vc');
     const histories: RecordedHistory[] = [];
+    // Its latest runs (the test server suggests continuing as new every 20 events).
     for await (const wf of h.client.workflow.list({ query: `WorkflowId = '${accountId}'` })) {
       const history = await h.client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
       histories.push({ workflowId: wf.workflowId, history });
+      if (histories.length >= 8) break;
     }
     expect(histories.length).toBeGreaterThan(0);
     const E = temporal.api.enums.v1.EventType;
