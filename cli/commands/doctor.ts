@@ -28,7 +28,7 @@ export interface DoctorReport {
 }
 
 export interface DoctorOptions {
-  /** Also check that workers poll VIR_TASK_QUEUE and VIR_API_TASK_QUEUE. */
+  /** Also check that workers poll VIR_TASK_QUEUE, VIR_API_TASK_QUEUE and VIR_ACCOUNT_TASK_QUEUE. */
   worker?: boolean;
   /** Time limit of each network step (ms). Default 10 000. */
   timeoutMs?: number;
@@ -141,13 +141,14 @@ export async function checkTemporal(settings: Settings, timeoutMs = 10_000): Pro
   }
 }
 
-/** (d) Workers: a poller on the workflow queue and on the API activity queue. */
+/** (d) Workers: a poller on the workflow queue, on the API activity queue and on the account workflows' queue. */
 export async function checkWorker(settings: Settings, timeoutMs = 10_000): Promise<CheckResult> {
   // TASK_QUEUE_TYPE_WORKFLOW = 1, TASK_QUEUE_TYPE_ACTIVITY = 2 (the proto package is CommonJS
   // without named ESM exports, so its enum object is not imported at run time).
   const queues = [
     { name: settings.taskQueue, type: 1 as temporal.api.enums.v1.TaskQueueType, what: 'workflow' },
     { name: settings.apiTaskQueue, type: 2 as temporal.api.enums.v1.TaskQueueType, what: 'activity' },
+    { name: settings.accountTaskQueue, type: 1 as temporal.api.enums.v1.TaskQueueType, what: 'account' },
   ];
   try {
     return await withConnection(settings, timeoutMs, async (c) => {

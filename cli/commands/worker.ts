@@ -27,9 +27,10 @@ export async function startWorkersFor(ctx: CliContext, settings: Settings): Prom
     .logger()
     .info(
       { queue: settings.apiTaskQueue, requestsPerSecond: q.requestsPerSecond, previous: q.previous },
-      q.changed
-        ? `API queue rate limit set to ${rate(q.requestsPerSecond)} (was ${q.previous === null ? 'the server default' : rate(q.previous)})`
-        : `API queue rate limit ${rate(q.requestsPerSecond)}, as already set`,
+      (q.changed
+        ? `API queue rate limit (a backstop) set to ${rate(q.requestsPerSecond)} (was ${q.previous === null ? 'the server default' : rate(q.previous)})`
+        : `API queue rate limit (a backstop) ${rate(q.requestsPerSecond)}, as already set`) +
+        "; calls are paced by the account workflow from the service's rate-limit headers",
     );
   const running = workers.run();
   let stopped: Promise<void> | null = null;
@@ -74,12 +75,12 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         {
           temporal: settings.temporalAddress,
           namespace: settings.temporalNamespace,
-          queues: [settings.taskQueue, settings.apiTaskQueue],
+          queues: [settings.taskQueue, settings.apiTaskQueue, settings.accountTaskQueue],
         },
         'workers running',
       );
       ctx.io.err(
-        `workers polling ${settings.taskQueue} and ${settings.apiTaskQueue} on ${settings.temporalAddress} (namespace ${settings.temporalNamespace}); Ctrl-C to stop`,
+        `workers polling ${settings.taskQueue}, ${settings.apiTaskQueue} and ${settings.accountTaskQueue} on ${settings.temporalAddress} (namespace ${settings.temporalNamespace}); Ctrl-C to stop`,
       );
       await untilShutdown(signal, running);
     });

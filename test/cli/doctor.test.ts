@@ -153,14 +153,19 @@ describe('vir doctor', () => {
     });
   });
 
-  it('checks that workers poll both task queues (--worker), with --json output', async () => {
+  it('checks that workers poll the three task queues (--worker), with --json output', async () => {
     const queue = uniqueName('doctor-q');
     const apiQueue = `${queue}-api`;
-    const e = env({ VIR_TASK_QUEUE: queue, VIR_API_TASK_QUEUE: apiQueue });
+    const accountQueue = `${queue}-accounts`;
+    const e = env({
+      VIR_TASK_QUEUE: queue,
+      VIR_API_TASK_QUEUE: apiQueue,
+      VIR_ACCOUNT_TASK_QUEUE: accountQueue,
+    });
     const before = await checkWorker(loadSettings(e));
     expect(before.ok).toBe(false);
     expect(before.detail).toContain(
-      `no worker polls ${queue} (workflow): 0 pollers, ${apiQueue} (activity): 0 pollers`,
+      `no worker polls ${queue} (workflow): 0 pollers, ${apiQueue} (activity): 0 pollers, ${accountQueue} (account): 0 pollers`,
     );
 
     // Real long polls (the server ignores polls with less than 2 s to wait); it remembers the pollers.
@@ -173,6 +178,13 @@ describe('vir doctor', () => {
           connection.workflowService.pollWorkflowTaskQueue({
             namespace: 'default',
             taskQueue: { name: queue },
+            identity: 'doctor-test',
+          }),
+        ),
+        poll(() =>
+          connection.workflowService.pollWorkflowTaskQueue({
+            namespace: 'default',
+            taskQueue: { name: accountQueue },
             identity: 'doctor-test',
           }),
         ),
@@ -195,6 +207,8 @@ describe('vir doctor', () => {
     };
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.name)).toEqual(['key', 'openapi', 'temporal', 'worker']);
-    expect(report.checks[3]!.detail).toBe(`${queue} (workflow): 1 poller, ${apiQueue} (activity): 1 poller`);
+    expect(report.checks[3]!.detail).toBe(
+      `${queue} (workflow): 1 poller, ${apiQueue} (activity): 1 poller, ${accountQueue} (account): 1 poller`,
+    );
   });
 });
