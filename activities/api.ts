@@ -242,10 +242,15 @@ export function createApiActivities(deps: {
     try {
       res = await deps.client.callDetailed(input.operation, input.params);
     } catch (err) {
-      await done(grantId, isVisError(err) ? err.rateLimit : null, !(err instanceof RateLimitedError));
       const failure = toActivityFailure(err, input.operation, now(), threshold);
-      // An unknown outcome keeps its reservation: the workflow settles it once the balance shows.
-      if (failure.type !== OUTCOME_UNKNOWN_FAILURE) await settle(input, 0);
+      // The call's own failure is what the workflow must see, whatever happens to the bookkeeping.
+      try {
+        await done(grantId, isVisError(err) ? err.rateLimit : null, !(err instanceof RateLimitedError));
+        // An unknown outcome keeps its reservation: the workflow settles it once the balance shows.
+        if (failure.type !== OUTCOME_UNKNOWN_FAILURE) await settle(input, 0);
+      } catch (bookkeeping) {
+        logWarn(`account bookkeeping after ${input.operation} failed: ${(bookkeeping as Error).message}`);
+      }
       throw failure;
     }
     try {
