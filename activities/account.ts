@@ -5,7 +5,7 @@
  * and the workflow is started by the first request that finds none (update-with-start).
  */
 import { createHash } from 'node:crypto';
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type {
   CallDecision,
@@ -20,6 +20,7 @@ import {
   acquireCallUpdate,
   callDoneSignal,
   releaseDayCallsSignal,
+  reservationBalanceQuery,
   reserveCreditsUpdate,
   reserveDayCallsUpdate,
   settleCreditsUpdate,
@@ -46,6 +47,9 @@ export function tighterCaps(a: CreditCaps, b: CreditCaps | undefined): CreditCap
   }
   return out;
 }
+
+/** Attempts of one update of the account workflow (about 3 s of backoff in all). */
+const UPDATE_ATTEMPTS = 6;
 
 export interface AccountLinkOptions {
   client: Client;
@@ -75,11 +79,24 @@ export class AccountLink {
     });
   }
 
-  #update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
-    return this.options.client.workflow.executeUpdateWithStart(def, {
-      args: [arg],
-      startWorkflowOperation: this.#start(),
-    });
+  /**
+   * An update of the account workflow, started when it is not running. Every update here is
+   * idempotent (a reservation, a grant or a settlement by its id), so one the server aborted is
+   * sent again: a busy account workflow continuing as new while updates arrive fails that
+   * workflow task (UnhandledCommand), and the server aborts the updates it carried.
+   */
+  async #update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.options.client.workflow.executeUpdateWithStart(def, {
+          args: [arg],
+          startWorkflowOperation: this.#start(),
+        });
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError || attempt >= UPDATE_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
   }
 
   acquireCall(req: Omit<AcquireCallRequest, 'perMinute' | 'perDay'>) {
@@ -126,6 +143,11 @@ export class AccountLink {
       signal: releaseDayCallsSignal,
       signalArgs: [{ runId }],
     });
+  }
+
+  /** The balance the ledger knew when a paid call's reservation was granted (null: unknown). */
+  async reservationBalance(id: string): Promise<number | null> {
+    return this.options.client.workflow.getHandle(this.options.accountId).query(reservationBalanceQuery, id);
   }
 
   /**

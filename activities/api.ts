@@ -200,19 +200,27 @@ export function createApiActivities(deps: {
     await link.callDone({ grantId: grantId ?? '', report: callReport(info), counted });
   }
 
-  /** Reserves a paid call's credits against the account's caps; a refusal fails the call unsent. */
+  /**
+   * Reserves a paid call's credits against the account's caps, waiting while another paid call of
+   * the account is in flight (they go one at a time); a refusal fails the call unsent.
+   */
   async function reserve(input: ApiCallInput): Promise<void> {
     const paid = input.account;
     if (!link || !paid || paid.credits <= 0) return;
-    const d = await link.reserveCredits({
-      id: paid.reservationId,
-      jobId: paid.jobId,
-      runId: input.runKey,
-      credits: paid.credits,
-      caps: paid.caps,
-      ttlMs: ACCOUNT_RESERVATION_TTL_MS,
-    });
-    if (!d.granted) {
+    for (;;) {
+      const d = await link.reserveCredits({
+        id: paid.reservationId,
+        jobId: paid.jobId,
+        runId: input.runKey,
+        credits: paid.credits,
+        caps: paid.caps,
+        ttlMs: ACCOUNT_RESERVATION_TTL_MS,
+      });
+      if (d.granted) return;
+      if ('busy' in d) {
+        await new Promise((r) => setTimeout(r, Math.max(20, d.retryAt - now().getTime())));
+        continue;
+      }
       throw ApplicationFailure.create({
         message: `${input.operation} not sent: ${d.reason}`,
         type: ACCOUNT_CAP_FAILURE,
@@ -222,11 +230,15 @@ export function createApiActivities(deps: {
     }
   }
 
-  /** Settles a paid call's reservation with what was charged (known: an answer or a refusal). */
-  async function settle(input: ApiCallInput, charged: number): Promise<void> {
+  /** Settles a paid call's reservation with what was charged (known: an answer or a refusal) and the balance after. */
+  async function settle(
+    input: ApiCallInput,
+    charged: number,
+    remaining: number | null = null,
+  ): Promise<void> {
     const paid = input.account;
     if (!link || !paid || paid.credits <= 0) return;
-    await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged });
+    await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged, remaining });
   }
 
   async function callOnce(input: ApiCallInput): Promise<ApiCallOutput> {
@@ -256,7 +268,11 @@ export function createApiActivities(deps: {
     try {
       await done(grantId, res.rateLimit, true);
       // Without credits.charged in the envelope, the price is what counts against the caps.
-      await settle(input, res.result.credits?.charged ?? creditsOf(input.operation));
+      await settle(
+        input,
+        res.result.credits?.charged ?? creditsOf(input.operation),
+        res.result.credits?.remaining ?? null,
+      );
     } catch (err) {
       // The answer came and is kept; the account hears of it again by the reservation's expiry.
       logWarn(`account bookkeeping after ${input.operation} failed: ${(err as Error).message}`);

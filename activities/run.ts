@@ -128,12 +128,24 @@ export function createRunActivities(deps: RunActivityDeps) {
       reservationId: string;
       jobId: string;
       credits: number;
+      /** The balance read after the call (null: not read). */
+      remaining?: number | null;
     }): Promise<void> {
       await deps.account?.settleCredits({
         id: input.reservationId,
         jobId: input.jobId,
         credits: input.credits,
+        remaining: input.remaining ?? null,
       });
+    },
+
+    /**
+     * The account's balance when a paid call's reservation was granted: paid calls of the account
+     * go one at a time, so the balance then less the balance now is what that call cost, whatever
+     * other runs of the account did before. Null when the ledger did not know it.
+     */
+    async reservationBalance(input: { reservationId: string }): Promise<number | null> {
+      return (await deps.account?.reservationBalance(input.reservationId)) ?? null;
     },
 
     /** The balance of a stored my_account call whose envelope did not carry credits.remaining. */

@@ -23,6 +23,8 @@ export interface CreditReservation {
   credits: number;
   at: number;
   expiresAt: number;
+  /** The account's balance as the ledger knew it when the reservation was granted (null: unknown). */
+  balanceAtReserve?: number | null;
 }
 
 /** A call let through to the service and not answered yet. */
@@ -46,6 +48,8 @@ export interface LedgerState {
   settled: string[];
   /** The caps the latest reservation was checked against. */
   caps: CreditCaps;
+  /** The account's balance after the latest settled paid call (null: none reported yet). */
+  balance?: number | null;
   calls: {
     /** The minute window as the latest answer reported it (null: none known). */
     window: { resetAt: number; remaining: number } | null;
@@ -130,7 +134,15 @@ export type CallDecision =
   /** Not now: ask again at `retryAt`; `dayLimit` when the service's day is used up. */
   | { granted: false; retryAt: number; dayLimit: boolean };
 
-export type CreditDecision = { granted: true } | { granted: false; reason: string; period: CapPeriod };
+export type CreditDecision =
+  | { granted: true }
+  /** Refused: a cap would be passed. */
+  | { granted: false; reason: string; period: CapPeriod }
+  /** Not yet: another paid call of the account is in flight; ask again at `retryAt`. */
+  | { granted: false; busy: true; retryAt: number };
+
+/** How soon a paid call waiting for another one in flight asks again. */
+export const BUSY_RETRY_MS = 200;
 
 export type DayCallsDecision = { granted: true } | { granted: false; retryAt: number; left: number };
 
@@ -170,24 +182,30 @@ export class AccountLedger {
 
   /**
    * Reserves `credits` for a paid call, unless spent plus reserved plus it would pass a cap of
-   * the account. Asking again with the same id answers the same (a retried activity).
+   * the account. Asking again with the same id answers the same (a retried activity). Paid calls
+   * of the account go one at a time, across runs: while another one is reserved and not settled,
+   * the answer is to ask again shortly. So the balance before and after a call of unknown outcome
+   * brackets that one call only, and what the account lost is what it cost.
    */
   reserveCredits(
     req: { id: string; jobId: string; runId: string; credits: number; caps: CreditCaps; ttlMs: number },
     now: number,
   ): CreditDecision {
     if (this.state.settled.includes(req.id) || this.state.reservations[req.id]) return { granted: true };
+    this.reserved(now); // releases the expired ones
+    if (Object.keys(this.state.reservations).length > 0) {
+      return { granted: false, busy: true, retryAt: now + BUSY_RETRY_MS };
+    }
     this.state.caps = { ...req.caps };
-    const reserved = this.reserved(now);
     for (const period of CAP_PERIODS) {
       const cap = req.caps[period];
       if (cap === undefined) continue;
       const spent = this.spentIn(period, now);
-      if (spent + reserved + req.credits > cap) {
+      if (spent + req.credits > cap) {
         return {
           granted: false,
           period,
-          reason: `the account's cap of ${cap} credits ${PERIOD_WORD[period]} is reached (${spent} spent, ${reserved} reserved by calls in flight)`,
+          reason: `the account's cap of ${cap} credits ${PERIOD_WORD[period]} is reached (${spent} spent, ${req.credits} more needed)`,
         };
       }
     }
@@ -197,16 +215,26 @@ export class AccountLedger {
       credits: req.credits,
       at: now,
       expiresAt: now + req.ttlMs,
+      balanceAtReserve: this.state.balance ?? null,
     };
     return { granted: true };
+  }
+
+  /** The balance the ledger knew when a reservation was granted (null: unknown, or no such reservation). */
+  balanceAtReserve(id: string): number | null {
+    return this.state.reservations[id]?.balanceAtReserve ?? null;
   }
 
   /**
    * Records what a paid call cost (0 when the service did not charge) and frees its reservation.
    * A settlement of an expired reservation still counts: the service charged it.
    */
-  settleCredits(req: { id: string; jobId: string; credits: number }, now: number): void {
+  settleCredits(
+    req: { id: string; jobId: string; credits: number; remaining?: number | null },
+    now: number,
+  ): void {
     delete this.state.reservations[req.id];
+    if (req.remaining != null) this.state.balance = req.remaining;
     // Nothing charged: only the reservation goes (the same call may reserve again, after a wait).
     if (req.credits <= 0 || this.state.settled.includes(req.id)) return;
     this.state.settled.push(req.id);

@@ -3,8 +3,8 @@
  * never the key), holding the account's {@link AccountLedger}. Every worker's API activity asks
  * it before a call (`acquireCall`) and tells it the answer's rate-limit headers (`callDone`), so
  * all workers and runs share one view of the service's window and day; paid calls reserve
- * credits against the account's caps (`reserveCredits`) and settle what was charged
- * (`settleCredits`); runs reserve the day's calls they need before starting them
+ * credits against the account's caps (`reserveCredits`, one paid call of the account at a
+ * time) and settle what was charged (`settleCredits`); runs reserve the day's calls they need before starting them
  * (`reserveDayCalls`). Handlers answer at once (a caller told to wait waits on its side), so
  * the workflow can continue as new whenever its history grows large.
  */
@@ -52,6 +52,8 @@ export interface SettleCreditsRequest {
   id: string;
   jobId: string;
   credits: number;
+  /** The account's balance after the call, when the answer (or a balance read) told it. */
+  remaining?: number | null;
 }
 export interface AcquireCallRequest {
   grantId: string;
@@ -95,6 +97,8 @@ export const reserveDayCallsUpdate = defineUpdate<DayCallsDecision, [ReserveDayC
 export const callDoneSignal = defineSignal<[CallDoneReport]>('callDone');
 export const releaseDayCallsSignal = defineSignal<[{ runId: string }]>('releaseDayCalls');
 export const accountViewQuery = defineQuery<AccountView>('account');
+/** The balance the ledger knew when a paid call's reservation was granted. */
+export const reservationBalanceQuery = defineQuery<number | null, [string]>('reservationBalance');
 
 /** The account's view at `now`: spending per period and job, reservations, calls. */
 export function viewOf(ledger: AccountLedger, now: number): AccountView {
@@ -136,6 +140,7 @@ export async function accountWorkflow(input: AccountInput = {}): Promise<void> {
   setHandler(callDoneSignal, (report) => ledger.callDone(report, Date.now()));
   setHandler(releaseDayCallsSignal, ({ runId }) => ledger.releaseDayCalls(runId));
   setHandler(accountViewQuery, () => viewOf(ledger, Date.now()));
+  setHandler(reservationBalanceQuery, (id) => ledger.balanceAtReserve(id));
   await condition(
     () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > ACCOUNT_HISTORY_LIMIT,
   );

@@ -68,6 +68,12 @@ export const PAID_CALLS_RECONCILED = 'paid-calls-reconciled';
  * settle in it, and a run reserves its calls of the service's day before it starts them.
  */
 export const ACCOUNT_LEDGER = 'account-ledger';
+/**
+ * The patch of reconciling with the balance the account's ledger knew when the paid call's
+ * reservation was granted (the account's paid calls go one at a time), rather than the run's own
+ * last known balance, which other runs' charges made stale.
+ */
+export const LEDGER_BALANCE = 'ledger-balance';
 /** Attempts of one paid call at most (each after a reconciliation). */
 export const MAX_PAID_ATTEMPTS = 3;
 
@@ -306,8 +312,12 @@ export function startRun(options: RunOptions) {
           partial(`${what}: ${failureMessage(err)}`);
           return null;
         }
+        let from = before;
+        if (account && patched(LEDGER_BALANCE)) {
+          from = (await runActivities.reservationBalance({ reservationId: account.reservationId })) ?? before;
+        }
         const seen = await balanceNow(`balance check after ${what}`);
-        const paid = before !== null && seen !== null ? Math.max(0, before - seen) : reserved;
+        const paid = from !== null && seen !== null ? Math.max(0, from - seen) : reserved;
         budget.settleUnknown(reserved, paid, seen);
         progress.creditsSpent = budget.spent;
         if (account) {
@@ -315,6 +325,7 @@ export function startRun(options: RunOptions) {
             reservationId: account.reservationId,
             jobId: account.jobId,
             credits: paid,
+            remaining: seen,
           });
         }
         const again = paid > 0 ? repeatCreditsOf(operation) : cost;

@@ -12,6 +12,7 @@ import { parseJobFile } from '../../config/jobs.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { AccountLink, accountIdOf } from '../../activities/account.js';
+import { pdfText } from '../helpers/reports.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
@@ -60,7 +61,7 @@ ${['north', 'south']
       - total capital raised in fintech by year
       - which countries raised the most in 2025
     budget: { credits: 5 }
-    outputs: [xlsx]
+    outputs: [pdf]
     destination: ${dir}`,
   )
   .join('\n')}
@@ -94,6 +95,14 @@ test('two runs started together never pass the account cap together; the balance
   expect(
     reasons.filter((x) => x.includes("the account's cap of 4 credits a day")).length,
   ).toBeGreaterThanOrEqual(10 - paid - 1);
+  // And the reports say so, where a partner reads them.
+  results.forEach((r, i) => {
+    if (manifests[i]!.reasons.some((x) => x.includes("the account's cap"))) {
+      expect(pdfText(r.files.pdf!).replace(/\s+/g, ' ')).toContain(
+        "the account's cap of 4 credits a day is reached",
+      );
+    }
+  });
   // The account's ledger agrees: what it says this day was spent is what the balance lost.
   const link = new AccountLink({
     client: h.client,

@@ -4,7 +4,13 @@
  * and the day allow.
  */
 import { describe, expect, test } from 'vitest';
-import { AccountLedger, GRANT_TTL_MS, periodStart, RESET_MARGIN_MS } from '../../workflows/account-ledger.js';
+import {
+  AccountLedger,
+  BUSY_RETRY_MS,
+  GRANT_TTL_MS,
+  periodStart,
+  RESET_MARGIN_MS,
+} from '../../workflows/account-ledger.js';
 
 const T = Date.parse('2026-11-25T10:00:00Z'); // a Wednesday
 const caps = { day: 10, week: 25, month: 40 };
@@ -22,20 +28,25 @@ describe('credits', () => {
     expect(periodStart('month', T)).toBe('2026-11-01');
   });
 
-  test('reservations of concurrent runs together never pass the day cap', () => {
+  test('paid calls of the account go one at a time; together they never pass the day cap', () => {
     const l = new AccountLedger();
     expect(reserve(l, 'r1', 6, T, 'a')).toEqual({ granted: true });
+    // Another run's paid call waits while r1 is in flight.
+    expect(reserve(l, 'r2', 6, T, 'b')).toEqual({ granted: false, busy: true, retryAt: T + BUSY_RETRY_MS });
+    l.settleCredits({ id: 'r1', jobId: 'a', credits: 6, remaining: 94 }, T);
     const refused = reserve(l, 'r2', 6, T, 'b');
     expect(refused).toMatchObject({ granted: false, period: 'day' });
-    expect(refused.granted === false && refused.reason).toBe(
-      "the account's cap of 10 credits a day is reached (0 spent, 6 reserved by calls in flight)",
+    expect('reason' in refused && refused.reason).toBe(
+      "the account's cap of 10 credits a day is reached (6 spent, 6 more needed)",
     );
     expect(reserve(l, 'r3', 4, T, 'b')).toEqual({ granted: true });
-    l.settleCredits({ id: 'r1', jobId: 'a', credits: 6 }, T);
-    l.settleCredits({ id: 'r3', jobId: 'b', credits: 4 }, T);
+    // The balance the ledger knew when r3 was granted: what r1's answer said.
+    expect(l.balanceAtReserve('r3')).toBe(94);
+    l.settleCredits({ id: 'r3', jobId: 'b', credits: 4, remaining: 90 }, T);
     expect(l.spentIn('day', T)).toBe(10);
     expect(l.spentIn('day', T, 'b')).toBe(4);
     expect(reserve(l, 'r4', 1, T)).toMatchObject({ granted: false, period: 'day' });
+    expect(l.state.balance).toBe(90);
   });
 
   test('the week and month caps count the days before today', () => {
