@@ -78,6 +78,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-23-account-ledger');
   });
 
+  test('the set recorded with reconciliation against the balance at the reservation (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-ledger-balance');
+  });
+
   for (const set of frozenSets()) {
     test(`${set} replays without nondeterminism`, async () => {
       const histories = loadHistories(set);
