@@ -27,6 +27,7 @@ export {
   RateLimiter,
   rateLimitHeaders,
   epochSeconds,
+  callsPerWindow,
   nextUtcMidnight,
   type RateLimitConfig,
   type RateLimitSnapshot,

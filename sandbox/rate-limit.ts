@@ -139,3 +139,25 @@ export function rateLimitHeaders(
   if (refused) headers['retry-after'] = String(Math.max(1, Math.ceil((snapshot.resetMs - now) / 1000)));
   return headers;
 }
+
+/**
+ * Calls per window of a request log, counted the way the limiter counts them: a window starts
+ * with the first call at or after the end of the previous one and lasts `windowMs`; a refused
+ * call (429) neither counts nor starts one. Entries must be in arrival order.
+ *
+ * @example
+ * callsPerWindow(sandbox.requestLog(), 60_000); // [60, 60, 12]
+ */
+export function callsPerWindow(log: readonly { at: number; status: number }[], windowMs: number): number[] {
+  const counts: number[] = [];
+  let end = -Infinity;
+  for (const r of log) {
+    if (r.status === 429) continue;
+    if (r.at >= end) {
+      end = r.at + windowMs;
+      counts.push(0);
+    }
+    counts[counts.length - 1]! += 1;
+  }
+  return counts;
+}

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter, nextUtcMidnight } from '../../sandbox/index.js';
+import { RateLimiter, callsPerWindow, nextUtcMidnight } from '../../sandbox/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { KEYS, callSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -121,6 +121,22 @@ describe('per-day limit', () => {
     const again = await callSandbox(sandbox, 'my_account', { key: KEYS.org });
     expect(again.status).toBe(200);
     expect(header(again, 'x-ratelimit-remaining-day')).toBe(3);
+  });
+});
+
+describe('callsPerWindow', () => {
+  it("counts a request log's calls per window as the limiter does: 429s neither count nor open a window", () => {
+    const log = [
+      { at: 0, status: 200 },
+      { at: 400, status: 200 },
+      { at: 999, status: 429 },
+      { at: 1000, status: 429 },
+      { at: 1200, status: 402 },
+      { at: 2100, status: 200 },
+      { at: 3200, status: 200 },
+    ];
+    expect(callsPerWindow(log, 1000)).toEqual([2, 2, 1]);
+    expect(callsPerWindow([], 1000)).toEqual([]);
   });
 });
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { loadSettings, type Settings } from '../../config/settings.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
-import type { RunningSandbox, SandboxRequest } from '../../sandbox/index.js';
+import { callsPerWindow, type RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
 import { killGroup, startWorkerProcess, stopWorkerProcess, workerEnv } from '../helpers/worker-process.js';
@@ -58,21 +58,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The service's windows, as the sandbox counts them: each starts with the first call after the last ended. */
-function windows(log: SandboxRequest[]): number[] {
-  const counts: number[] = [];
-  let end = -Infinity;
-  for (const r of log) {
-    if (r.status === 429) continue;
-    if (r.at >= end) {
-      end = r.at + WINDOW_MS;
-      counts.push(0);
-    }
-    counts[counts.length - 1]! += 1;
-  }
-  return counts;
-}
-
 test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no window over the limit', async () => {
   // Seven runs paging all of one country's startups: 74 pages each, 76 calls a run.
   const jobs = Array.from({ length: 7 }, (_, i) =>
@@ -91,7 +76,7 @@ test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no w
   expect(results.every((r) => !r.partial)).toBe(true);
 
   const log = sandbox.requestLog();
-  const counts = windows(log);
+  const counts = callsPerWindow(log, WINDOW_MS);
   const calls = log.length;
   console.log(`${calls} calls in ${seconds.toFixed(0)} s; windows ${counts.join(', ')}`);
   expect(calls).toBeGreaterThanOrEqual(500);
