@@ -22,6 +22,7 @@ import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
+import { heartbeatWhile } from './heartbeat.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
@@ -73,21 +74,6 @@ function logWarn(message: string): void {
   } catch {
     console.warn(message);
   }
-}
-
-/** Heartbeats while a call is in flight, when the activity has a heartbeat timeout. */
-function heartbeatWhile<T>(work: Promise<T>): Promise<T> {
-  let ctx: Context;
-  try {
-    ctx = Context.current();
-  } catch {
-    return work; // called outside an activity (unit tests)
-  }
-  const every = ctx.info.heartbeatTimeoutMs;
-  if (!every) return work;
-  const timer = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(every / 3)));
-  ctx.heartbeat();
-  return work.finally(() => clearInterval(timer));
 }
 
 /**

@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from 
 import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
+import { withHeartbeats } from '../activities/heartbeat.js';
 import { createRunActivities } from '../activities/run.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
@@ -190,7 +191,9 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     namespace,
     taskQueue: settings.taskQueue,
     ...workflowBundle(),
-    activities: jobActivities({ store, reportsDir: settings.reportsDir, account }),
+    // Every job activity heartbeats, so a worker that dies while building or rendering is seen
+    // within the heartbeat timeout of the workflows' options (JOB_ACTIVITY_OPTIONS).
+    activities: withHeartbeats(jobActivities({ store, reportsDir: settings.reportsDir, account })),
     maxConcurrentActivityTaskExecutions: 4,
     shutdownGraceTime: SHUTDOWN_GRACE,
   });

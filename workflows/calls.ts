@@ -30,11 +30,24 @@ export const DEFAULT_API_TASK_QUEUE = 'vir-api';
  */
 export const RUN_STOPPING_FAILURES: readonly string[] = ['unauthorized', 'invalid_params'];
 
+/**
+ * Options of the activities on the jobs task queue (building models, rendering, the manifest):
+ * they heartbeat while they run, so a worker that dies is seen within seconds, not after the
+ * start-to-close timeout.
+ */
+export const JOB_ACTIVITY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+};
+
 export function apiActivityOptions(taskQueue: string): ActivityOptions {
   return {
     taskQueue,
     // ask and analyze_deck may take about 90 s on the service side.
     startToCloseTimeout: '150 seconds',
+    // The activity heartbeats while it waits and calls: a worker that dies is seen in 20 s.
+    heartbeatTimeout: '20 seconds',
     // Waiting for rate-limit tokens counts here; the daily limit is waited out in the workflow.
     scheduleToCloseTimeout: '2 hours',
     retry: {
@@ -54,7 +67,7 @@ export function apiActivityOptions(taskQueue: string): ActivityOptions {
  */
 export function paidApiActivityOptions(taskQueue: string): ActivityOptions {
   const base = apiActivityOptions(taskQueue);
-  return { ...base, heartbeatTimeout: '20 seconds', retry: { ...base.retry, maximumAttempts: 1 } };
+  return { ...base, retry: { ...base.retry, maximumAttempts: 1 } };
 }
 
 export interface CallHooks {

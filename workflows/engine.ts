@@ -45,6 +45,7 @@ import {
   createCaller,
   DEFAULT_API_TASK_QUEUE,
   failureMessage,
+  JOB_ACTIVITY_OPTIONS,
   outcomeUnknown,
   rateLimitedWait,
   runStoppingFailure,
@@ -121,11 +122,8 @@ export function maxPagesOf(stream: Pick<PagingStream, 'operation' | 'cap'>): num
 export type PaidCall =
   { refused: string; result: Promise<null> } | { refused: null; result: Promise<ApiCallOutput | null> };
 
-/** The generic activities on the jobs task queue (retried a few times; a render may take minutes). */
-const runActivities = proxyActivities<RunActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
-});
+/** The generic activities on the jobs task queue (retried a few times, heartbeating). */
+const runActivities = proxyActivities<RunActivities>(JOB_ACTIVITY_OPTIONS);
 
 export interface RunOptions {
   /** The job's credit budget. */

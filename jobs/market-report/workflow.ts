@@ -9,6 +9,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { slugId } from '../../lib/names.js';
+import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
 import { startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
 import type { MarketReportActivities } from './activities.js';
 import type { MarketReportJob } from './job.js';
@@ -18,10 +19,7 @@ import type { AnswerRef, CountryRefs } from './types.js';
 export type MarketReportInput = JobRunInput<MarketReportJob>;
 export type MarketReportResult = JobRunResult & { files: { xlsx?: string; pdf?: string } };
 
-const report = proxyActivities<MarketReportActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
-});
+const report = proxyActivities<MarketReportActivities>(JOB_ACTIVITY_OPTIONS);
 
 export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {
   const { job } = input;

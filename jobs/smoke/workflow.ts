@@ -4,6 +4,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { slugId } from '../../lib/names.js';
+import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
 import {
   maxPagesOf,
   startRun,
@@ -14,10 +15,7 @@ import {
 import type { SmokeActivities } from './activities.js';
 import type { SmokeJob } from './job.js';
 
-const smoke = proxyActivities<SmokeActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
+const smoke = proxyActivities<SmokeActivities>(JOB_ACTIVITY_OPTIONS);
 
 /** The paged search of a smoke job. */
 export function smokeStream(job: SmokeJob): PagingStream<'search_startups'> {
