@@ -4,7 +4,8 @@
  * manifest written when a run ends (which also makes the run the one the next compares with).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
@@ -71,6 +72,34 @@ export interface RunActivityDeps {
   reportsDir: string;
   /** The account workflow's link (credit ledger, the day's calls); absent: nothing to settle. */
   account?: AccountLink | undefined;
+  /** Absolute folders outside the reports folder a job's destination may be in (VIR_DESTINATION_ROOTS). */
+  destinationRoots?: readonly string[];
+}
+
+/** Whether `path` is `root` or inside it (both absolute and normalised). */
+function isInside(path: string, root: string): boolean {
+  const r = relative(root, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+/**
+ * Where a job's files go: its destination inside the reports folder (a relative one is resolved
+ * there), or inside one of the allowed roots; anything else is refused, naming the setting.
+ */
+export function destinationRoot(
+  destination: string | undefined,
+  reportsDir: string,
+  allowed: readonly string[] = [],
+): string {
+  const root = resolve(reportsDir);
+  if (destination === undefined) return root;
+  const path = isAbsolute(destination) ? resolve(destination) : resolve(root, destination);
+  if (isInside(path, root) || allowed.some((a) => isInside(path, resolve(a)))) return path;
+  throw ApplicationFailure.create({
+    message: `destination ${destination} is outside the reports folder ${root} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
+    type: 'invalid_destination',
+    nonRetryable: true,
+  });
 }
 
 /** A day-calls reservation of a run that ends before the day does is freed at its end; else after this. */
@@ -84,10 +113,8 @@ export const DAY_CALLS_TTL_MS = 24 * 3600_000;
  */
 export function createRunActivities(deps: RunActivityDeps) {
   const { store } = deps;
-  const rootOf = (destination: string | undefined) => {
-    const d = destination ?? deps.reportsDir;
-    return isAbsolute(d) ? d : resolve(d);
-  };
+  const rootOf = (destination: string | undefined) =>
+    destinationRoot(destination, deps.reportsDir, deps.destinationRoots);
   return {
     /** Keys of the first `n` distinct records of stored pages (the service's order). */
     async selectTop(input: SelectTopInput): Promise<string[]> {

@@ -8,7 +8,7 @@
  * const key = requireApiKey(settings);        // throws naming VIS_API_KEY when it is missing
  * console.log(describeSettings(settings));    // key shown as vis_live_…(set)
  */
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Log levels (pino's). */
@@ -49,6 +49,7 @@ export const SETTING_NAMES = [
   'VIR_CREDIT_CAP_MONTH',
   'VIR_STORE_DIR',
   'VIR_REPORTS_DIR',
+  'VIR_DESTINATION_ROOTS',
   'VIR_DATA_DIR',
   'VIR_HTTP_TIMEOUT_MS',
   'VIR_LOG_LEVEL',
@@ -113,6 +114,12 @@ export const SettingsEnvSchema = z.object({
   VIR_CREDIT_CAP_MONTH: credits().optional(),
   VIR_STORE_DIR: dir().optional(),
   VIR_REPORTS_DIR: dir().optional(),
+  VIR_DESTINATION_ROOTS: z
+    .string()
+    .refine((s) => s.split(',').every((p) => isAbsolute(p.trim())), {
+      message: 'must be absolute folders, separated by commas',
+    })
+    .optional(),
   VIR_DATA_DIR: dir(),
   VIR_HTTP_TIMEOUT_MS: positiveInt(86_400_000),
   VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -144,6 +151,8 @@ export interface Settings {
   storeDir: string;
   /** Where runs write their files: <reportsDir>/<job>/<date>/ (VIR_REPORTS_DIR, default <VIR_DATA_DIR>/reports). */
   reportsDir: string;
+  /** Absolute folders outside reportsDir a job's destination may be in (VIR_DESTINATION_ROOTS, comma-separated). */
+  destinationRoots: string[];
   /** Local state, outside the source tree: the embedded Temporal SQLite file, the store, the reports (VIR_DATA_DIR). */
   dataDir: string;
   httpTimeoutMs: number;
@@ -207,6 +216,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     },
     storeDir: resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store')),
     reportsDir: resolve(v.VIR_REPORTS_DIR ?? join(v.VIR_DATA_DIR, 'reports')),
+    destinationRoots: (v.VIR_DESTINATION_ROOTS ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => resolve(p)),
     dataDir: resolve(v.VIR_DATA_DIR),
     httpTimeoutMs: v.VIR_HTTP_TIMEOUT_MS,
     logLevel: v.VIR_LOG_LEVEL,
@@ -256,6 +270,7 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_CREDIT_CAP_MONTH', String(settings.creditCaps.month ?? '(none)')],
     ['VIR_STORE_DIR', settings.storeDir],
     ['VIR_REPORTS_DIR', settings.reportsDir],
+    ['VIR_DESTINATION_ROOTS', settings.destinationRoots.join(',') || '(none)'],
     ['VIR_DATA_DIR', settings.dataDir],
     ['VIR_HTTP_TIMEOUT_MS', String(settings.httpTimeoutMs)],
     ['VIR_LOG_LEVEL', settings.logLevel],

@@ -107,8 +107,18 @@ export function baseJobShape<K extends string, const F extends readonly [string,
       .array(z.enum(formats))
       .min(1)
       .default([...formats] as F[number][]),
-    /** Destination folder (default VIR_REPORTS_DIR); files go to <destination>/<job id>/<date>/. */
-    destination: z.string().min(1).optional(),
+    /**
+     * Destination folder (default VIR_REPORTS_DIR); files go to <destination>/<job id>/<date>/.
+     * A relative path is inside VIR_REPORTS_DIR; `..` is refused; an absolute path must be inside
+     * VIR_REPORTS_DIR or one of VIR_DESTINATION_ROOTS (checked by the worker).
+     */
+    destination: z
+      .string()
+      .min(1)
+      .refine((d) => !d.split(/[\\/]+/).includes('..'), {
+        message: 'must not contain ".." (a destination stays inside the reports folder)',
+      })
+      .optional(),
   };
 }
 

@@ -30,6 +30,8 @@ export interface KindActivityDeps {
   reportsDir: string;
   /** The account workflow's link (credit ledger, the day's calls); absent in unit tests. */
   account?: AccountLink;
+  /** Absolute folders outside reportsDir a destination may be in (VIR_DESTINATION_ROOTS). */
+  destinationRoots?: readonly string[];
 }
 
 /** Activities a kind registers on the jobs task queue (names unique across kinds). */

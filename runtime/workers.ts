@@ -193,7 +193,14 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     ...workflowBundle(),
     // Every job activity heartbeats, so a worker that dies while building or rendering is seen
     // within the heartbeat timeout of the workflows' options (JOB_ACTIVITY_OPTIONS).
-    activities: withHeartbeats(jobActivities({ store, reportsDir: settings.reportsDir, account })),
+    activities: withHeartbeats(
+      jobActivities({
+        store,
+        reportsDir: settings.reportsDir,
+        destinationRoots: settings.destinationRoots,
+        account,
+      }),
+    ),
     maxConcurrentActivityTaskExecutions: 4,
     shutdownGraceTime: SHUTDOWN_GRACE,
   });

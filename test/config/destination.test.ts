@@ -1,0 +1,62 @@
+/**
+ * A job's destination stays inside the reports folder: `..` is refused when the job file is
+ * read (naming the file, job and field); a relative destination is resolved inside
+ * VIR_REPORTS_DIR; an absolute one must be inside it or inside a folder VIR_DESTINATION_ROOTS
+ * allows, or the worker refuses to write there, naming the setting.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { destinationRoot } from '../../activities/run.js';
+import { JobFileError, parseJobFile } from '../../config/jobs.js';
+import { loadSettings } from '../../config/settings.js';
+
+const file = (destination: string) =>
+  `jobs:\n  - id: out\n    kind: market-report\n    title: Out\n    countries: [Germany]\n    destination: "${destination}"\n`;
+
+test('`..` in a destination is refused when the file is read, naming the field', () => {
+  for (const bad of ['../../../../tmp/x', 'reports/../../x', '..', 'a\\\\..\\\\b']) {
+    let err: unknown;
+    try {
+      parseJobFile(file(bad), 'out.yaml');
+    } catch (e) {
+      err = e;
+    }
+    expect(err, bad).toBeInstanceOf(JobFileError);
+    expect((err as JobFileError).field).toBe('destination');
+    expect((err as Error).message).toBe(
+      'out.yaml: job "out": destination: must not contain ".." (a destination stays inside the reports folder)',
+    );
+  }
+  expect(parseJobFile(file('weekly/partners'), 'ok.yaml').jobs[0]!.destination).toBe('weekly/partners');
+});
+
+test('relative destinations go inside the reports folder; absolute ones only inside it or an allowed root', () => {
+  const root = mkdtempSync(join(tmpdir(), 'vir-dest-'));
+  try {
+    const reports = join(root, 'reports');
+    const shared = join(root, 'shared');
+    expect(destinationRoot(undefined, reports)).toBe(reports);
+    expect(destinationRoot('weekly', reports)).toBe(join(reports, 'weekly'));
+    expect(destinationRoot(join(reports, 'a'), reports)).toBe(join(reports, 'a'));
+    expect(() => destinationRoot(join(root, 'elsewhere'), reports)).toThrow(
+      `destination ${join(root, 'elsewhere')} is outside the reports folder ${reports} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
+    );
+    // A sibling whose name starts like the root is not inside it.
+    expect(() => destinationRoot(`${reports}-old`, reports)).toThrow(/outside the reports folder/);
+    const settings = loadSettings({ VIR_REPORTS_DIR: reports, VIR_DESTINATION_ROOTS: `${shared}, /srv/vir` });
+    expect(settings.destinationRoots).toEqual([shared, '/srv/vir']);
+    expect(destinationRoot(join(shared, 'board'), reports, settings.destinationRoots)).toBe(
+      join(shared, 'board'),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('VIR_DESTINATION_ROOTS must name absolute folders', () => {
+  expect(() => loadSettings({ VIR_DESTINATION_ROOTS: 'relative/folder' })).toThrow(
+    'VIR_DESTINATION_ROOTS must be absolute folders, separated by commas, got "relative/folder"',
+  );
+});
