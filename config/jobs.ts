@@ -12,7 +12,7 @@ import { basename, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { slugId } from '../lib/names.js';
-import { fieldOf, jobIdSchema, JobFileError, parseJobWith } from '../jobs/base.js';
+import { issuesError, jobIdSchema, JobFileError, parseJobWith } from '../jobs/base.js';
 import { findKind, JOB_KINDS, type AnyJob } from '../jobs/registry.js';
 
 export { JobFileError } from '../jobs/base.js';
@@ -64,25 +64,52 @@ export function parseJob(input: unknown, file = '(inline)'): AnyJob {
   return parseJobWith(kind, input, file) as AnyJob;
 }
 
+/** Where the YAML parser found a problem (1-based), when it says. */
+interface YamlPosition {
+  linePos?: { line: number; col: number }[];
+}
+
+/**
+ * A YAML error as a person reads it: the parser's reason, the line and column, and the line
+ * itself quoted; a problem past the last line is "at the end of the file".
+ */
+function yamlProblem(err: Error & YamlPosition, text: string): string {
+  const reason = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const pos = err.linePos?.[0];
+  if (!pos) return `not valid YAML: ${reason}`;
+  const lines = text.replace(/\n$/, '').split('\n');
+  if (pos.line > lines.length)
+    return `not valid YAML at the end of the file (line ${lines.length}): ${reason}`;
+  return `not valid YAML at line ${pos.line}, column ${pos.col}: ${reason}; the line reads ${JSON.stringify(lines[pos.line - 1])}`;
+}
+
 /** Parses a job file's text (YAML or JSON). */
 export function parseJobFile(text: string, file: string): JobFile {
+  if (text.trim() === '') {
+    throw new JobFileError(file, null, null, 'is empty: a job file needs a `jobs:` list');
+  }
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (err) {
-    throw new JobFileError(file, null, null, `not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new JobFileError(file, null, null, yamlProblem(err as Error & YamlPosition, text));
+  }
+  if (doc === null || doc === undefined) {
+    throw new JobFileError(
+      file,
+      null,
+      null,
+      'has no content (only comments): a job file needs a `jobs:` list',
+    );
   }
   const top = JobFileSchema.safeParse(doc);
-  if (!top.success) {
-    const issue = top.error.issues[0]!;
-    throw new JobFileError(file, null, fieldOf(issue.path) || null, issue.message);
-  }
+  if (!top.success) throw issuesError(file, null, top.error.issues);
   const jobs = top.data.jobs.map((j, i) => {
     try {
       return parseJob(j, file);
     } catch (err) {
       if (err instanceof JobFileError && !err.jobId) {
-        throw new JobFileError(file, `#${i + 1}`, err.field, err.message.split(': ').slice(-1)[0] ?? '');
+        throw new JobFileError(file, `#${i + 1}`, err.field, err.detail);
       }
       throw err;
     }

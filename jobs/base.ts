@@ -143,7 +143,8 @@ export class JobFileError extends Error {
     readonly file: string,
     readonly jobId: string | null,
     readonly field: string | null,
-    detail: string,
+    /** What is wrong, without the file, job and field. */
+    readonly detail: string,
   ) {
     const where = [file, jobId ? `job "${jobId}"` : null, field].filter(Boolean).join(': ');
     super(`${where}: ${detail}`);
@@ -160,6 +161,21 @@ export function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 /**
+ * Every problem zod found, at once: one is said as `field: message` (the error's field); several
+ * are listed, each with its field (the error's field is then null).
+ */
+export function issuesError(
+  file: string,
+  jobId: string | null,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): JobFileError {
+  const first = issues[0]!;
+  if (issues.length === 1) return new JobFileError(file, jobId, fieldOf(first.path) || null, first.message);
+  const list = issues.map((i) => `${fieldOf(i.path) || '(the job)'}: ${i.message}`).join('; ');
+  return new JobFileError(file, jobId, null, `${issues.length} problems: ${list}`);
+}
+
+/**
  * Validates one job with a kind's schema and normalises it; a bad job is a JobFileError naming
  * the field.
  */
@@ -170,9 +186,6 @@ export function parseJobWith<J>(
 ): J {
   const id = typeof input === 'object' && input && 'id' in input ? String(input.id) : null;
   const parsed = kind.schema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new JobFileError(file, id, fieldOf(issue.path) || null, issue.message);
-  }
+  if (!parsed.success) throw issuesError(file, id, parsed.error.issues);
   return kind.normalise(parsed.data);
 }

@@ -57,6 +57,21 @@ describe('job files', () => {
     ).toMatch(/job "check".*countries/);
   });
 
+  test('every problem of a job is reported at once, each naming its field', () => {
+    const err = errorOf(
+      `jobs:\n  - id: many\n    kind: market-report\n    title: ""\n    countries: [Germany]\n    budget: { credits: -1 }\n    overlap: sometimes\n`,
+    );
+    expect(err.field).toBeNull();
+    expect(err.message).toMatch(
+      /^jobs.yaml: job "many": 3 problems: title: .*; overlap: .*; budget.credits: .*$/,
+    );
+    // A job without an id is named by its place in the file, its problem whole.
+    const anonymous = errorOf(
+      `jobs:\n${base}  - kind: market-report\n    title: "x: y"\n    countries: [Germany]\n`,
+    );
+    expect(anonymous.message).toMatch(/^jobs.yaml: job "#2": id: /);
+  });
+
   test("a file's account caps go to each of its jobs; a bad cap names its field", () => {
     const jf = parseJobFile(`account:\n  caps: { day: 5, month: 40 }\njobs:\n${base}`, 'capped.yaml');
     expect(jf.jobs[0]!.accountCaps).toEqual({ day: 5, month: 40 });
@@ -152,7 +167,18 @@ describe('job files', () => {
       /job "weekly-de": id: is used by more than one job/,
     );
     expect(errorOf(`jobs: []\n`).message).toMatch(/jobs.yaml: jobs: must list at least one job/);
-    expect(errorOf(`jobs: [unclosed\n`).message).toMatch(/jobs.yaml: not valid YAML/);
+    expect(errorOf(`jobs: [unclosed\n`).message).toBe(
+      'jobs.yaml: not valid YAML at the end of the file (line 1): Flow sequence in block collection must be sufficiently indented and end with a ]',
+    );
+    // The reason is not cut at its colon, and the offending line is quoted.
+    expect(errorOf(`jobs:\n  - id: x\n    title: a: b\n`).message).toBe(
+      'jobs.yaml: not valid YAML at line 3, column 12: Nested mappings are not allowed in compact mappings; the line reads "    title: a: b"',
+    );
+    expect(errorOf('').message).toBe('jobs.yaml: is empty: a job file needs a `jobs:` list');
+    expect(errorOf('  \n').message).toBe('jobs.yaml: is empty: a job file needs a `jobs:` list');
+    expect(errorOf('# only a comment\n').message).toBe(
+      'jobs.yaml: has no content (only comments): a job file needs a `jobs:` list',
+    );
     const dir = mkdtempSync(join(tmpdir(), 'vir-jobs-'));
     await expect(loadJobFile(join(dir, 'missing.yaml'))).rejects.toThrow(
       /missing.yaml: cannot be read \(ENOENT\)/,
