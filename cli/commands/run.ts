@@ -13,6 +13,8 @@ import type { JobRunResult } from '../../workflows/engine.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
+import type { WorkflowHandle } from '@temporalio/client';
+import { onShutdownSignal } from '../signals.js';
 import { shutdownSignalFor } from './worker.js';
 
 /** The folder of the user's own job files. */
@@ -46,8 +48,8 @@ export async function resolveJob(id: string, file: string | undefined): Promise<
 /** How a file of each format is named in the result lines. */
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', xlsx: 'Workbook', csv: 'CSV', json: 'JSON' };
 
-/** Prints where a run's files are, then what the kind adds. */
-export function printResult(ctx: CliContext, job: AnyJob, result: JobRunResult): void {
+/** Prints where a run's files are, then what the kind adds (when the job is known). */
+export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunResult): void {
   const rel = (p: string) => relative(process.cwd(), p) || p;
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
   for (const [format, path] of Object.entries(result.files)) {
@@ -57,7 +59,7 @@ export function printResult(ctx: CliContext, job: AnyJob, result: JobRunResult):
   ctx.io.out(
     `  ${result.callsMade} calls, ${result.creditsSpent} of ${result.creditsBudget} budgeted credits spent`,
   );
-  for (const line of kindOf(job).resultLines?.(result) ?? []) ctx.io.out(line);
+  for (const line of (job && kindOf(job).resultLines?.(result)) || []) ctx.io.out(line);
   for (const r of result.reasons) ctx.io.out(`  partial: ${r}`);
 }
 
@@ -71,10 +73,37 @@ async function runAndFollow(ctx: CliContext, job: AnyJob, detach: boolean): Prom
     ctx.io.out(handle.workflowId);
     return;
   }
+  await followOrLetGo(ctx, handle, job);
+}
+
+/**
+ * Follows a run to its end and prints its result. Ctrl-C stops following, not the run: it says
+ * so, and how to follow it again, and exits 130.
+ */
+export async function followOrLetGo(
+  ctx: CliContext,
+  handle: WorkflowHandle,
+  job: AnyJob | null,
+): Promise<void> {
+  const signal = onShutdownSignal();
   try {
-    printResult(ctx, job, await followRun(handle));
-  } catch (err) {
-    throw new CliError(`run ${handle.workflowId} failed: ${explainFailure(err)}`);
+    const following = followRun(handle).then(
+      (result) => ({ result }),
+      (err: unknown) => ({ err }),
+    );
+    const outcome = await Promise.race([following, signal.received.then((s) => ({ signal: s }))]);
+    if ('signal' in outcome) {
+      ctx.io.err(
+        `\n${outcome.signal}: stopped following; run ${handle.workflowId} goes on. Follow it again with: vir runs follow ${handle.workflowId}`,
+      );
+      ctx.exitCode = 130;
+      return;
+    }
+    if ('err' in outcome)
+      throw new CliError(`run ${handle.workflowId} failed: ${explainFailure(outcome.err)}`);
+    printResult(ctx, job, outcome.result);
+  } finally {
+    signal.dispose();
   }
 }
 

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
+import { followOrLetGo } from './run.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { progressQuery, type RunProgress } from '../../workflows/progress.js';
 
@@ -249,6 +250,21 @@ export function registerRuns(program: Command, ctx: CliContext): void {
       const details = await showRun(ctx, workflowId);
       if (opts.json) ctx.io.out(JSON.stringify(details, null, 2));
       else for (const line of formatRun(details)) ctx.io.out(line);
+    });
+
+  cmd
+    .command('follow')
+    .description('follow a run again with the progress bar until it ends, then print its files')
+    .argument('<workflowId>', 'the run')
+    .action(async (workflowId: string) => {
+      const client = await ctx.temporal();
+      const handle = client.workflow.getHandle(workflowId);
+      try {
+        await handle.describe();
+      } catch {
+        throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
+      }
+      await followOrLetGo(ctx, handle, null);
     });
 
   cmd
