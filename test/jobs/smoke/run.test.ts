@@ -60,7 +60,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
       '    title: Smoke end to end',
       '    country: France',
       '    records: 150',
-      `    destination: ${join(h.dir, 'out')}`,
+      `    destination: ${join(h.dir, 'reports', 'out')}`,
       '',
     ].join('\n'),
   );
