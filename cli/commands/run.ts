@@ -14,6 +14,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
 import type { WorkflowHandle } from '@temporalio/client';
+import { destinationRoot } from '../../activities/run.js';
 import { onShutdownSignal } from '../signals.js';
 import { shutdownSignalFor } from './worker.js';
 
@@ -64,8 +65,14 @@ export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunR
 }
 
 async function runAndFollow(ctx: CliContext, job: AnyJob, detach: boolean): Promise<void> {
-  const client = await ctx.temporal();
   const settings = ctx.settings();
+  try {
+    // Refused before the run, not after its calls: the workers check it again where they write.
+    destinationRoot(job.destination, settings.reportsDir, settings.destinationRoots);
+  } catch (err) {
+    throw new CliError(`job ${job.id}: ${(err as Error).message}`);
+  }
+  const client = await ctx.temporal();
   for (const line of describeEstimate(job, settings)) ctx.io.err(line);
   const handle = await startJobRun(client, settings, job);
   ctx.io.err(`started ${handle.workflowId} (${job.kind} job ${job.id}, ${kindOf(job).scope(job)})`);

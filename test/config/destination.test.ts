@@ -4,13 +4,14 @@
  * VIR_REPORTS_DIR; an absolute one must be inside it or inside a folder VIR_DESTINATION_ROOTS
  * allows, or the worker refuses to write there, naming the setting.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { destinationRoot } from '../../activities/run.js';
 import { JobFileError, parseJobFile } from '../../config/jobs.js';
 import { loadSettings } from '../../config/settings.js';
+import { runCli } from '../cli/helpers.js';
 
 const file = (destination: string) =>
   `jobs:\n  - id: out\n    kind: market-report\n    title: Out\n    countries: [Germany]\n    destination: "${destination}"\n`;
@@ -59,4 +60,26 @@ test('VIR_DESTINATION_ROOTS must name absolute folders', () => {
   expect(() => loadSettings({ VIR_DESTINATION_ROOTS: 'relative/folder' })).toThrow(
     'VIR_DESTINATION_ROOTS must be absolute folders, separated by commas, got "relative/folder"',
   );
+});
+
+test('vir run refuses a destination outside the reports folder before starting anything', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'vir-dest-cli-'));
+  try {
+    const path = join(root, 'jobs.yaml');
+    writeFileSync(
+      path,
+      `jobs:\n  - id: away\n    kind: smoke\n    title: Away\n    country: France\n    destination: ${join(root, 'elsewhere')}\n`,
+    );
+    // No Temporal at this address: the refusal comes before any connection.
+    const env = {
+      VIR_REPORTS_DIR: join(root, 'reports'),
+      TEMPORAL_ADDRESS: '127.0.0.1:9',
+      VIS_API_KEY: 'vis_live_x',
+    };
+    await expect(runCli(env, ['run', 'away', '--file', path])).rejects.toThrow(
+      `job away: destination ${join(root, 'elsewhere')} is outside the reports folder ${join(root, 'reports')} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
