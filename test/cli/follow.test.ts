@@ -42,6 +42,8 @@ test('Ctrl-C on vir run says the run goes on; vir runs follow picks it up', asyn
     TEMPORAL_ADDRESS: h.settings.temporalAddress,
     VIR_TASK_QUEUE: h.settings.taskQueue,
     VIR_API_TASK_QUEUE: h.settings.apiTaskQueue,
+    // The CLI and the workers share the reports folder (vir run checks the destination is in it).
+    VIR_REPORTS_DIR: h.settings.reportsDir,
   };
   const child = spawn(join(root, 'cli/vir.sh'), ['run', 'follow-me', '--file', file], { env, cwd: root });
   let output = '';

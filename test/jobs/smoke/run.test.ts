@@ -72,6 +72,8 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
     TEMPORAL_ADDRESS: h.settings.temporalAddress,
     VIR_TASK_QUEUE: h.settings.taskQueue,
     VIR_API_TASK_QUEUE: h.settings.apiTaskQueue,
+    // The CLI and the workers share the reports folder (vir run checks the destination is in it).
+    VIR_REPORTS_DIR: h.settings.reportsDir,
     VIR_RATE_LIMIT_PER_MINUTE: '6000',
   });
   expect(code, output).toBe(0);
