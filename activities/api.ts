@@ -14,6 +14,7 @@ import {
   isVisError,
   MalformedResponseError,
   RateLimitedError,
+  requestReachedService,
   ServiceUnavailableError,
   type VisError,
 } from '../api/errors.js';
@@ -22,6 +23,7 @@ import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
+import { AttemptTally } from './attempts.js';
 import { heartbeatWhile } from './heartbeat.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
@@ -116,6 +118,35 @@ export function toActivityFailure(
     return ApplicationFailure.create({ message, type: err.code, nonRetryable: !err.retryable });
   }
   return ApplicationFailure.create({ message, type: 'unexpected_error', nonRetryable: true });
+}
+
+/** Records heartbeat details at once (delivered with the failure that follows), inside an activity. */
+function heartbeatNow(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // outside an activity (unit tests): nothing to record
+  }
+}
+
+/** The activity's failure with what its attempts sent appended to its details. */
+function withAttempts(err: unknown, tally: AttemptTally): ApplicationFailure {
+  const base =
+    err instanceof ApplicationFailure
+      ? err
+      : ApplicationFailure.create({
+          // As Temporal names a plain error's failure: by its class, retryable.
+          message: err instanceof Error ? err.message : String(err),
+          type: err instanceof Error ? err.name : 'Error',
+          nonRetryable: false,
+        });
+  return ApplicationFailure.create({
+    message: base.message,
+    type: base.type ?? 'unexpected_error',
+    nonRetryable: base.nonRetryable === true,
+    ...(base.nextRetryDelay == null ? {} : { nextRetryDelay: base.nextRetryDelay }),
+    details: [...(base.details ?? []), tally.failed()],
+  });
 }
 
 /** What the account workflow learns of an answer's rate-limit headers. */
@@ -227,7 +258,7 @@ export function createApiActivities(deps: {
     await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged, remaining });
   }
 
-  async function callOnce(input: ApiCallInput): Promise<ApiCallOutput> {
+  async function callOnce(input: ApiCallInput, tally: AttemptTally): Promise<ApiCallOutput> {
     let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
     await reserve(input);
     let grantId: string | null;
@@ -238,8 +269,10 @@ export function createApiActivities(deps: {
       throw err;
     }
     try {
+      tally.sent();
       res = await deps.client.callDetailed(input.operation, input.params);
     } catch (err) {
+      tally.sent(requestReachedService(err));
       const failure = toActivityFailure(err, input.operation, now(), threshold);
       // The call's own failure is what the workflow must see, whatever happens to the bookkeeping.
       try {
@@ -290,13 +323,23 @@ export function createApiActivities(deps: {
       durationMs: res.durationMs,
     };
     if (input.operation === 'ask') out.mapped = readField(result.data, ANSWER_FIELDS.mapped) !== false;
+    out.attempts = tally.succeeded();
     return out;
   }
 
   return {
-    /** One call of the service; the result is stored and summarised. */
+    /**
+     * One call of the service; the result is stored and summarised. What its attempts sent goes
+     * with the output, or with the failure (its details' last element).
+     */
     async callApi(input: ApiCallInput): Promise<ApiCallOutput> {
-      return heartbeatWhile(callOnce(input));
+      const tally = AttemptTally.current();
+      try {
+        return await heartbeatWhile(callOnce(input, tally), () => tally.heartbeatDetails());
+      } catch (err) {
+        heartbeatNow(tally.detailsAfterFailure());
+        throw withAttempts(err, tally);
+      }
     },
   };
 }

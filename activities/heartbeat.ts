@@ -6,8 +6,11 @@
  */
 import { Context } from '@temporalio/activity';
 
-/** Heartbeats while `work` runs, when called inside an activity that has a heartbeat timeout. */
-export function heartbeatWhile<T>(work: Promise<T>): Promise<T> {
+/**
+ * Heartbeats while `work` runs, when called inside an activity that has a heartbeat timeout;
+ * `details` gives what each heartbeat records (the next attempt reads the last one).
+ */
+export function heartbeatWhile<T>(work: Promise<T>, details?: () => unknown): Promise<T> {
   let ctx: Context;
   try {
     ctx = Context.current();
@@ -16,8 +19,9 @@ export function heartbeatWhile<T>(work: Promise<T>): Promise<T> {
   }
   const every = ctx.info.heartbeatTimeoutMs;
   if (!every) return work;
-  const timer = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(every / 3)));
-  ctx.heartbeat();
+  const beat = () => ctx.heartbeat(details?.());
+  const timer = setInterval(beat, Math.max(200, Math.floor(every / 3)));
+  beat();
   return work.finally(() => clearInterval(timer));
 }
 

@@ -14,6 +14,7 @@ import type { Store } from './store.js';
 import type {
   FinalizeInput,
   FinalizeOutput,
+  OperationAttempts,
   OutputFolderInput,
   SelectTopInput,
   StoreRef,
@@ -60,6 +61,21 @@ export async function outputFolder(
 }
 
 /** Keys of the records of a stored page's list (investors, startups, customers, matches). */
+/**
+ * The manifest's account of requests: sent, succeeded and failed in all and per operation,
+ * retries included (what the service's request log shows).
+ */
+export function attemptsSummary(byOperation: Record<string, OperationAttempts>) {
+  const sum = (key: keyof OperationAttempts) =>
+    Object.values(byOperation).reduce((total, row) => total + row[key], 0);
+  return {
+    attempted: sum('attempted'),
+    succeeded: sum('succeeded'),
+    failed: sum('failed'),
+    byOperation,
+  };
+}
+
 function pageKeys(call: StoredCall): string[] {
   return readPage(call.operation, call.result.data)
     .items.map((it) => recordKey(call.operation, it))
@@ -213,6 +229,7 @@ export function createRunActivities(deps: RunActivityDeps) {
           byOperation: stats.callsByOperation,
           pages: stats.pages,
           records: stats.records,
+          ...(stats.attempts ? { attempts: attemptsSummary(stats.attempts) } : {}),
         },
         credits: { charged: stats.creditsSpent, budget: stats.creditsBudget },
         status: stats.partial ? 'partial' : 'complete',

@@ -70,6 +70,27 @@ export interface ApiCallOutput {
   /** For ask: whether the question was mapped and answered. */
   mapped?: boolean;
   durationMs: number;
+  /** The requests this call sent, its retries included (absent in outputs recorded before it was added: one). */
+  attempts?: CallAttempts;
+}
+
+/**
+ * The requests one API activity sent to the service, its retries included: `sent` counts every
+ * request that may have reached the service (an attempt whose worker died counts, as its
+ * request may have gone out); `failed` those of them without a usable answer. A request the
+ * client refused or that found no connection was not sent.
+ */
+export interface CallAttempts {
+  sent: number;
+  failed: number;
+}
+
+/** Marks the element of an API failure's details that carries its {@link CallAttempts}. */
+export const ATTEMPTS_DETAIL = 'vir.attempts';
+
+/** The element of an API failure's details that says what its attempts sent. */
+export interface AttemptsDetail extends CallAttempts {
+  kind: typeof ATTEMPTS_DETAIL;
 }
 
 /** Details of a failure that makes the workflow wait until the daily limit resets. */
@@ -92,6 +113,13 @@ export interface RateLimitedDetails {
   retryAfterMs: number;
 }
 
+/** An operation's requests in a run: sent (retries included), answered with success, failed. */
+export interface OperationAttempts {
+  attempted: number;
+  succeeded: number;
+  failed: number;
+}
+
 /** What a run did, for its manifest and its report's methodology. */
 export interface RunStats {
   workflowId: string;
@@ -99,6 +127,8 @@ export interface RunStats {
   startedAt: string;
   callsByOperation: Record<string, number>;
   callsMade: number;
+  /** Requests sent per operation, retries included, and how they ended (absent before it was added). */
+  attempts?: Record<string, OperationAttempts>;
   pages: number;
   records: number;
   creditsSpent: number;

@@ -443,3 +443,37 @@ export function classifyError(err: unknown, options: ClassifyOptions = {}): VisE
     return new ServiceUnavailableError('network', `network error (${network}): ${message}`, ctx);
   return new VisError('unexpected_error', message, false, ctx);
 }
+
+/** Network failures that happen before the request reaches the service (no connection was made). */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether a failed call's request may have reached the service: it answered (any status), or
+ * the connection broke or timed out after it was made. Refused by the client (invalid
+ * parameters, a GET for a paid operation, a closed client) or a connection never made (refused,
+ * unknown host, connect timeout): no.
+ *
+ * @example
+ * requestReachedService(err) // false for ECONNREFUSED: the service never saw the call
+ */
+export function requestReachedService(err: unknown): boolean {
+  if (!(err instanceof VisError)) return true;
+  if (err.status !== null) return true;
+  if (
+    err instanceof ParamValidationError ||
+    err instanceof MethodNotAllowedError ||
+    err instanceof InvalidClientOptionsError ||
+    err instanceof ClientClosedError
+  )
+    return false;
+  return !codesOf(err.cause).some((c) => NOT_CONNECTED_CODES.has(c));
+}

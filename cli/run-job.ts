@@ -10,7 +10,7 @@ import type { Settings } from '../config/settings.js';
 import type { AnyJobKind } from '../jobs/kind.js';
 import { findKind } from '../jobs/registry.js';
 import { timeStamp } from '../lib/names.js';
-import { describePhase, progressQuery } from '../workflows/progress.js';
+import { describePhase, failedAttempts, progressQuery } from '../workflows/progress.js';
 import type { JobRunResult } from '../workflows/engine.js';
 
 /** The kind of a validated job (it was validated against a registered kind). */
@@ -59,7 +59,7 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
     ? new cliProgress.SingleBar(
         {
           format:
-            ' {bar} {percentage}% | {value}/{total} calls | {pages} pages | {records} records | {credits} credits | ETA {eta_s} | {phase}',
+            ' {bar} {percentage}% | {value}/{total} calls | {failed} failed attempts | {pages} pages | {records} records | {credits} credits | ETA {eta_s} | {phase}',
           hideCursor: true,
           stream: out,
         },
@@ -79,6 +79,7 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
       try {
         const p = await handle.query(progressQuery);
         const payload = {
+          failed: failedAttempts(p.attempts),
           pages: p.pages,
           records: p.records,
           credits: `${p.creditsSpent}/${p.creditsBudget}`,
@@ -94,7 +95,7 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
           bar.update(p.callsMade, payload);
         } else {
           // A line when the counts or the phase change (not for the ETA alone).
-          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${p.pages} pages, ${p.records} records, ${payload.credits} credits`;
+          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${payload.failed} failed attempts, ${p.pages} pages, ${p.records} records, ${payload.credits} credits`;
           if (line !== lastLine) out.write(`${line}, ETA ${payload.eta_s}\n`);
           lastLine = line;
         }

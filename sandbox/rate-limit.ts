@@ -148,11 +148,14 @@ export function rateLimitHeaders(
  * @example
  * callsPerWindow(sandbox.requestLog(), 60_000); // [60, 60, 12]
  */
-export function callsPerWindow(log: readonly { at: number; status: number }[], windowMs: number): number[] {
+export function callsPerWindow(
+  log: readonly { at: number; status: number; fault?: string }[],
+  windowMs: number,
+): number[] {
   const counts: number[] = [];
   let end = -Infinity;
   for (const r of log) {
-    if (r.status === 429) continue;
+    if (r.status === 429 || r.fault !== undefined) continue;
     if (r.at >= end) {
       end = r.at + windowMs;
       counts.push(0);

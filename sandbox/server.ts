@@ -65,8 +65,14 @@ interface AppDeps {
   faults: FaultInjector;
   baseUrl: () => string;
   isClosing: () => boolean;
-  /** Every operation call the pipeline answered, oldest first. */
+  /** Every operation call the pipeline or an injected fault answered, oldest first. */
   requestLog: SandboxRequest[];
+}
+
+/** The status an injected fault answers with (0: the connection was dropped or left hanging). */
+function faultStatus(kind: string): number {
+  const statuses: Record<string, number> = { error500: 500, error503: 503, burst429: 429, malformed: 200 };
+  return statuses[kind] ?? 0;
 }
 
 /** Entries the request log keeps (the oldest go first). */
@@ -119,6 +125,12 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerViews(app, { db: deps.db, state: deps.state, now: deps.options.now });
   registerMcp(app, { execute: pipeline.execute, state: deps.state });
 
+  const logRequest = (entry: SandboxRequest) => {
+    deps.requestLog.push(entry);
+    if (deps.requestLog.length > REQUEST_LOG_MAX)
+      deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_MAX);
+  };
+
   await app.register(async (v1) => {
     // Bodies are read by the route, so a missing or broken body is an envelope answer, not Fastify's.
     v1.removeAllContentTypeParsers();
@@ -132,7 +144,11 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const action = faults.next();
         if (action.kind === 'hang' && deps.isClosing()) action.kind = 'drop';
         const headers = action.kind === 'none' ? {} : pipeline.peekHeaders(authorizationOf(request));
-        if (await faults.apply(action, operation, request, reply, headers)) return reply;
+        const faultAt = Date.now();
+        if (await faults.apply(action, operation, request, reply, headers)) {
+          logRequest({ at: faultAt, operation, status: faultStatus(action.kind), fault: action.kind });
+          return reply;
+        }
         const method = request.method === 'GET' ? 'GET' : 'POST';
         let params: unknown;
         if (method === 'POST') params = readJsonBody(request.body);
@@ -149,9 +165,7 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           authorization: authorizationOf(request),
           method,
         });
-        deps.requestLog.push({ at, operation, status: response.status });
-        if (deps.requestLog.length > REQUEST_LOG_MAX)
-          deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_MAX);
+        logRequest({ at, operation, status: response.status });
         if (response.status === 405) void reply.header('allow', 'POST');
         const after = faults.nextAfterCharge(operation, response.body.credits?.charged ?? 0);
         if (await faults.apply(after, operation, request, reply, response.headers)) return reply;

@@ -206,10 +206,13 @@ export type ResolvedSandboxOptions = Required<
 
 /** One call in the sandbox's request log. */
 export interface SandboxRequest {
-  /** When the pipeline took it (ms since the epoch). */
+  /** When the pipeline (or an injected fault) took it (ms since the epoch). */
   at: number;
   operation: string;
+  /** The status answered; 0 when an injected fault dropped the connection or hung. */
   status: number;
+  /** The injected fault that answered it instead of the service (absent: the service answered). */
+  fault?: string;
 }
 
 export interface RunningSandbox {
@@ -223,8 +226,9 @@ export interface RunningSandbox {
   /** Calls whose answer an after-charge fault replaced since the sandbox started. */
   afterChargeFaulted(): number;
   /**
-   * The request log: every operation call the pipeline answered (rate limit, auth, handler),
-   * with when it arrived and the status it got; faults before the pipeline are not in it.
+   * The request log: every operation call that reached /v1, with when it arrived and the status
+   * it got: answered by the pipeline (rate limit, auth, handler) or by an injected fault
+   * (`fault` names it; status 0 for a dropped or hanging connection).
    */
   requestLog(): SandboxRequest[];
   /** Add an account and its keys at run time (tests). */

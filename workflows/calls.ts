@@ -9,14 +9,17 @@ import {
   ApplicationFailure,
   proxyActivities,
   sleep,
+  TimeoutFailure,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { ApiActivities } from '../activities/api.js';
 import {
+  ATTEMPTS_DETAIL,
   DAILY_LIMIT_FAILURE,
   OUTCOME_UNKNOWN_FAILURE,
   type ApiCallOutput,
+  type CallAttempts,
   type DailyLimitDetails,
   type PaidCallAccount,
   type RateLimitedDetails,
@@ -73,6 +76,38 @@ export function paidApiActivityOptions(taskQueue: string): ActivityOptions {
 export interface CallHooks {
   /** Called before a durable wait for the daily limit, with the reset time (ISO), and with null after it. */
   onWait?: (until: string | null) => void;
+  /** Called after each activity of a call with the requests it sent (retries included). */
+  onAttempts?: (operation: OperationName, attempts: CallAttempts) => void;
+}
+
+function countOf(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+}
+
+/**
+ * The requests a failed API call sent, read from the failure or its causes (an activity
+ * failure, a child workflow's failure): the activity's own account in the failure's details, or,
+ * when its last attempt timed out (its worker died), the last heartbeat's account plus that
+ * attempt. Null when the failure says nothing (a call never scheduled).
+ */
+export function attemptsOfFailure(err: unknown): CallAttempts | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 6; depth += 1) {
+    if (e instanceof ApplicationFailure) {
+      for (const d of e.details ?? []) {
+        if (d && typeof d === 'object' && (d as { kind?: unknown }).kind === ATTEMPTS_DETAIL) {
+          const a = d as CallAttempts;
+          return { sent: countOf(a.sent), failed: countOf(a.failed) };
+        }
+      }
+    }
+    if (e instanceof TimeoutFailure) {
+      const last = (e.lastHeartbeatDetails ?? {}) as { sent?: unknown };
+      const sent = countOf(last.sent) + 1;
+      return { sent, failed: sent };
+    }
+    e = e.cause;
+  }
+  return null;
 }
 
 /** The failure type of an activity failure (the client's error code), or null. */
@@ -148,8 +183,12 @@ export function createCaller(
   return async function call(operation, params, runKey, name, account) {
     for (;;) {
       try {
-        return await callApi({ operation, params, runKey, name, ...(account ? { account } : {}) });
+        const out = await callApi({ operation, params, runKey, name, ...(account ? { account } : {}) });
+        // Outputs recorded before attempts were counted stand for one request.
+        hooks.onAttempts?.(operation, out.attempts ?? { sent: 1, failed: 0 });
+        return out;
       } catch (err) {
+        hooks.onAttempts?.(operation, attemptsOfFailure(err) ?? { sent: 1, failed: 1 });
         if (failureType(err) !== DAILY_LIMIT_FAILURE) throw err;
         const cause = (err as ActivityFailure).cause as ApplicationFailure;
         const details = (cause.details?.[0] ?? null) as DailyLimitDetails | null;

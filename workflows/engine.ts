@@ -34,7 +34,9 @@ import type { RunActivities } from '../activities/run.js';
 import type {
   AccountCaps,
   ApiCallOutput,
+  CallAttempts,
   JobIdentity,
+  OperationAttempts,
   PaidCallAccount,
   RenderOutput,
   RunStats,
@@ -42,6 +44,7 @@ import type {
 } from '../activities/types.js';
 import { CreditBudget } from './budget.js';
 import {
+  attemptsOfFailure,
   createCaller,
   DEFAULT_API_TASK_QUEUE,
   failureMessage,
@@ -53,6 +56,8 @@ import {
 } from './calls.js';
 import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
 import {
+  addAttempts,
+  copyAttempts,
   estimateEta,
   initialProgress,
   dailyLimitWaitSignal,
@@ -154,6 +159,9 @@ export function startRun(options: RunOptions) {
   const progress: RunProgress = initialProgress(options.creditsBudget, startedAt);
   const budget = new CreditBudget(options.creditsBudget);
   const callsByOperation: Record<string, number> = {};
+  /** Requests sent per operation, retries included, as the service saw them. */
+  const attempts: Record<string, OperationAttempts> = {};
+  progress.attempts = attempts;
   let basePlanned = options.plannedCalls ?? 0;
   /** Each paging stream's most pages, and how many it will take once its child knows the total. */
   const streams = new Map<string, { operation: OperationName; maxPages: number; planned: number | null }>();
@@ -169,12 +177,18 @@ export function startRun(options: RunOptions) {
     progress.callsPlanned = Math.max(progress.callsMade, planned);
   };
   replan();
-  setHandler(progressQuery, () => ({ ...progress, etaSeconds: estimateEta(progress, Date.now()) }));
+  setHandler(progressQuery, () => ({
+    ...progress,
+    attempts: copyAttempts(attempts),
+    etaSeconds: estimateEta(progress, Date.now()),
+  }));
   setHandler(pageDoneSignal, (p) => {
     const stream = streams.get(p.label);
     const operation = p.operation ?? stream?.operation;
     if (operation) count(operation, p.calls);
     else progress.callsMade += p.calls;
+    // Children started before attempts were counted report one request per page.
+    if (operation) addAttempts(attempts, operation, p.attempts ?? { sent: p.calls, failed: 0 });
     progress.pages += 1;
     progress.records += p.records;
     if (stream) stream.planned = p.plannedPages;
@@ -194,7 +208,10 @@ export function startRun(options: RunOptions) {
     progress.waitingUntil = [...waits.values()].sort().at(-1) ?? null;
   };
   setHandler(dailyLimitWaitSignal, ({ label, until }) => setWait(label, until));
-  const onWait = { onWait: (until: string | null) => setWait('', until) };
+  const onWait = {
+    onWait: (until: string | null) => setWait('', until),
+    onAttempts: (operation: OperationName, sent: CallAttempts) => addAttempts(attempts, operation, sent),
+  };
   const rawCall = createCaller(apiTaskQueue, onWait);
   const rawPaidCall = createCaller(apiTaskQueue, onWait, { paid: true });
   /** Paid calls of the run go one at a time, so a balance read tells which one was charged. */
@@ -367,6 +384,9 @@ export function startRun(options: RunOptions) {
         },
       ],
     }).catch((err: unknown): PagingResult => {
+      // The failed page's requests; the child's earlier pages were reported as they came.
+      const sent = attemptsOfFailure(err);
+      if (sent) addAttempts(attempts, stream.operation, sent);
       partial(`${stream.operation} ${what}: ${failureMessage(err)}`);
       return { refs: [], records: 0, pages: 0, total: null, capped: false };
     });
@@ -405,6 +425,7 @@ export function startRun(options: RunOptions) {
     startedAt,
     callsByOperation: { ...callsByOperation },
     callsMade: progress.callsMade,
+    attempts: copyAttempts(attempts),
     pages: progress.pages,
     records: progress.records,
     creditsSpent: budget.spent,

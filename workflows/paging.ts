@@ -8,7 +8,7 @@
 import { continueAsNew, getExternalWorkflowHandle, patched, workflowInfo } from '@temporalio/workflow';
 import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
 import type { ParamsIn } from '../api/operations.js';
-import type { ApiCallOutput, StoreRef } from '../activities/types.js';
+import type { ApiCallOutput, CallAttempts, StoreRef } from '../activities/types.js';
 import { createCaller } from './calls.js';
 import { dailyLimitWaitSignal, pageDoneSignal, PAGING_WAIT_PROGRESS } from './progress.js';
 
@@ -67,6 +67,11 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
   const parent = input.parentWorkflowId ? getExternalWorkflowHandle(input.parentWorkflowId) : null;
   // A wait for the daily limit shows in the run's progress (runs started before this patch do not).
   const tellWaits = parent !== null && patched(PAGING_WAIT_PROGRESS);
+  /** Requests sent since the last page was reported (a page's retries, daily-limit waits). */
+  let unreported: CallAttempts = { sent: 0, failed: 0 };
+  const onAttempts = (_operation: unknown, sent: CallAttempts) => {
+    unreported = { sent: unreported.sent + sent.sent, failed: unreported.failed + sent.failed };
+  };
   const call = createCaller(
     input.apiTaskQueue,
     tellWaits
@@ -74,8 +79,9 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
           onWait: (until) => {
             parent.signal(dailyLimitWaitSignal, { label: input.label, until }).catch(() => undefined);
           },
+          onAttempts,
         }
-      : {},
+      : { onAttempts },
   );
   const plannedPages = () =>
     total === null ? pageIndex + 1 : Math.max(pageIndex, Math.ceil(Math.min(total, input.cap) / pageSize));
@@ -86,6 +92,8 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
     const out = await call(input.operation, params, input.runKey, name);
     total = out.total ?? total;
     if (parent) {
+      const attempts = unreported;
+      unreported = { sent: 0, failed: 0 };
       await parent.signal(pageDoneSignal, {
         label: input.label,
         operation: input.operation,
@@ -93,6 +101,7 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
         total,
         calls: 1,
         plannedPages: plannedPages(),
+        attempts,
       });
     }
     return out;

@@ -5,6 +5,7 @@
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { OperationName } from '../api/operations.js';
+import type { CallAttempts, OperationAttempts } from '../activities/types.js';
 
 export interface RunProgress {
   /** What the run is doing; each job kind names its own phases (`paging`, `asking`, ...). */
@@ -21,6 +22,8 @@ export interface RunProgress {
   /** Set while the run waits for the daily rate limit to reset (ISO time). */
   waitingUntil: string | null;
   startedAt: string;
+  /** Requests sent per operation, retries included, and how they ended (absent before it was added). */
+  attempts?: Record<string, OperationAttempts>;
 }
 
 /** Phases every run goes through, whatever its kind. */
@@ -38,6 +41,44 @@ export interface PageDone {
   calls: number;
   /** When the child learns the real number of pages, how many it plans in all. */
   plannedPages: number;
+  /** Requests the child sent since its last report, retries included (absent before it was added). */
+  attempts?: CallAttempts;
+}
+
+/** Adds a call's requests to a run's count per operation. */
+export function addAttempts(
+  table: Record<string, OperationAttempts>,
+  operation: string,
+  attempts: CallAttempts,
+): void {
+  const row = (table[operation] ??= { attempted: 0, succeeded: 0, failed: 0 });
+  row.attempted += attempts.sent;
+  row.failed += attempts.failed;
+  row.succeeded += attempts.sent - attempts.failed;
+}
+
+/** Requests that failed in all (retries included), from a run's count per operation. */
+export function failedAttempts(table: Record<string, OperationAttempts> | undefined): number {
+  return Object.values(table ?? {}).reduce((n, row) => n + row.failed, 0);
+}
+
+/**
+ * A run's requests per operation in one line: `search_investors 12 sent (1 failed), my_account 1 sent`.
+ *
+ * @example
+ * describeAttempts({ ask: { attempted: 3, succeeded: 2, failed: 1 } }) // 'ask 3 sent (1 failed)'
+ */
+export function describeAttempts(table: Record<string, OperationAttempts> | undefined): string {
+  const rows = Object.entries(table ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (rows.length === 0) return 'none yet';
+  return rows
+    .map(([op, r]) => `${op} ${r.attempted} sent${r.failed > 0 ? ` (${r.failed} failed)` : ''}`)
+    .join(', ');
+}
+
+/** A copy of a run's count of requests per operation (for queries and the manifest). */
+export function copyAttempts(table: Record<string, OperationAttempts>): Record<string, OperationAttempts> {
+  return Object.fromEntries(Object.entries(table).map(([op, row]) => [op, { ...row }]));
 }
 
 export const progressQuery = defineQuery<RunProgress>('progress');

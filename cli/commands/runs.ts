@@ -14,7 +14,7 @@ import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
 import { followOrLetGo } from './run.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
-import { progressQuery, type RunProgress } from '../../workflows/progress.js';
+import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
 
 /** A row of `runs list`. */
 export interface RunRow {
@@ -200,6 +200,7 @@ export function formatRun(r: RunDetails): string[] {
     lines.push(
       `phase      ${p.phase}`,
       `calls      ${p.callsMade}/${p.callsPlanned}`,
+      `requests   ${describeAttempts(p.attempts)}`,
       `pages      ${p.pages}`,
       `records    ${p.records}`,
       `credits    ${p.creditsSpent}/${p.creditsBudget}`,

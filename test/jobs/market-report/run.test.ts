@@ -325,6 +325,42 @@ describe('budget, limits and faults', () => {
     }
   });
 
+  test('every request the service saw, retries and failures included, is counted in the manifest and the progress', async () => {
+    // Failures before the service answers (500/503, dropped connections) and a 429 burst: each
+    // is retried, and the paid questions are reconciled with the balance after an unknown outcome.
+    sandbox.setFaults({ errorRate: 0.12, dropRate: 0.04, burst429: 3, seed: Date.now() % 100_000 });
+    const from = sandbox.requestLog().length;
+    try {
+      const handle = await startJobRun(
+        h.client,
+        h.settings,
+        job({ id: 'attempts-test', countries: ['Germany', 'France'], enrich: { investors: 2, startups: 1 } }),
+      );
+      const result = await followRun(handle, QUIET);
+      const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
+      const log = sandbox.requestLog().slice(from);
+      // The outside witness: the service's request log, per operation.
+      const seen: Record<string, { attempted: number; succeeded: number; failed: number }> = {};
+      for (const r of log) {
+        const row = (seen[r.operation] ??= { attempted: 0, succeeded: 0, failed: 0 });
+        row.attempted += 1;
+        if (r.status === 200 && r.fault === undefined) row.succeeded += 1;
+        else row.failed += 1;
+      }
+      expect(log.some((r) => r.fault !== undefined)).toBe(true);
+      expect(manifest.calls.attempts.byOperation).toEqual(seen);
+      expect(manifest.calls.attempts.attempted).toBe(log.length);
+      expect(manifest.calls.attempts.failed).toBe(log.filter((r) => r.status !== 200 || r.fault).length);
+      // Succeeded requests are the calls the run made.
+      for (const [op, n] of Object.entries(manifest.calls.byOperation as Record<string, number>))
+        expect(seen[op]?.succeeded, op).toBe(n);
+      const progress = await handle.query(progressQuery);
+      expect(progress.attempts).toEqual(seen);
+    } finally {
+      sandbox.setFaults({});
+    }
+  });
+
   test('a 429 burst delays the run and it still completes with the right output', async () => {
     sandbox.setFaults({ burst429: 6 });
     try {
