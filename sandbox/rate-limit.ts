@@ -155,7 +155,8 @@ export function callsPerWindow(
   const counts: number[] = [];
   let end = -Infinity;
   for (const r of log) {
-    if (r.status === 429 || r.fault !== undefined) continue;
+    // Calls the service took count, an after-charge fault's too; a 429 or a fault before it does not.
+    if (r.status === 429 || (r.fault !== undefined && !r.fault.startsWith('after-charge'))) continue;
     if (r.at >= end) {
       end = r.at + windowMs;
       counts.push(0);

@@ -165,10 +165,16 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           authorization: authorizationOf(request),
           method,
         });
-        logRequest({ at, operation, status: response.status });
+        const entry: SandboxRequest = { at, operation, status: response.status };
+        logRequest(entry);
         if (response.status === 405) void reply.header('allow', 'POST');
         const after = faults.nextAfterCharge(operation, response.body.credits?.charged ?? 0);
-        if (await faults.apply(after, operation, request, reply, response.headers)) return reply;
+        if (await faults.apply(after, operation, request, reply, response.headers)) {
+          // The service did the work (and charged); the caller got the fault instead of the answer.
+          entry.status = faultStatus(after.kind);
+          entry.fault = `after-charge ${after.kind}`;
+          return reply;
+        }
         return send(reply, response);
       },
     });

@@ -211,7 +211,10 @@ export interface SandboxRequest {
   operation: string;
   /** The status answered; 0 when an injected fault dropped the connection or hung. */
   status: number;
-  /** The injected fault that answered it instead of the service (absent: the service answered). */
+  /**
+   * The injected fault that answered instead of the service (`after-charge <kind>`: after the
+   * service did the work and charged for it); absent when the service's answer was sent.
+   */
   fault?: string;
 }
 
@@ -227,7 +230,7 @@ export interface RunningSandbox {
   afterChargeFaulted(): number;
   /**
    * The request log: every operation call that reached /v1, with when it arrived and the status
-   * it got: answered by the pipeline (rate limit, auth, handler) or by an injected fault
+   * the caller got: answered by the pipeline (rate limit, auth, handler) or by an injected fault
    * (`fault` names it; status 0 for a dropped or hanging connection).
    */
   requestLog(): SandboxRequest[];

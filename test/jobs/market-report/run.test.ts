@@ -328,7 +328,13 @@ describe('budget, limits and faults', () => {
   test('every request the service saw, retries and failures included, is counted in the manifest and the progress', async () => {
     // Failures before the service answers (500/503, dropped connections) and a 429 burst: each
     // is retried, and the paid questions are reconciled with the balance after an unknown outcome.
-    sandbox.setFaults({ errorRate: 0.12, dropRate: 0.04, burst429: 3, seed: Date.now() % 100_000 });
+    sandbox.setFaults({
+      errorRate: 0.12,
+      dropRate: 0.04,
+      burst429: 3,
+      afterCharge: { errorRate: 0.5 },
+      seed: Date.now() % 100_000,
+    });
     const from = sandbox.requestLog().length;
     try {
       const handle = await startJobRun(
@@ -348,6 +354,7 @@ describe('budget, limits and faults', () => {
         else row.failed += 1;
       }
       expect(log.some((r) => r.fault !== undefined)).toBe(true);
+      console.log(`attempts-test: ${log.length} requests, manifest ${JSON.stringify(manifest.calls.attempts)}`);
       expect(manifest.calls.attempts.byOperation).toEqual(seen);
       expect(manifest.calls.attempts.attempted).toBe(log.length);
       expect(manifest.calls.attempts.failed).toBe(log.filter((r) => r.status !== 200 || r.fault).length);
