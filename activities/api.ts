@@ -23,7 +23,7 @@ import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
-import { AttemptTally } from './attempts.js';
+import { AttemptTally, heartbeatNow } from './attempts.js';
 import { heartbeatWhile } from './heartbeat.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
@@ -118,15 +118,6 @@ export function toActivityFailure(
     return ApplicationFailure.create({ message, type: err.code, nonRetryable: !err.retryable });
   }
   return ApplicationFailure.create({ message, type: 'unexpected_error', nonRetryable: true });
-}
-
-/** Records heartbeat details at once (delivered with the failure that follows), inside an activity. */
-function heartbeatNow(details: unknown): void {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // outside an activity (unit tests): nothing to record
-  }
 }
 
 /** The activity's failure with what its attempts sent appended to its details. */
@@ -269,10 +260,10 @@ export function createApiActivities(deps: {
       throw err;
     }
     try {
-      tally.sent();
+      tally.sending();
       res = await deps.client.callDetailed(input.operation, input.params);
     } catch (err) {
-      tally.sent(requestReachedService(err));
+      tally.reached(requestReachedService(err));
       const failure = toActivityFailure(err, input.operation, now(), threshold);
       // The call's own failure is what the workflow must see, whatever happens to the bookkeeping.
       try {

@@ -1,14 +1,15 @@
 /**
  * Counting the requests an API activity sends, its retries included. Temporal retries the
  * activity itself, so each attempt reads what the earlier ones sent from the heartbeat details
- * (the last one is delivered with a failure, never throttled away) and carries it in its own
- * heartbeats. An earlier attempt that left nothing (its worker died, or it timed out) counts as
- * sent: its request may have gone out.
+ * (the last one is delivered with a failure, never throttled away). An attempt records itself
+ * in a heartbeat at the moment it sends its request (the API worker does not throttle
+ * heartbeats), so an earlier attempt that left no such record (its worker died while it waited
+ * for its turn) sent nothing.
  */
 import { Context } from '@temporalio/activity';
 import { ATTEMPTS_DETAIL, type AttemptsDetail, type CallAttempts } from './types.js';
 
-/** What earlier attempts of an activity sent and did not send (the heartbeat details). */
+/** What the attempts of an activity so far sent and did not send (the heartbeat details). */
 export interface AttemptsSoFar {
   sent: number;
   notSent: number;
@@ -18,6 +19,15 @@ function count(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
 }
 
+/** Records heartbeat details at once, inside an activity (outside one, unit tests: nothing). */
+export function heartbeatNow(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // outside an activity: nothing to record
+  }
+}
+
 /** The tally of one API activity execution. */
 export class AttemptTally {
   readonly #earlier: AttemptsSoFar;
@@ -25,14 +35,13 @@ export class AttemptTally {
 
   /**
    * @param attempt the attempt number (1 for the first)
-   * @param previous the heartbeat details the previous attempt left, if any
+   * @param previous the heartbeat details the previous attempts left, if any
    */
   constructor(attempt: number, previous: unknown) {
     const prev = (previous ?? {}) as Partial<AttemptsSoFar>;
     const sent = count(prev.sent);
-    const notSent = count(prev.notSent);
-    const lost = Math.max(0, attempt - 1 - sent - notSent);
-    this.#earlier = { sent: sent + lost, notSent };
+    const unrecorded = Math.max(0, attempt - 1 - sent - count(prev.notSent));
+    this.#earlier = { sent, notSent: count(prev.notSent) + unrecorded };
   }
 
   /** The tally of the activity running now (a first attempt outside an activity). */
@@ -45,14 +54,20 @@ export class AttemptTally {
     }
   }
 
-  /** Records that this attempt's request went out (or, for a failure, may have). */
-  sent(reached = true): void {
-    this.#sentNow = reached;
+  /** Records, in a heartbeat, that this attempt's request goes out now. */
+  sending(): void {
+    this.#sentNow = true;
+    heartbeatNow(this.heartbeatDetails());
   }
 
-  /** The heartbeat details while this attempt runs: what the earlier ones sent. */
+  /** Corrects the record after a failure: did the request reach the service after all? */
+  reached(yes: boolean): void {
+    this.#sentNow = yes;
+  }
+
+  /** The heartbeat details while this attempt runs. */
   heartbeatDetails(): AttemptsSoFar {
-    return { ...this.#earlier };
+    return { sent: this.#earlier.sent + (this.#sentNow ? 1 : 0), notSent: this.#earlier.notSent };
   }
 
   /** The heartbeat details this attempt leaves when it fails. */

@@ -76,9 +76,9 @@ export interface ApiCallOutput {
 
 /**
  * The requests one API activity sent to the service, its retries included: `sent` counts every
- * request that may have reached the service (an attempt whose worker died counts, as its
- * request may have gone out); `failed` those of them without a usable answer. A request the
- * client refused or that found no connection was not sent.
+ * request that went out (an attempt records itself in a heartbeat as it sends, so one whose
+ * worker died after sending counts); `failed` those of them without a usable answer. A request
+ * the client refused, or that found no connection, was not sent.
  */
 export interface CallAttempts {
   sent: number;

@@ -182,6 +182,9 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     }),
     maxTaskQueueActivitiesPerSecond: rps,
     maxConcurrentActivityTaskExecutions: tuning.maxConcurrentApiCalls ?? 16,
+    // An API call records in a heartbeat the moment it sends its request (what its retries
+    // count as sent), so heartbeats go out as they come, not throttled.
+    maxHeartbeatThrottleInterval: '1 ms',
     // A graceful stop lets the calls in flight finish and report, so none is left started on
     // the server until its start-to-close timeout.
     shutdownGraceTime: SHUTDOWN_GRACE,

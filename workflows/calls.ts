@@ -7,6 +7,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  ChildWorkflowFailure,
   proxyActivities,
   sleep,
   TimeoutFailure,
@@ -87,8 +88,8 @@ function countOf(value: unknown): number {
 /**
  * The requests a failed API call sent, read from the failure or its causes (an activity
  * failure, a child workflow's failure): the activity's own account in the failure's details, or,
- * when its last attempt timed out (its worker died), the last heartbeat's account plus that
- * attempt. Null when the failure says nothing (a call never scheduled).
+ * when its last attempt timed out (its worker died), the last heartbeat's account (an attempt
+ * records itself there when it sends). Null when the failure says nothing.
  */
 export function attemptsOfFailure(err: unknown): CallAttempts | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 6; depth += 1) {
@@ -101,8 +102,9 @@ export function attemptsOfFailure(err: unknown): CallAttempts | null {
       }
     }
     if (e instanceof TimeoutFailure) {
+      // The attempt recorded itself in a heartbeat when it sent its request.
       const last = (e.lastHeartbeatDetails ?? {}) as { sent?: unknown };
-      const sent = countOf(last.sent) + 1;
+      const sent = countOf(last.sent);
       return { sent, failed: sent };
     }
     e = e.cause;
@@ -135,10 +137,21 @@ export function rateLimitedWait(err: unknown): number | null {
   return details?.retryAfterMs ?? 2000;
 }
 
-/** The message of the activity's own failure (not the wrapper's). */
+/**
+ * The message of the failure's origin, not its wrappers': an activity's own failure, also
+ * inside a child workflow's failure ("Child Workflow execution failed" says nothing).
+ */
 export function failureMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
+  let e: unknown = err;
+  for (
+    let depth = 0;
+    depth < 6 && (e instanceof ActivityFailure || e instanceof ChildWorkflowFailure);
+    depth++
+  ) {
+    if (!e.cause) break;
+    e = e.cause;
+  }
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The failure that stops a run after `err` (see {@link stopsRun}): the call's own type and message. */

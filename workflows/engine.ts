@@ -333,6 +333,10 @@ export function startRun(options: RunOptions) {
         }
         const seen = await balanceNow(`balance check after ${what}`);
         const paid = from !== null && seen !== null ? Math.max(0, from - seen) : reserved;
+        // A charge proves the request reached the service, even when its worker died before
+        // the heartbeat that records the sending was delivered.
+        if (paid > 0 && attemptsOfFailure(err)?.sent === 0)
+          addAttempts(attempts, operation, { sent: 1, failed: 1 });
         budget.settleUnknown(reserved, paid, seen);
         progress.creditsSpent = budget.spent;
         if (account) {

@@ -3,10 +3,11 @@
  * heartbeats, so Temporal sees the dead worker within its heartbeat timeout and hands the work to
  * the next one. The worker process is killed while the run pages, enriches, builds its model and
  * renders, each in turn, and a new one started; each run completes with the same report (PDF
- * text and workbook cells) as a run without faults, in less than 30 s more plus the work lost.
+ * text and workbook cells) as a run without faults, in less than 30 s more plus the work lost,
+ * and its manifest counts every request the service's log shows.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -16,6 +17,7 @@ import { loadSettings, type Settings } from '../../config/settings.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { progressQuery } from '../../workflows/index.js';
+import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { maskClock, reportDigest } from '../helpers/report-digest.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
@@ -80,6 +82,7 @@ async function run(id: string, phase: string | null) {
   const last = workers.at(-1);
   const worker = last && last.exitCode === null && last.signalCode === null ? last : await startWorker();
   const started = Date.now();
+  const from = sandbox.requestLog().length;
   const handle = await startJobRun(client, settings, job(id));
   let killedAt: number | null = null;
   if (phase) {
@@ -98,6 +101,12 @@ async function run(id: string, phase: string | null) {
   }
   const result = await followRun(handle, QUIET);
   const seconds = (Date.now() - started) / 1000;
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
+  // The outside witness: every request the service saw is in the manifest's attempts, the
+  // ones a killed worker sent and the new one's retries included, and no more.
+  expect(manifestAttempts(manifest), `attempts of ${id}`).toEqual(
+    attemptsSeen(sandbox.requestLog().slice(from)),
+  );
   const digest = await reportDigest(result.files, {
     workflowId: result.workflowId,
     runDate: new Date(started).toISOString().slice(0, 10),

@@ -16,6 +16,7 @@ import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
+import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { killGroup, startWorkerProcess, workerEnv } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
@@ -93,6 +94,7 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
   const first = await startWorker();
   const before = balance();
   const asked = askResults();
+  const from = sandbox.requestLog().length;
   const handle = await startJobRun(client, settings, job);
   await until('the charged ask in flight', () => askResults() > asked, 90_000);
   expect(balance()).toBe(before - 1);
@@ -114,6 +116,9 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
     expect(manifest.reasons.join('\n')).toMatch(
       /charged 1 credit for an answer that was lost; not asked again/,
     );
+    // Every request the service saw is counted, the killed worker's charged ask included.
+    expect(manifestAttempts(manifest)).toEqual(attemptsSeen(sandbox.requestLog().slice(from)));
+    expect(manifestAttempts(manifest).ask).toEqual({ attempted: 2, succeeded: 1, failed: 1 });
     // Learnt within the heartbeat timeout, not the call's 150 s timeout.
     expect(Date.now() - started).toBeLessThan(90_000);
   } finally {

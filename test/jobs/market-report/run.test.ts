@@ -17,6 +17,7 @@ import { readPage } from '../../../api/read.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { runHistories } from '../../helpers/histories.js';
+import { attemptsSeen } from '../../helpers/attempts.js';
 import { formulaLikeCells, openWorkbook, pdfPages, pdfText } from '../../helpers/reports.js';
 
 const KEY = 'vis_live_sandbox_vc';
@@ -346,15 +347,11 @@ describe('budget, limits and faults', () => {
       const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
       const log = sandbox.requestLog().slice(from);
       // The outside witness: the service's request log, per operation.
-      const seen: Record<string, { attempted: number; succeeded: number; failed: number }> = {};
-      for (const r of log) {
-        const row = (seen[r.operation] ??= { attempted: 0, succeeded: 0, failed: 0 });
-        row.attempted += 1;
-        if (r.status === 200 && r.fault === undefined) row.succeeded += 1;
-        else row.failed += 1;
-      }
+      const seen = attemptsSeen(log);
       expect(log.some((r) => r.fault !== undefined)).toBe(true);
-      console.log(`attempts-test: ${log.length} requests, manifest ${JSON.stringify(manifest.calls.attempts)}`);
+      console.log(
+        `attempts-test: ${log.length} requests, manifest ${JSON.stringify(manifest.calls.attempts)}`,
+      );
       expect(manifest.calls.attempts.byOperation).toEqual(seen);
       expect(manifest.calls.attempts.attempted).toBe(log.length);
       expect(manifest.calls.attempts.failed).toBe(log.filter((r) => r.status !== 200 || r.fault).length);
