@@ -4,6 +4,9 @@
  */
 import { redactText } from '../api/redact.js';
 
+/** Exit code of a job file or job refused before anything started (bad fields, unknown countries). */
+export const EXIT_REFUSED = 2;
+
 /** A usage or state problem the user can fix; shown without a stack. */
 export class CliError extends Error {
   readonly code = 'cli_error';
@@ -28,8 +31,12 @@ export function formatError(
 ): string {
   const secrets = options.secrets ?? [];
   const message = err instanceof Error ? err.message : String(err);
-  const firstLine = message.split('\n').find((l) => l.trim() !== '') ?? 'unknown error';
-  let text = `vir: ${firstLine}`;
+  // Our own errors may list several problems, one per line; anything else shows its first line.
+  const shown =
+    err instanceof CliError
+      ? message.trim() || 'unknown error'
+      : (message.split('\n').find((l) => l.trim() !== '') ?? 'unknown error');
+  let text = `vir: ${shown}`;
   if (options.debug && err instanceof Error) {
     const parts = [err.stack ?? message];
     let cause: unknown = err.cause;

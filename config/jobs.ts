@@ -104,16 +104,22 @@ export function parseJobFile(text: string, file: string): JobFile {
   }
   const top = JobFileSchema.safeParse(doc);
   if (!top.success) throw issuesError(file, null, top.error.issues);
-  const jobs = top.data.jobs.map((j, i) => {
+  // Every job is checked, and every bad one reported at once.
+  const jobs: AnyJob[] = [];
+  const bad: JobFileError[] = [];
+  top.data.jobs.forEach((j, i) => {
     try {
-      return parseJob(j, file);
+      jobs.push(parseJob(j, file));
     } catch (err) {
-      if (err instanceof JobFileError && !err.jobId) {
-        throw new JobFileError(file, `#${i + 1}`, err.field, err.detail);
-      }
-      throw err;
+      if (!(err instanceof JobFileError)) throw err;
+      bad.push(err.jobId ? err : new JobFileError(file, `#${i + 1}`, err.field, err.detail));
     }
   });
+  if (bad.length === 1) throw bad[0]!;
+  if (bad.length > 1) {
+    const list = bad.map((e) => e.message.slice(file.length + 2)).join('; ');
+    throw new JobFileError(file, null, null, `${bad.length} jobs have problems: ${list}`);
+  }
   const caps = top.data.account?.caps;
   if (caps && Object.keys(caps).length > 0) for (const job of jobs) job.accountCaps = { ...caps };
   const seen = new Set<string>();

@@ -160,6 +160,73 @@ export function fieldOf(path: readonly PropertyKey[]): string {
     .replace(/\.\[/g, '[');
 }
 
+/** A zod issue, with the fields the wording below reads (all optional: zod's own vary). */
+interface ZodIssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  maximum?: unknown;
+  minimum?: unknown;
+  inclusive?: boolean;
+  expected?: unknown;
+  received?: unknown;
+  input?: unknown;
+  origin?: string;
+  keys?: unknown;
+}
+
+/**
+ * A zod issue in words a person reads, with the bound the job kind states: "must be at most
+ * 100" rather than "Too big: expected number to be <=100"; a number past JavaScript's safe
+ * integers is "too large" rather than "<= 9007199254740991".
+ */
+function wordingOf(issue: ZodIssueLike): string {
+  const number = issue.origin === 'number' || issue.origin === 'int';
+  if (issue.code === 'too_big' && number && typeof issue.maximum === 'number') {
+    if (issue.maximum >= Number.MAX_SAFE_INTEGER) return 'is too large a number';
+    return issue.inclusive === false
+      ? `must be less than ${issue.maximum}`
+      : `must be at most ${issue.maximum}`;
+  }
+  if (issue.code === 'too_small' && number && typeof issue.minimum === 'number') {
+    if (issue.minimum <= Number.MIN_SAFE_INTEGER) return 'is too large a negative number';
+    return issue.inclusive === false
+      ? `must be more than ${issue.minimum}`
+      : `must be at least ${issue.minimum}`;
+  }
+  if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys)) {
+    const keys = issue.keys.map(String);
+    return `unknown field${keys.length === 1 ? '' : 's'} ${keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return 'must be a whole number';
+  if (issue.code === 'invalid_type' && issue.expected === 'number') {
+    if (/received (Infinity|-Infinity|NaN)/.test(issue.message)) return 'must be a finite number';
+    const got = /received (\w+)/.exec(issue.message)?.[1];
+    return `must be a number${got ? ` (got ${got === 'string' ? 'text' : got})` : ''}`;
+  }
+  return issue.message;
+}
+
+/**
+ * Zod's issues, one per field and problem: a number past the safe integers is reported against
+ * the field's own bound when it has one ("must be at most 100"), not as "<= 9007199254740991".
+ */
+function wordedIssues(issues: readonly ZodIssueLike[]): { field: string; text: string }[] {
+  const unsafe = (i: ZodIssueLike) =>
+    i.code === 'too_big' && typeof i.maximum === 'number' && i.maximum >= Number.MAX_SAFE_INTEGER;
+  const bounded = new Set(
+    issues.filter((i) => i.code === 'too_big' && !unsafe(i)).map((i) => fieldOf(i.path)),
+  );
+  const out: { field: string; text: string }[] = [];
+  for (const issue of issues) {
+    const field = fieldOf(issue.path);
+    if (unsafe(issue) && bounded.has(field)) continue;
+    const text = wordingOf(issue);
+    if (!out.some((o) => o.field === field && o.text === text)) out.push({ field, text });
+  }
+  return out;
+}
+
 /**
  * Every problem zod found, at once: one is said as `field: message` (the error's field); several
  * are listed, each with its field (the error's field is then null).
@@ -167,12 +234,13 @@ export function fieldOf(path: readonly PropertyKey[]): string {
 export function issuesError(
   file: string,
   jobId: string | null,
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly ZodIssueLike[],
 ): JobFileError {
-  const first = issues[0]!;
-  if (issues.length === 1) return new JobFileError(file, jobId, fieldOf(first.path) || null, first.message);
-  const list = issues.map((i) => `${fieldOf(i.path) || '(the job)'}: ${i.message}`).join('; ');
-  return new JobFileError(file, jobId, null, `${issues.length} problems: ${list}`);
+  const worded = wordedIssues(issues);
+  const first = worded[0]!;
+  if (worded.length === 1) return new JobFileError(file, jobId, first.field || null, first.text);
+  const list = worded.map((i) => `${i.field || '(the job)'}: ${i.text}`).join('; ');
+  return new JobFileError(file, jobId, null, `${worded.length} problems: ${list}`);
 }
 
 /**

@@ -57,6 +57,11 @@ export interface JobKind<J extends BaseJob = BaseJob> {
   estimate(job: J): JobEstimate;
   /** A few words on what one run covers, e.g. `3 countries`. */
   scope(job: J): string;
+  /**
+   * The countries a job names, each with the field that names it (`countries[2]`, `region`):
+   * `vir run` and `vir schedules apply` ask the service about each before anything starts.
+   */
+  countries?(job: J): { field: string; country: string }[];
   /** The kind's own activities on the jobs task queue. */
   activities(deps: KindActivityDeps): KindActivities;
   /** Lines `vir run` prints after the run's files, e.g. what was found (may be none). */

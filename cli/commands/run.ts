@@ -14,7 +14,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
 import type { WorkflowHandle } from '@temporalio/client';
-import { destinationRoot } from '../../activities/run.js';
+import { refuseBadJobs } from '../job-checks.js';
 import { onShutdownSignal } from '../signals.js';
 import { shutdownSignalFor } from './worker.js';
 
@@ -31,19 +31,27 @@ export async function listJobFiles(): Promise<string[]> {
   return [...own, ...JOB_KINDS.flatMap((k) => k.examples)];
 }
 
-/** Finds a job by id in a given file, or in every job file `vir run` searches. */
-export async function resolveJob(id: string, file: string | undefined): Promise<AnyJob> {
-  if (file) return findJob(await loadJobFile(file), id);
+/** Finds a job by id in a given file, or in every job file `vir run` searches, with its file. */
+export async function locateJob(
+  id: string,
+  file: string | undefined,
+): Promise<{ job: AnyJob; file: string }> {
+  if (file) return { job: findJob(await loadJobFile(file), id), file };
   const known: string[] = [];
   for (const path of await listJobFiles()) {
     const jf = await loadJobFile(path);
     const job = jf.jobs.find((j) => j.id === id);
-    if (job) return job;
+    if (job) return { job, file: path };
     known.push(...jf.jobs.map((j) => j.id));
   }
   throw new CliError(
     `no job "${id}" in ${JOBS_DIR}/*.yaml or the examples of jobs/ (jobs: ${known.join(', ') || 'none'}); pass --file <job file>`,
   );
+}
+
+/** Finds a job by id in a given file, or in every job file `vir run` searches. */
+export async function resolveJob(id: string, file: string | undefined): Promise<AnyJob> {
+  return (await locateJob(id, file)).job;
 }
 
 /** How a file of each format is named in the result lines. */
@@ -64,14 +72,9 @@ export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunR
   for (const r of result.reasons) ctx.io.out(`  partial: ${r}`);
 }
 
-async function runAndFollow(ctx: CliContext, job: AnyJob, detach: boolean): Promise<void> {
+async function runAndFollow(ctx: CliContext, job: AnyJob, file: string, detach: boolean): Promise<void> {
   const settings = ctx.settings();
-  try {
-    // Refused before the run, not after its calls: the workers check it again where they write.
-    destinationRoot(job.destination, settings.reportsDir, settings.destinationRoots);
-  } catch (err) {
-    throw new CliError(`job ${job.id}: ${(err as Error).message}`);
-  }
+  await refuseBadJobs(ctx, [job], file);
   const client = await ctx.temporal();
   for (const line of describeEstimate(job, settings)) ctx.io.err(line);
   const handle = await startJobRun(client, settings, job);
@@ -122,8 +125,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-f, --file <path>', `job file (default: search ${JOBS_DIR}/*.yaml and the examples of jobs/)`)
     .option('--detach', 'print the workflow id and return without waiting')
     .action(async (id: string, opts: { file?: string; detach?: boolean }) => {
-      const job = await resolveJob(id, opts.file);
-      await runAndFollow(ctx, job, opts.detach === true);
+      const found = await locateJob(id, opts.file);
+      await runAndFollow(ctx, found.job, found.file, opts.detach === true);
     });
 
   program
@@ -134,7 +137,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-f, --file <path>', 'job file', DEMO_JOB.file)
     .option('--job <id>', 'job id in the file', DEMO_JOB.id)
     .action(async (opts: { file: string; job: string }) => {
-      const job = await resolveJob(opts.job, opts.file);
+      const found = await locateJob(opts.job, opts.file);
       shutdownSignalFor(ctx);
       const base = ctx.settings();
       const stack = await startLocalStack(base, {
@@ -146,6 +149,6 @@ export function registerRun(program: Command, ctx: CliContext): void {
       ctx.defer(() => stack.close());
       ctx.useSettings(stack.settings);
       ctx.io.err(`Temporal UI ${stack.uiUrl ?? '(headless)'}, sandbox ${stack.sandboxUrl}`);
-      await runAndFollow(ctx, job, false);
+      await runAndFollow(ctx, found.job, found.file, false);
     });
 }

@@ -6,6 +6,7 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { loadJobFile } from '../../config/jobs.js';
+import { refuseBadJobs } from '../job-checks.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import {
@@ -95,6 +96,8 @@ export async function applySchedules(
 ): Promise<ApplyOutcome[]> {
   const jobFile = await loadJobFile(file);
   const settings = ctx.settings();
+  // Refused before any schedule is created, updated or deleted.
+  await refuseBadJobs(ctx, jobFile.jobs, file);
   const desired = jobFile.jobs
     .map((job) => desiredSchedule(job, jobFile.group, settings))
     .filter((d): d is DesiredSchedule => d !== null);

@@ -25,6 +25,9 @@ export const marketReportKind = defineJobKind<MarketReportJob>({
   idPrefix: 'market-report',
   estimate: planMarketReport,
   scope: (job) => `${job.countries.length} ${job.countries.length === 1 ? 'country' : 'countries'}`,
+  // A region's countries are the runner's own list; they are checked against the service too.
+  countries: (job) =>
+    job.countries.map((country, i) => ({ field: job.region ? 'region' : `countries[${i}]`, country })),
   activities: createMarketReportActivities,
   examples: ['jobs/market-report/examples/weekly-market.yaml', 'jobs/market-report/examples/demo.yaml'],
 });

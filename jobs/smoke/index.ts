@@ -21,6 +21,7 @@ export const smokeKind = defineJobKind<SmokeJob>({
     paidCallNoun: ['paid call', 'paid calls'],
   }),
   scope: (job) => `${job.records} startups of ${job.country}`,
+  countries: (job) => [{ field: 'country', country: job.country }],
   activities: createSmokeActivities,
   resultLines: (result) => [`  ${result.records} startups paged in ${result.pages} pages`],
   examples: ['jobs/smoke/examples/smoke.yaml'],

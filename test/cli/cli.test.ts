@@ -97,13 +97,13 @@ describe('cli/vir.sh', () => {
     expect(opt.stderr).toContain("option '--limit <n>' argument 'zero' is invalid");
   });
 
-  it('a bad job file is one line naming the file, the job and the field', () => {
+  it('a bad job file is one line naming the file, the job and the field, and exits 2', () => {
     const file = writeTmp(
       'cli-bad-jobs.yaml',
       'jobs:\n  - id: Bad_Id\n    kind: market-report\n    title: x\n    countries: [Germany]\n',
     );
     const res = run(['schedules', 'apply', file], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(2);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(/^vir: .*cli-bad-jobs\.yaml: job "Bad_Id": id: must be lowercase/);
   });

@@ -131,10 +131,22 @@ describe('job files', () => {
       'schedule',
       /exactly one of cron or calendar/,
     ],
-    ['a negative budget', `    budget: { credits: -1 }\n`, 'weekly-de', 'budget.credits', />=0/],
+    [
+      'a negative budget',
+      `    budget: { credits: -1 }\n`,
+      'weekly-de',
+      'budget.credits',
+      /must be at least 0/,
+    ],
     ['an unknown overlap policy', `    overlap: sometimes\n`, 'weekly-de', 'overlap', /skip/],
     ['an unknown field', `    colour: blue\n`, 'weekly-de', null, /colour/],
-    ['a top list out of range', `    top: { investors: 0 }\n`, 'weekly-de', 'top.investors', />=1/],
+    [
+      'a top list out of range',
+      `    top: { investors: 0 }\n`,
+      'weekly-de',
+      'top.investors',
+      /must be at least 1/,
+    ],
     ['an unknown output', `    outputs: [docx]\n`, 'weekly-de', 'outputs[0]', /xlsx/],
   ])('%s is an error naming the file, the job and the field', (_what, extra, jobId, field, detail) => {
     const err = errorOf(`jobs:\n${base}${extra}`);
