@@ -91,6 +91,7 @@ export async function checkCountries(
   if (toAsk.length > 0 && !settings.visApiKey) {
     skipped = 'VIS_API_KEY is not set';
   } else if (toAsk.length > 0) {
+    const unknownBefore = Object.keys(cache.unknown).length;
     const client = serviceClient(settings, { timeoutMs: Math.min(settings.httpTimeoutMs, 30_000) });
     try {
       for (const country of toAsk) {
@@ -111,8 +112,9 @@ export async function checkCountries(
     } finally {
       await client.close();
     }
+    const learnt = known.size > cache.known.length || Object.keys(cache.unknown).length > unknownBefore;
     cache.known = [...known].sort();
-    await writeJsonAtomic(path, cache, true);
+    if (learnt) await writeJsonAtomic(path, cache, true);
   }
   const problems = uses
     .filter((u) => u.country in cache.unknown)

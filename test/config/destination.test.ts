@@ -75,9 +75,12 @@ test('vir run refuses a destination outside the reports folder before starting a
       VIR_REPORTS_DIR: join(root, 'reports'),
       TEMPORAL_ADDRESS: '127.0.0.1:9',
       VIS_API_KEY: 'vis_live_x',
+      // Nothing listens here either: the countries are left unchecked, with a warning.
+      VIS_BASE_URL: 'http://127.0.0.1:9',
+      VIR_DATA_DIR: join(root, 'data'),
     };
     await expect(runCli(env, ['run', 'away', '--file', path])).rejects.toThrow(
-      `job away: destination ${join(root, 'elsewhere')} is outside the reports folder ${join(root, 'reports')} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
+      `${path}: job "away": destination: destination ${join(root, 'elsewhere')} is outside the reports folder ${join(root, 'reports')} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

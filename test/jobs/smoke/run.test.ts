@@ -75,6 +75,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
     // The CLI and the workers share the reports folder (vir run checks the destination is in it).
     VIR_REPORTS_DIR: h.settings.reportsDir,
     VIR_RATE_LIMIT_PER_MINUTE: '6000',
+    VIR_DATA_DIR: join(h.dir, 'data'),
   });
   expect(code, output).toBe(0);
   // The estimate, the start line, the bar (cli-progress draws it on a terminal only), the result.
@@ -97,8 +98,9 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   expect(manifest.calls.byOperation).toEqual({ my_account: 1, search_startups: 2, get_startup: 1 });
   expect(manifest.calls.pages).toBe(2);
   expect(manifest.calls.records).toBe(150);
-  // The outside witness: what the service received is what the manifest says the run did.
-  expect(proxy.counts()).toEqual(manifest.calls.byOperation);
+  // The outside witness: what the service received is what the manifest says the run did, and
+  // the one country_overview vir run asked before starting (is France a country it knows?).
+  expect(proxy.counts()).toEqual({ ...manifest.calls.byOperation, country_overview: 1 });
 
   const summary = JSON.parse(readFileSync(join(root, jsonPath!), 'utf8'));
   expect(summary.country).toBe('France');
