@@ -5,7 +5,14 @@
  * the key's limit, set on the server and sent by every worker alike, so all workers together
  * stay under it.
  */
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  makeTelemetryFilterString,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+} from '@temporalio/worker';
 import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
@@ -37,9 +44,10 @@ export const SHUTDOWN_GRACE = '30 seconds';
 let runtimeInstalled = false;
 
 /**
- * Sends the Temporal SDK's own logs (worker states, bundling, activity failures) to the
- * project's logger, which redacts keys. The SDK's informational chatter is shown only at
- * debug and trace; warnings and errors always. Once per process; later calls do nothing.
+ * Sends the Temporal SDK's own logs (worker states, bundling, activity failures, and the native
+ * core's: connection retries, pollers) to the project's logger, which redacts keys. The SDK's
+ * informational chatter is shown only at debug and trace; warnings and errors always. Once per
+ * process; later calls do nothing.
  */
 export function installRuntimeLogger(logger: Logger): void {
   if (runtimeInstalled) return;
@@ -47,6 +55,11 @@ export function installRuntimeLogger(logger: Logger): void {
   const verbose = logger.level === 'debug' || logger.level === 'trace';
   const level: LogLevel = verbose ? 'DEBUG' : 'WARN';
   Runtime.install({
+    // The native core's own logs (gRPC retries while the server is down, worker states) come
+    // through the same logger instead of being printed to stderr as raw text.
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: level, other: level }), forward: {} },
+    },
     logger: new DefaultLogger(level, (entry) => {
       const meta = { ...entry.meta, component: 'temporal' };
       // The API worker has no workflows and the jobs worker no Nexus services, by design.
