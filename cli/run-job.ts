@@ -59,7 +59,7 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
     ? new cliProgress.SingleBar(
         {
           format:
-            ' {bar} {percentage}% | {value}/{total} calls | {failed} failed attempts | {pages} pages | {records} records | {credits} credits | ETA {eta_s} | {phase}',
+            ' {bar} {percentage}% | {value}/{total} calls | {pages} pages | {records} records | {failed} failed requests | {credits} credits | ETA {eta_s} | {phase}',
           hideCursor: true,
           stream: out,
         },
@@ -95,7 +95,7 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
           bar.update(p.callsMade, payload);
         } else {
           // A line when the counts or the phase change (not for the ETA alone).
-          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${payload.failed} failed attempts, ${p.pages} pages, ${p.records} records, ${payload.credits} credits`;
+          const line = `[${payload.phase}] ${p.callsMade}/${p.callsPlanned} calls, ${p.pages} pages, ${p.records} records, ${payload.failed} failed requests, ${payload.credits} credits`;
           if (line !== lastLine) out.write(`${line}, ETA ${payload.eta_s}\n`);
           lastLine = line;
         }

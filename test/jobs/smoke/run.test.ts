@@ -83,7 +83,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   expect(output).toMatch(
     /started smoke-smoke-e2e-\d{8}-\d{6} \(smoke job smoke-e2e, 150 startups of France\)/,
   );
-  expect(output).toMatch(/[█░]{10,} \d+% \| \d+\/\d+ calls \| \d+ pages/);
+  expect(output).toMatch(/[█░]{10,} \d+% \| \d+\/\d+ calls \| \d+ pages \| \d+ records \| 0 failed requests/);
   expect(output).toMatch(/Complete run smoke-smoke-e2e-/);
   expect(output).toContain('150 startups paged in 2 pages');
   const manifestPath = /Manifest: (\S+)/.exec(output)?.[1];
