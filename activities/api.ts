@@ -9,7 +9,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { VisClient } from '../api/client.js';
 import { Context } from '@temporalio/activity';
-import { creditsOf } from '../api/catalog.js';
+import { answerTimeoutMsOf, creditsOf } from '../api/catalog.js';
 import {
   isVisError,
   MalformedResponseError,
@@ -261,7 +261,10 @@ export function createApiActivities(deps: {
     }
     try {
       tally.sending();
-      res = await deps.client.callDetailed(input.operation, input.params);
+      // A hung answer fails in the operation's time, not the client's longest one.
+      res = await deps.client.callDetailed(input.operation, input.params, {
+        signal: AbortSignal.timeout(answerTimeoutMsOf(input.operation)),
+      });
     } catch (err) {
       tally.reached(requestReachedService(err));
       const failure = toActivityFailure(err, input.operation, now(), threshold);

@@ -56,6 +56,16 @@ export function repeatCreditsOf(operation: CatalogName): number {
   return facts.freeRepeat ? 0 : facts.credits;
 }
 
+/**
+ * How long the runner waits for an operation's answer: analyze_deck waits up to about 90 s on
+ * the service's side (the spec), the data agent and the finders compute, the reads answer at once.
+ */
+export function answerTimeoutMsOf(operation: CatalogName): number {
+  if (operation === 'analyze_deck') return 120_000;
+  if (CATALOG[operation].credits > 0) return 60_000;
+  return 20_000;
+}
+
 /** The largest page an operation gives (its largest `limit`). */
 export function pageSizeOf(operation: PagedOperation): number {
   return CATALOG[operation].maxLimit;

@@ -13,6 +13,7 @@ import {
   TimeoutFailure,
   type ActivityOptions,
 } from '@temporalio/workflow';
+import { answerTimeoutMsOf } from '../api/catalog.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { ApiActivities } from '../activities/api.js';
 import {
@@ -45,11 +46,19 @@ export const JOB_ACTIVITY_OPTIONS: ActivityOptions = {
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
 };
 
-export function apiActivityOptions(taskQueue: string): ActivityOptions {
+/** The longest an API activity waits for its turn (pacing) before its request goes out. */
+const PACING_WAIT_MS = 130_000;
+
+/**
+ * Options of the API activity for an operation (all of them when absent): its start-to-close
+ * timeout is the operation's answer time (a few seconds for reads, analyze_deck's 90 s wait)
+ * plus the longest wait for its turn; a dead worker is seen by the heartbeat timeout.
+ */
+export function apiActivityOptions(taskQueue: string, operation?: OperationName): ActivityOptions {
+  const answerMs = operation ? answerTimeoutMsOf(operation) : answerTimeoutMsOf('analyze_deck');
   return {
     taskQueue,
-    // ask and analyze_deck may take about 90 s on the service side.
-    startToCloseTimeout: '150 seconds',
+    startToCloseTimeout: answerMs + PACING_WAIT_MS + 10_000,
     // The activity heartbeats while it waits and calls: a worker that dies is seen in 20 s.
     heartbeatTimeout: '20 seconds',
     // Waiting for rate-limit tokens counts here; the daily limit is waited out in the workflow.
@@ -69,8 +78,8 @@ export function apiActivityOptions(taskQueue: string): ActivityOptions {
  * which reconciles with the balance before it asks again. Rate-limited answers (known not
  * charged) are waited out and asked again by the workflow too.
  */
-export function paidApiActivityOptions(taskQueue: string): ActivityOptions {
-  const base = apiActivityOptions(taskQueue);
+export function paidApiActivityOptions(taskQueue: string, operation?: OperationName): ActivityOptions {
+  const base = apiActivityOptions(taskQueue, operation);
   return { ...base, retry: { ...base.retry, maximumAttempts: 1 } };
 }
 
@@ -190,10 +199,22 @@ export function createCaller(
   hooks: CallHooks = {},
   options: { paid?: boolean } = {},
 ): Call {
-  const { callApi } = proxyActivities<ApiActivities>(
-    options.paid ? paidApiActivityOptions(taskQueue) : apiActivityOptions(taskQueue),
-  );
+  const proxies = new Map<OperationName, ApiActivities['callApi']>();
+  /** The activity with the operation's timeouts. */
+  const callApiFor = (operation: OperationName) => {
+    let callApi = proxies.get(operation);
+    if (!callApi) {
+      callApi = proxyActivities<ApiActivities>(
+        options.paid
+          ? paidApiActivityOptions(taskQueue, operation)
+          : apiActivityOptions(taskQueue, operation),
+      ).callApi;
+      proxies.set(operation, callApi);
+    }
+    return callApi;
+  };
   return async function call(operation, params, runKey, name, account) {
+    const callApi = callApiFor(operation);
     for (;;) {
       try {
         const out = await callApi({ operation, params, runKey, name, ...(account ? { account } : {}) });
