@@ -37,7 +37,7 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
     headersTimeoutMs: 300_000,
     bodyTimeoutMs: 300_000,
   });
-  const { callApi } = createApiActivities({
+  const activities = createApiActivities({
     client,
     store: new LocalStore(join(dir, 'store')),
     options: { rateGate: false },
@@ -46,7 +46,7 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
   const from = sandbox.requestLog().length;
   const started = Date.now();
   try {
-    const err = await callApi({
+    const err = await activities.callApi({
       operation: 'get_startup',
       params: { key: 'anything' },
       runKey: 'timeout-run',
