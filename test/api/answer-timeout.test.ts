@@ -46,15 +46,17 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
   const from = sandbox.requestLog().length;
   const started = Date.now();
   try {
-    const err = await activities.callApi({
-      operation: 'get_startup',
-      params: { key: 'anything' },
-      runKey: 'timeout-run',
-      name: 'startup',
-    }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await activities
+      .callApi({
+        operation: 'get_startup',
+        params: { key: 'anything' },
+        runKey: 'timeout-run',
+        name: 'startup',
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     const seconds = (Date.now() - started) / 1000;
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).type).toBe('service_unavailable');
