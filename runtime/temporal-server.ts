@@ -194,6 +194,13 @@ export async function startTemporalDevServer(
       // already gone
     }
   };
+  if (options.processGroup) {
+    // Out of the terminal's process group, the server hears no Ctrl-C: if this process exits
+    // without close() (a forced exit, process.exit on an error), it still gets SIGTERM.
+    const onExit = () => kill('SIGTERM');
+    process.once('exit', onExit);
+    child.once('exit', () => process.off('exit', onExit));
+  }
   if (child.pid !== undefined && options.onSpawn) {
     try {
       options.onSpawn({
