@@ -206,8 +206,8 @@ describe('vir dev and the servers it leaves', () => {
     expect(temporalServersOf(dataDir)).toEqual([rec2.temporal!.pid]);
     expect(await portOpen(port)).toBe(true);
 
-    // 4. Ctrl-C (SIGINT to the terminal's process group): nothing of either run is left.
-    signalGroup(second.child.pid!, 'SIGINT');
+    // 4. SIGINT (to vir, which tsx relays to its node process): nothing of either run is left.
+    second.child.kill('SIGINT');
     expect(await exitOf(second.child)).toBe(0);
     expect(existsSync(pidFile)).toBe(false);
     for (const p of [rec1.vir, server1, rec2.vir, rec2.temporal!])
@@ -343,7 +343,7 @@ describe('vir dev and the servers it leaves', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(dev.child.exitCode).toBeNull(); // it waits for Ctrl-C with nothing of its own running
 
-    signalGroup(dev.child.pid!, 'SIGINT');
+    dev.child.kill('SIGINT');
     expect(await exitOf(dev.child)).toBe(0);
     expect(alive(sleeping)).toBe(true);
     expect(existsSync(devPidFilePath(dataDir))).toBe(false);
