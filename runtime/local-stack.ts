@@ -1,9 +1,10 @@
 /**
- * The whole system on one machine: the embedded Temporal dev server, optionally the sandbox
- * service and the workers. `vir dev`, `vir demo` and the benchmarks start it here; `close()`
- * stops what was started in the reverse order (workers, sandbox, Temporal), and a start that
- * fails half way stops what it had started.
+ * The whole system on one machine: the embedded Temporal dev server (or one already running),
+ * optionally the sandbox service and the workers. `vir dev`, `vir demo` and the benchmarks start
+ * it here; `close()` stops what was started in the reverse order (workers, sandbox, Temporal),
+ * and a start that fails half way stops what it had started.
  */
+import { Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type * as SandboxModule from '../sandbox/index.js';
@@ -14,8 +15,11 @@ import { installRuntimeLogger, startWorkers, type RunningWorkers, type WorkerTun
 export const SANDBOX_DEFAULT_KEY = 'vis_live_sandbox_vc';
 
 export interface LocalStackOptions {
-  /** The embedded Temporal server (port 0: a free one). */
-  temporal: Omit<TemporalServerOptions, 'namespace'>;
+  /**
+   * The embedded Temporal server to start (port 0: a free one), or `{ reuse: address }`: a
+   * server already running there, which is used as it is and never stopped.
+   */
+  temporal: Omit<TemporalServerOptions, 'namespace'> | { reuse: string };
   /** Start the sandbox on this port (0: a free one), or not at all (false). */
   sandbox: { port: number } | false;
   /** Start the workers (with this tuning), or not (false). */
@@ -35,7 +39,7 @@ export interface LocalStack {
   workers: RunningWorkers | null;
   /** Resolves when the workers stop (null without workers). */
   running: Promise<void> | null;
-  /** Stops the workers, then the sandbox, then Temporal. Idempotent. */
+  /** Stops the workers, then the sandbox, then Temporal (unless reused). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -56,8 +60,11 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     return closing;
   };
   try {
-    const server = await startTemporalDevServer({ ...options.temporal, namespace: base.temporalNamespace });
-    closers.push(() => server.close());
+    const server =
+      'reuse' in options.temporal
+        ? await existingTemporal(options.temporal.reuse, base.temporalNamespace)
+        : await startTemporalDevServer({ ...options.temporal, namespace: base.temporalNamespace });
+    if ('close' in server) closers.push(() => server.close());
     let settings: Settings = { ...base, temporalAddress: server.address };
 
     let sandboxUrl: string | null = null;
@@ -95,6 +102,24 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     await close();
     throw err;
   }
+}
+
+/** A Temporal server that runs already: checked to answer at `address`, not stopped by the stack. */
+async function existingTemporal(
+  address: string,
+  namespace: string,
+): Promise<{ address: string; namespace: string; uiUrl: null }> {
+  try {
+    const conn = await Connection.connect({ address, connectTimeout: 5000 });
+    try {
+      await conn.workflowService.getSystemInfo({});
+    } finally {
+      await conn.close();
+    }
+  } catch (err) {
+    throw new Error(`no Temporal server answers at ${address}: ${(err as Error).message}`, { cause: err });
+  }
+  return { address, namespace, uiUrl: null };
 }
 
 /** Starts the sandbox, a workspace package of its own that a production install leaves out. */

@@ -3,9 +3,9 @@
  * waits until its frontend answers. Used by `vir dev` and the test suite's global setup.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 
@@ -29,6 +29,43 @@ export interface TemporalServerOptions {
   startTimeoutMs?: number;
   /** Where the server's own log goes: 'inherit' or 'ignore' (default). */
   stdio?: 'inherit' | 'ignore';
+  /**
+   * Run the server in a process group of its own (a new session), so that a terminal's Ctrl-C
+   * reaches only its owner (who stops it in order) and `close()` stops the whole group.
+   */
+  processGroup?: boolean;
+  /**
+   * Have Linux send the server SIGTERM when this process dies, even by SIGKILL (the parent-death
+   * signal, set by util-linux `setpriv --pdeathsig` before it executes the server). Ignored where
+   * `setpriv` is not found.
+   */
+  dieWithParent?: boolean;
+  /** Called as soon as the server process exists (before it answers), e.g. to record its pid. */
+  onSpawn?: (spawned: SpawnedTemporalServer) => void;
+}
+
+/** The server process as started: its pid, and the command line it runs (argv[0] first). */
+export interface SpawnedTemporalServer {
+  pid: number;
+  /** Process group id (the pid itself with `processGroup`, else this process's group). */
+  pgid: number;
+  /** The server's command line: the executable, then its arguments. */
+  argv: string[];
+  ip: string;
+  port: number;
+  uiPort: number | null;
+}
+
+/** A port that something else already listens on. */
+export class PortInUseError extends Error {
+  readonly code = 'port_in_use';
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`${host}:${port} is already in use`);
+    this.name = 'PortInUseError';
+  }
 }
 
 export interface RunningTemporalServer {
@@ -51,6 +88,43 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
       srv.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * Whether host:port can be listened on now (nothing listens there). Errors other than
+ * EADDRINUSE (e.g. an address not of this machine) are thrown.
+ */
+export async function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolveFree, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') resolveFree(false);
+      else reject(err);
+    });
+    srv.listen({ host, port, exclusive: true }, () => srv.close(() => resolveFree(true)));
+  });
+}
+
+/** The process group of a process (Linux /proc), or the pid itself where that cannot be read. */
+function processGroupOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number.isSafeInteger(pgrp) ? pgrp : pid;
+  } catch {
+    return pid;
+  }
+}
+
+/** The util-linux `setpriv` that can set a parent-death signal, or null. */
+function findSetpriv(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).concat('/usr/bin', '/bin')) {
+    if (!dir) continue;
+    const candidate = join(dir, 'setpriv');
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
 }
 
 export function temporalExecutable(): string {
@@ -76,14 +150,17 @@ export async function startTemporalDevServer(
   }
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port === 0 ? await freePort(ip) : (options.port ?? 7233);
+  if (!(await portIsFree(ip, port))) throw new PortInUseError(ip, port);
   const namespace = options.namespace ?? 'default';
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--namespace', namespace];
   args.push('--log-level', 'warn', '--log-format', 'pretty');
   let uiUrl: string | null = null;
+  let uiPort: number | null = null;
   if (options.headless) {
     args.push('--headless');
   } else {
-    const uiPort = options.uiPort === 0 ? await freePort(ip) : (options.uiPort ?? port + 1000);
+    uiPort = options.uiPort === 0 ? await freePort(ip) : (options.uiPort ?? port + 1000);
+    if (!(await portIsFree(ip, uiPort))) throw new PortInUseError(ip, uiPort);
     args.push('--ui-port', String(uiPort));
     uiUrl = `http://${ip}:${uiPort}`;
   }
@@ -95,13 +172,50 @@ export async function startTemporalDevServer(
   for (const [k, v] of Object.entries(dynamic))
     args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
 
-  const child = spawn(executable, args, {
-    stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
-  });
+  const setpriv = options.dieWithParent && process.platform === 'linux' ? findSetpriv() : null;
+  const child = spawn(
+    setpriv ?? executable,
+    setpriv ? ['--pdeathsig', 'TERM', '--', executable, ...args] : args,
+    {
+      stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
+      detached: options.processGroup === true,
+    },
+  );
   let exited: string | null = null;
   child.once('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;
   });
+  // The whole group when the server has one of its own, else the process alone.
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (options.processGroup && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
+  if (options.processGroup) {
+    // Out of the terminal's process group, the server hears no Ctrl-C: if this process exits
+    // without close() (a forced exit, process.exit on an error), it still gets SIGTERM.
+    const onExit = () => kill('SIGTERM');
+    process.once('exit', onExit);
+    child.once('exit', () => process.off('exit', onExit));
+  }
+  if (child.pid !== undefined && options.onSpawn) {
+    try {
+      options.onSpawn({
+        pid: child.pid,
+        pgid: options.processGroup ? child.pid : processGroupOf(process.pid),
+        argv: [executable, ...args],
+        ip,
+        port,
+        uiPort,
+      });
+    } catch (err) {
+      kill('SIGKILL');
+      throw err;
+    }
+  }
   const address = `${ip}:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
@@ -116,7 +230,7 @@ export async function startTemporalDevServer(
       break;
     } catch (err) {
       if (Date.now() > deadline) {
-        child.kill('SIGKILL');
+        kill('SIGKILL');
         throw new Error(`Temporal dev server did not answer on ${address} within the start timeout`, {
           cause: err,
         });
@@ -124,6 +238,8 @@ export async function startTemporalDevServer(
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+  // What answered must be this server (it exits when its port was taken after the check).
+  if (exited) throw new Error(`Temporal dev server ${exited} before it answered on ${address}`);
   return {
     address,
     namespace,
@@ -132,8 +248,8 @@ export async function startTemporalDevServer(
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const done = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 10_000);
       await done;
       clearTimeout(timer);
     },

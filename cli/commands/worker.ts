@@ -56,9 +56,18 @@ export function shutdownSignalFor(ctx: CliContext): ShutdownSignal {
   return signal;
 }
 
-/** Waits for the first shutdown signal, or for the workers to stop on their own (error or not). */
+/**
+ * Waits for the first shutdown signal, or for the workers to stop on their own (error or not).
+ * The wait itself keeps the process alive: signal handlers do not, and a command may have
+ * nothing else running (`vir dev --reuse-temporal --no-sandbox --no-worker`).
+ */
 export async function untilShutdown(signal: ShutdownSignal, running: Promise<unknown> | null): Promise<void> {
-  await Promise.race([signal.received, ...(running ? [running] : [])]);
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  try {
+    await Promise.race([signal.received, ...(running ? [running] : [])]);
+  } finally {
+    clearInterval(keepAlive);
+  }
 }
 
 /** Adds `worker` to the program. */
