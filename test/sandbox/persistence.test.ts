@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_AS_OF, sandboxDatabasePath } from '../../sandbox/data/index.js';
@@ -256,6 +257,28 @@ describe('a persisted sandbox closed and started again on the same state file', 
     } finally {
       await first.close();
     }
+  });
+});
+
+describe('state options and state files', () => {
+  it('refuses bad options, naming the field', async () => {
+    await expect(startTestSandbox({ state: 'disk' as 'persist' })).rejects.toThrow(
+      'sandbox option state: must be one of: memory, persist, reset',
+    );
+    await expect(startTestSandbox({ state: 'memory', stateFile: join(dir, 'x.sqlite') })).rejects.toThrow(
+      "sandbox option stateFile: is not used with state 'memory'",
+    );
+  });
+
+  it('refuses a state file with a broken row, naming the file, the table and the key', async () => {
+    const stateFile = join(dir, 'broken', 'state.sqlite');
+    await (await startPersisted(stateFile)).close();
+    const db = new DatabaseSync(stateFile);
+    db.prepare("UPDATE accounts SET value = json_set(value, '$.plan', 'gold') WHERE key = 'acct_vc'").run();
+    db.close();
+    await expect(startPersisted(stateFile)).rejects.toThrow(
+      `sandbox state file ${stateFile}: accounts 'acct_vc': plan: must be one of: free, paid`,
+    );
   });
 });
 
