@@ -20,8 +20,12 @@ export interface LocalStackOptions {
    * server already running there, which is used as it is and never stopped.
    */
   temporal: Omit<TemporalServerOptions, 'namespace'> | { reuse: string };
-  /** Start the sandbox on this port (0: a free one), or not at all (false). */
-  sandbox: { port: number } | false;
+  /**
+   * Start the sandbox on this port (0: a free one), or not at all (false). With `stateFile` its
+   * state (balances, rate-limit windows, rooms...) persists there across restarts (`state`:
+   * `persist` by default, `reset` to start over); without, it starts fresh.
+   */
+  sandbox: { port: number; stateFile?: string; state?: 'persist' | 'reset' } | false;
   /** Start the workers (with this tuning), or not (false). */
   workers: WorkerTuning | false;
   /** Where the workers' Temporal SDK logs go (redacted); default the SDK's own. */
@@ -69,7 +73,7 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
 
     let sandboxUrl: string | null = null;
     if (options.sandbox) {
-      const sandbox = await startSandboxPackage(options.sandbox.port);
+      const sandbox = await startSandboxPackage(options.sandbox);
       closers.push(() => sandbox.close());
       sandboxUrl = sandbox.url;
       settings = { ...settings, visBaseUrl: sandbox.url, visApiKey: base.visApiKey ?? SANDBOX_DEFAULT_KEY };
@@ -123,7 +127,9 @@ async function existingTemporal(
 }
 
 /** Starts the sandbox, a workspace package of its own that a production install leaves out. */
-async function startSandboxPackage(port: number): Promise<{ url: string; close(): Promise<void> }> {
+async function startSandboxPackage(
+  options: Exclude<LocalStackOptions['sandbox'], false>,
+): Promise<{ url: string; close(): Promise<void> }> {
   let mod: typeof SandboxModule;
   try {
     mod = await import('../sandbox/index.js');
@@ -134,5 +140,9 @@ async function startSandboxPackage(port: number): Promise<{ url: string; close()
       { cause: err },
     );
   }
-  return mod.startSandbox({ port });
+  const { port, stateFile, state } = options;
+  return mod.startSandbox({
+    port,
+    ...(stateFile === undefined ? {} : { stateFile, state: state ?? 'persist' }),
+  });
 }

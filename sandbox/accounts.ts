@@ -305,3 +305,18 @@ export function addAccounts(
   for (const account of valid.accounts) state.accounts.set(account.id, account);
   for (const key of valid.keys) state.keys.set(key.key, key);
 }
+
+/**
+ * Adds the accounts and keys of `from` that `into` does not have yet, leaving the others as they
+ * are: a persisted sandbox keeps the balances and plans it stored and gains only new accounts
+ * and keys from its seeds, options and accounts file.
+ *
+ * @example
+ * const starting = createSandboxState();
+ * addAccounts(starting, seeded.accounts, seeded.keys, 'seeded accounts');
+ * mergeNewAccounts(store.state, starting); // acct_vc keeps the credits the last run left
+ */
+export function mergeNewAccounts(into: SandboxState, from: SandboxState): void {
+  for (const [id, account] of from.accounts) if (!into.accounts.has(id)) into.accounts.set(id, account);
+  for (const [value, key] of from.keys) if (!into.keys.has(value)) into.keys.set(value, key);
+}

@@ -18,6 +18,7 @@ export {
   loadAccountsFile,
   parseAccounts,
   addAccounts,
+  mergeNewAccounts,
   createSandboxState,
   AccountSchema,
   ApiKeyRecordSchema,
@@ -30,6 +31,7 @@ export {
   callsPerWindow,
   nextUtcMidnight,
   type RateLimitConfig,
+  type RateLimitWindows,
   type RateLimitSnapshot,
 } from './rate-limit.js';
 export {
@@ -42,5 +44,12 @@ export {
 } from './faults.js';
 export { successEnvelope, errorEnvelope } from './envelope.js';
 export { insertStartup } from './insert-startup.js';
-export { SANDBOX_DEFAULTS, validateSandboxOptions, resolveSandboxOptions } from './options.js';
+export {
+  SANDBOX_DEFAULTS,
+  SANDBOX_STATE_MODES,
+  STATE_FILE_NAME,
+  validateSandboxOptions,
+  resolveSandboxOptions,
+} from './options.js';
+export { openStateStore, StoredMap, STATE_FILE_VERSION, type StateStore } from './state-store.js';
 export * from './types.js';

@@ -1,11 +1,12 @@
 /**
  * `npm run sandbox -- --port 8787`: starts the sandbox, prints its URL and the seeded keys,
- * stops on SIGINT/SIGTERM.
+ * stops on SIGINT/SIGTERM. Its state persists in <data-dir>/state.sqlite unless `--state memory`.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { SEEDED_KEYS } from './accounts.js';
+import { SANDBOX_STATE_MODES } from './options.js';
 import { startSandbox } from './server.js';
-import type { SandboxOptions } from './types.js';
+import type { SandboxOptions, SandboxStateMode } from './types.js';
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -26,6 +27,8 @@ interface CliOptions {
   deckWaitMs?: number;
   deckAnalysisMs?: number;
   dataDir?: string;
+  state: SandboxStateMode;
+  stateFile?: string;
   asOf?: string;
   log?: boolean;
 }
@@ -54,6 +57,15 @@ async function main(): Promise<void> {
       integer('--deck-analysis-ms', 0),
     )
     .option('--data-dir <dir>', 'folder of the cached database (default .data/sandbox)')
+    .addOption(
+      new Option(
+        '--state <mode>',
+        'persist: balances, free-plan runs, repeat records, match lists, data rooms, results and rate-limit windows survive a restart; reset: start over, then persist; memory: fresh every start, nothing written',
+      )
+        .choices(SANDBOX_STATE_MODES)
+        .default('persist'),
+    )
+    .option('--state-file <file>', 'state file of --state persist/reset (default <data-dir>/state.sqlite)')
     .option('--as-of <date>', 'reference date of the generated data, YYYY-MM-DD (default today)')
     .option('--log', 'log every request')
     .parse();
@@ -67,6 +79,8 @@ async function main(): Promise<void> {
   if (cli.deckWaitMs !== undefined) options.deckWaitMs = cli.deckWaitMs;
   if (cli.deckAnalysisMs !== undefined) options.deckAnalysisMs = cli.deckAnalysisMs;
   if (cli.dataDir !== undefined) options.dataDir = cli.dataDir;
+  options.state = cli.state;
+  if (cli.stateFile !== undefined) options.stateFile = cli.stateFile;
   if (cli.asOf !== undefined) options.asOf = cli.asOf;
   if (cli.log) options.logger = true;
 
@@ -76,6 +90,9 @@ async function main(): Promise<void> {
     `  REST:    POST ${sandbox.url}/v1/<operation>   (GET for 0-credit operations)`,
     `  MCP:     ${sandbox.url}/mcp   (Streamable HTTP, same Bearer key)`,
     `  OpenAPI: ${sandbox.url}/openapi.json`,
+    sandbox.stateFile === null
+      ? '  State:   in memory (fresh at every start)'
+      : `  State:   ${sandbox.stateFile} (kept across restarts; --state reset starts over)`,
     '  Keys (Authorization: Bearer <key>):',
   ];
   for (const key of sandbox.state.keys.values()) {

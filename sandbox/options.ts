@@ -2,8 +2,19 @@
  * Sandbox options pipeline: public options -> one defaults constant -> validation (errors name
  * the field) -> resolved options.
  */
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { ResolvedSandboxOptions, SandboxOptions } from './types.js';
+import type { ResolvedSandboxOptions, SandboxOptions, SandboxStateMode } from './types.js';
+
+/** The values of the `state` option. */
+export const SANDBOX_STATE_MODES = [
+  'memory',
+  'persist',
+  'reset',
+] as const satisfies readonly SandboxStateMode[];
+
+/** Name of the state file in the data folder when `stateFile` is not given. */
+export const STATE_FILE_NAME = 'state.sqlite';
 
 /** Defaults of every sandbox option that has one. */
 export const SANDBOX_DEFAULTS = {
@@ -32,6 +43,10 @@ const OptionsSchema = z.looseObject({
   host: z.string().min(1, { message: 'must not be empty' }).optional(),
   seed: z.number().int({ message: 'must be an integer' }).optional(),
   dataDir: z.string().min(1, { message: 'must not be empty' }).optional(),
+  state: z
+    .enum(SANDBOX_STATE_MODES, { message: `must be one of: ${SANDBOX_STATE_MODES.join(', ')}` })
+    .optional(),
+  stateFile: z.string().min(1, { message: 'must not be empty' }).optional(),
   rateLimitPerMinute: positiveInt.optional(),
   rateLimitPerDay: positiveInt.optional(),
   minuteWindowMs: positiveInt.optional(),
@@ -62,14 +77,23 @@ export function validateSandboxOptions(options: SandboxOptions): void {
       `sandbox option ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
     );
   }
+  if (options.state === 'memory' && options.stateFile !== undefined)
+    throw new Error("sandbox option stateFile: is not used with state 'memory' (use 'persist' or 'reset')");
 }
 
-/** Resolves options once the database (which decides the seed and the as-of date) is open. */
+/**
+ * Resolves options once the database (which decides the seed, the as-of date and, by its
+ * path, the data folder) is open.
+ */
 export function resolveSandboxOptions(
   options: SandboxOptions,
-  db: { seed: number; asOf: string },
+  db: { seed: number; asOf: string; path: string },
 ): ResolvedSandboxOptions {
+  const state = options.state ?? (options.stateFile === undefined ? 'memory' : 'persist');
   return {
+    state,
+    stateFile:
+      state === 'memory' ? null : resolve(options.stateFile ?? join(dirname(db.path), STATE_FILE_NAME)),
     port: options.port ?? SANDBOX_DEFAULTS.port,
     host: options.host ?? SANDBOX_DEFAULTS.host,
     seed: db.seed,

@@ -131,6 +131,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   // Each handler gets the context of its own operation; the table is looked up by a checked name.
   const handlers = { ...HANDLERS, ...deps.handlers } as Record<OperationName, Handler>;
 
+  /** Moves the account's balance by `delta`; setting it again writes it through when the state persists. */
+  function adjustCredits(account: Account, delta: number): void {
+    if (delta === 0) return;
+    account.credits += delta;
+    if (state.accounts.get(account.id) === account) state.accounts.set(account.id, account);
+  }
+
   function creditsOf(account: Account | undefined): { charged: number; remaining: number | null } | null {
     return account ? { charged: 0, remaining: account.credits } : null;
   }
@@ -236,7 +243,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const message = `${operation} costs ${price} credit${price === 1 ? '' : 's'}; the balance is ${account.credits}`;
       return fail(operation, 402, 'insufficient_credits', message, snapshot, account);
     }
-    account.credits -= price;
+    adjustCredits(account, -price);
     const reserved = price;
 
     // 9. Handler.
@@ -244,7 +251,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     try {
       result = await handlers[operation](ctx);
     } catch (error) {
-      account.credits += reserved;
+      adjustCredits(account, reserved);
       if (error instanceof SandboxError) {
         return fail(
           operation,
@@ -264,11 +271,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const wanted = result.charge === undefined ? price : Math.max(0, Math.round(result.charge));
     let charged: number;
     if (wanted <= reserved) {
-      account.credits += reserved - wanted;
+      adjustCredits(account, reserved - wanted);
       charged = wanted;
     } else {
       const extra = Math.min(wanted - reserved, account.credits);
-      account.credits -= extra;
+      adjustCredits(account, -extra);
       charged = reserved + extra;
     }
 

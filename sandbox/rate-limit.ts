@@ -2,6 +2,8 @@
  * Rate limits per API key: a per-minute and a per-day fixed window. A window starts with the
  * first counted call and ends after its length (the day window ends at the next UTC midnight
  * unless a length is given). Only authenticated calls are counted, and a refused call is not.
+ * The windows live in a map the caller may pass: a persisted sandbox passes one that writes
+ * every counted call through to its state file.
  */
 
 export interface RateLimitConfig {
@@ -26,7 +28,8 @@ export interface RateLimitSnapshot {
   exceeded?: 'minute' | 'day';
 }
 
-interface Windows {
+/** One key's windows: when each ends (ms since the epoch) and the calls counted in it. */
+export interface RateLimitWindows {
   minuteEnd: number;
   minuteCount: number;
   dayEnd: number;
@@ -47,11 +50,20 @@ export function nextUtcMidnight(ms: number): number {
  * const r = limiter.consume('vis_live_x', Date.now()); // r.allowed, r.snapshot.remaining === 59
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, Windows>();
+  readonly #windows: Map<string, RateLimitWindows>;
 
-  constructor(readonly config: RateLimitConfig) {}
+  /**
+   * @param windows the keys' windows, by API key (default an empty map); every counted call
+   *   sets its key's entry again, so a map that writes through persists the counts.
+   */
+  constructor(
+    readonly config: RateLimitConfig,
+    windows: Map<string, RateLimitWindows> = new Map(),
+  ) {
+    this.#windows = windows;
+  }
 
-  #current(id: string, now: number): Windows {
+  #current(id: string, now: number): RateLimitWindows {
     let w = this.#windows.get(id);
     if (!w) {
       w = { minuteEnd: 0, minuteCount: 0, dayEnd: 0, dayCount: 0 };
@@ -68,7 +80,7 @@ export class RateLimiter {
     return w;
   }
 
-  #snapshot(w: Windows): RateLimitSnapshot {
+  #snapshot(w: RateLimitWindows): RateLimitSnapshot {
     const { perMinute, perDay } = this.config;
     const remainingMinute = Math.max(0, perMinute - w.minuteCount);
     const remainingDay = Math.max(0, perDay - w.dayCount);
@@ -92,6 +104,7 @@ export class RateLimiter {
     if (before.exceeded) return { allowed: false, snapshot: before };
     w.minuteCount += 1;
     w.dayCount += 1;
+    this.#windows.set(id, w);
     const after = this.#snapshot(w);
     delete after.exceeded;
     return { allowed: true, snapshot: after };

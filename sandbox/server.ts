@@ -6,7 +6,14 @@ import type { DatabaseSync } from 'node:sqlite';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPERATIONS, isOperationName } from '../api/index.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { addAccounts, createSandboxState, loadAccountsFile, seedAccounts } from './accounts.js';
+import {
+  addAccounts,
+  createSandboxState,
+  loadAccountsFile,
+  mergeNewAccounts,
+  seedAccounts,
+} from './accounts.js';
+import { reviveRoom } from './decks/rooms.js';
 import { FaultInjector } from './faults.js';
 import { readJsonBody, readQueryParams } from './http-params.js';
 import { insertStartup } from './insert-startup.js';
@@ -15,6 +22,7 @@ import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
+import { openStateStore, type StateStore } from './state-store.js';
 import { registerViews } from './views.js';
 import type {
   ExecuteResponse,
@@ -200,9 +208,24 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** The accounts and keys a start brings: seeded, then from options, then from the accounts file. */
+function startingAccounts(db: DatabaseSync, resolved: ResolvedSandboxOptions): SandboxState {
+  const starting = createSandboxState();
+  const seeded = seedAccounts(db);
+  addAccounts(starting, seeded.accounts, seeded.keys, 'seeded accounts');
+  if (resolved.accounts.length > 0 || resolved.keys.length > 0)
+    addAccounts(starting, resolved.accounts, resolved.keys, 'sandbox option accounts/keys');
+  if (resolved.accountsFile) {
+    const fromFile = loadAccountsFile(resolved.accountsFile);
+    addAccounts(starting, fromFile.accounts, fromFile.keys, `accounts file ${resolved.accountsFile}`);
+  }
+  return starting;
+}
+
 /**
- * Starts a sandbox: opens (or builds) the database, seeds accounts and keys, listens on
- * host:port (port 0 picks a free one).
+ * Starts a sandbox: opens (or builds) the database, seeds accounts and keys (or reads them
+ * back from its state file, see the `state` option), listens on host:port (port 0 picks a
+ * free one).
  *
  * @example
  * const sandbox = await startSandbox({ port: 0 });
@@ -217,27 +240,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
   });
   const db = opened.db;
+  let store: StateStore | undefined;
   try {
     const resolved = resolveSandboxOptions(options, opened);
-    const state = createSandboxState();
-    const seeded = seedAccounts(db);
-    addAccounts(state, seeded.accounts, seeded.keys, 'seeded accounts');
-    if (resolved.accounts.length > 0 || resolved.keys.length > 0)
-      addAccounts(state, resolved.accounts, resolved.keys, 'sandbox option accounts/keys');
-    if (resolved.accountsFile) {
-      const fromFile = loadAccountsFile(resolved.accountsFile);
-      addAccounts(state, fromFile.accounts, fromFile.keys, `accounts file ${resolved.accountsFile}`);
+    const starting = startingAccounts(db, resolved);
+    let state = starting;
+    if (resolved.stateFile !== null) {
+      store = openStateStore({
+        path: resolved.stateFile,
+        reset: resolved.state === 'reset',
+        reviveRoom: (into, record) => reviveRoom(into, record, db),
+      });
+      state = store.state;
+      mergeNewAccounts(state, starting);
     }
 
     let url = '';
     let closing: Promise<void> | undefined;
     const baseUrl = () => url;
-    const limiter = new RateLimiter({
-      perMinute: resolved.rateLimitPerMinute,
-      perDay: resolved.rateLimitPerDay,
-      minuteWindowMs: resolved.minuteWindowMs,
-      dayWindowMs: resolved.dayWindowMs,
-    });
+    const limiter = new RateLimiter(
+      {
+        perMinute: resolved.rateLimitPerMinute,
+        perDay: resolved.rateLimitPerDay,
+        minuteWindowMs: resolved.minuteWindowMs,
+        dayWindowMs: resolved.dayWindowMs,
+      },
+      store?.rateLimits,
+    );
     const faults = new FaultInjector(resolved.faults, resolved.seed, resolved.rateLimitPerMinute);
     const requestLog: SandboxRequest[] = [];
     const holder: { app?: FastifyInstance } = {};
@@ -271,6 +300,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       url,
       port,
       state,
+      stateFile: resolved.stateFile,
       db,
       setFaults: (next) => faults.set(next),
       afterChargeFaulted: () => faults.afterChargeFaulted,
@@ -288,6 +318,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             await server.close();
           } finally {
             clearTimeout(force);
+            store?.close();
             db.close();
           }
         })();
@@ -295,6 +326,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     };
   } catch (error) {
+    store?.close();
     db.close();
     throw error;
   }

@@ -76,7 +76,12 @@ export type Handler<N extends OperationName = OperationName> = (
   ctx: HandlerContext<N>,
 ) => HandlerResult | Promise<HandlerResult>;
 
-/** Mutable state of a running sandbox beyond the database (accounts, match lists, rooms...). */
+/**
+ * Mutable state of a running sandbox beyond the database (accounts, match lists, rooms...).
+ * With a persisted state (option `state`), every set and delete is written to the state file
+ * at once; a value changed in place (an account's credits, a room's analysis) is saved by
+ * setting its entry again.
+ */
 export interface SandboxState {
   accounts: Map<string, Account>;
   keys: Map<string, ApiKeyRecord>;
@@ -152,6 +157,19 @@ export interface SandboxOptions {
   seed?: number;
   /** Folder of the cached database files (default .data/sandbox). */
   dataDir?: string;
+  /**
+   * What the sandbox does with its mutable state (balances, plans, free-plan runs, find_customers
+   * repeat records, match lists, data rooms, stored results, rate-limit windows):
+   * - `memory` (the default without `stateFile`): every start is fresh, nothing is written;
+   * - `persist` (the default with `stateFile`): read from the state file at start, every change
+   *   written to it before the answer is sent, so a restart (even after SIGKILL) is invisible;
+   *   accounts and keys the file has win over seeds, options and the accounts file, which only
+   *   add new ones;
+   * - `reset`: empty the state file, then persist.
+   */
+  state?: SandboxStateMode;
+  /** The state file of `persist` and `reset` (default <dataDir>/state.sqlite); one sandbox at a time. */
+  stateFile?: string;
   rateLimitPerMinute?: number;
   rateLimitPerDay?: number;
   /** Length of the "minute" window (default 60 000 ms); tests shorten it. */
@@ -186,12 +204,25 @@ export interface SandboxOptions {
   handlers?: HandlerMap;
 }
 
+/** See {@link SandboxOptions.state}. */
+export type SandboxStateMode = 'memory' | 'persist' | 'reset';
+
 export type ResolvedSandboxOptions = Required<
   Omit<
     SandboxOptions,
-    'accounts' | 'keys' | 'accountsFile' | 'faults' | 'trustedCa' | 'now' | 'dayWindowMs' | 'deckAnalysisMs'
+    | 'accounts'
+    | 'keys'
+    | 'accountsFile'
+    | 'faults'
+    | 'trustedCa'
+    | 'now'
+    | 'dayWindowMs'
+    | 'deckAnalysisMs'
+    | 'stateFile'
   >
 > & {
+  /** Absolute path of the state file; null with state `memory`. */
+  stateFile: string | null;
   accounts: Account[];
   keys: ApiKeyRecord[];
   accountsFile?: string;
@@ -223,6 +254,8 @@ export interface RunningSandbox {
   url: string;
   port: number;
   state: SandboxState;
+  /** The state file the sandbox persists to (absolute path); null when its state is in memory only. */
+  stateFile: string | null;
   db: DatabaseSync;
   /** Change fault injection at run time (tests). */
   setFaults(faults: FaultOptions): void;

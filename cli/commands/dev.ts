@@ -34,6 +34,24 @@ export interface DevOptions {
   reuseTemporal?: boolean;
   /** Have Linux stop the server when this process dies (parent-death signal). Default true. */
   parentDeathSignal?: boolean;
+  /** The sandbox's state: kept in <VIR_DATA_DIR>/sandbox-state.sqlite (persist, reset) or not (memory). */
+  sandboxState?: DevSandboxState;
+}
+
+/** Values of `vir dev --sandbox-state`. */
+export const DEV_SANDBOX_STATES = ['persist', 'reset', 'memory'] as const;
+export type DevSandboxState = (typeof DEV_SANDBOX_STATES)[number];
+
+/** The sandbox's state file under `vir dev`, beside Temporal's. */
+export const DEV_SANDBOX_STATE_FILE = 'sandbox-state.sqlite';
+
+/** The sandbox of `vir dev`: its state persists beside Temporal's unless `memory` is asked for. */
+function devSandbox(
+  port: number,
+  dataDir: string,
+  state: DevSandboxState = 'persist',
+): { port: number; stateFile?: string; state?: 'persist' | 'reset' } {
+  return state === 'memory' ? { port } : { port, stateFile: join(dataDir, DEV_SANDBOX_STATE_FILE), state };
 }
 
 /** Starts Temporal, the sandbox and the workers; they stop when the context closes. */
@@ -78,7 +96,7 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<Lo
               ports: { frontend: server.port, ui: server.uiPort },
             }),
         },
-    sandbox: options.sandbox ? { port: base.sandboxPort } : false,
+    sandbox: options.sandbox ? devSandbox(base.sandboxPort, base.dataDir, options.sandboxState) : false,
     workers: options.worker ? {} : false,
     logger: log,
   });
@@ -174,6 +192,14 @@ export function registerDev(program: Command, ctx: CliContext): void {
     // For the tests: a Temporal server that outlives a killed `vir dev`, as where Linux's
     // parent-death signal is not available, to prove the next `vir dev` cleans it up.
     .addOption(new Option('--no-parent-death-signal').hideHelp())
+    .addOption(
+      new Option(
+        '--sandbox-state <mode>',
+        `the sandbox's balances, rate-limit windows, rooms...: persist (in <VIR_DATA_DIR>/${DEV_SANDBOX_STATE_FILE}), reset (start over, then persist) or memory (fresh, nothing written)`,
+      )
+        .choices(DEV_SANDBOX_STATES)
+        .default('persist'),
+    )
     .action(
       async (opts: {
         sandbox: boolean;
@@ -181,6 +207,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
         headless?: boolean;
         reuseTemporal?: boolean;
         parentDeathSignal: boolean;
+        sandboxState: DevSandboxState;
       }) => {
         const signal = shutdownSignalFor(ctx);
         const env = await startDev(ctx, {
@@ -189,6 +216,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
           headless: opts.headless === true,
           reuseTemporal: opts.reuseTemporal === true,
           parentDeathSignal: opts.parentDeathSignal,
+          sandboxState: opts.sandboxState,
         });
         const reused = opts.reuseTemporal === true;
         ctx.io.out(`Temporal UI:      ${env.uiUrl ?? (reused ? '(not started by vir dev)' : '(headless)')}`);

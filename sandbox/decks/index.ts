@@ -19,7 +19,9 @@ export {
   createRoom,
   deckAnalysisMs,
   getRoom,
+  reviveRoom,
+  roomRecord,
   roomResult,
   waitForRoom,
 } from './rooms.js';
-export type { DataRoom, RoomStatus } from './rooms.js';
+export type { DataRoom, DataRoomRecord, RoomInput, RoomStatus } from './rooms.js';

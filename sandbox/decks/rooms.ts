@@ -5,12 +5,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import { z } from 'zod';
 import type { ChartSpec } from '../result-shapes.js';
 import { SandboxError, type FundThesis, type SandboxState } from '../types.js';
 import { analyseDeck, type DeckAnalysis } from './analyze.js';
 import type { DeckText } from './extract.js';
+import type { DeckKind } from './url.js';
 
 export type RoomStatus = 'running' | 'done' | 'failed';
+
+/** What a running analysis reads: kept in the room so that a restarted sandbox can finish it. */
+export interface RoomInput {
+  pages: string[];
+  kind: DeckKind;
+  startup_name?: string;
+  thesis?: FundThesis;
+}
 
 export interface DataRoom {
   room_id: string;
@@ -25,9 +35,14 @@ export interface DataRoom {
   completed_at: string | null;
   analysis: DeckAnalysis | null;
   error: string | null;
+  /** The analysis' input while it runs; null once it settled. */
+  input: RoomInput | null;
   /** Settles when the analysis is done or failed. */
   settled: Promise<void>;
 }
+
+/** A data room as the state file keeps it: everything but the `settled` promise. */
+export type DataRoomRecord = Omit<DataRoom, 'settled'>;
 
 /** Simulated analysis time: a base plus a share per page and per megabyte, capped. */
 export const DECK_ANALYSIS_TIMING = {
@@ -69,11 +84,41 @@ export interface CreateRoomInput {
   analysisMs?: number;
 }
 
+/**
+ * Runs the room's analysis after `ms` and settles it. The finished room is set in
+ * `state.rooms` again, so a persisted sandbox writes it through.
+ */
+function scheduleAnalysis(state: SandboxState, room: DataRoom, db: DatabaseSync, ms: number): Promise<void> {
+  return new Promise<void>((settle) => {
+    const timer = setTimeout(() => {
+      const input = room.input;
+      try {
+        if (!input) throw new Error('the deck text is missing');
+        room.analysis = analyseDeck({
+          pages: input.pages,
+          kind: input.kind,
+          startupName: input.startup_name,
+          thesis: input.thesis,
+          db,
+        });
+        room.startup_name = room.analysis.startup_name;
+        room.status = 'done';
+      } catch (err) {
+        room.status = 'failed';
+        room.error = `the analysis failed: ${(err as Error).message}`;
+      }
+      room.completed_at = new Date().toISOString();
+      room.input = null;
+      if (state.rooms.get(room.room_id) === room) state.rooms.set(room.room_id, room);
+      settle();
+    }, ms);
+    timer.unref();
+  });
+}
+
 /** Creates a data room and starts its analysis. */
 export function createRoom(state: SandboxState, input: CreateRoomInput): DataRoom {
   const ms = input.analysisMs ?? deckAnalysisMs(input.text.pages.length, input.bytes);
-  let settle!: () => void;
-  const settled = new Promise<void>((resolve) => (settle = resolve));
   const room: DataRoom = {
     room_id: `room_${randomBytes(8).toString('hex')}`,
     account_id: input.accountId,
@@ -86,28 +131,55 @@ export function createRoom(state: SandboxState, input: CreateRoomInput): DataRoo
     completed_at: null,
     analysis: null,
     error: null,
-    settled,
+    input: {
+      pages: input.text.pages,
+      kind: input.text.kind,
+      ...(input.startupName === undefined ? {} : { startup_name: input.startupName }),
+      ...(input.thesis === undefined ? {} : { thesis: input.thesis }),
+    },
+    settled: Promise.resolve(),
   };
-  const timer = setTimeout(() => {
-    try {
-      room.analysis = analyseDeck({
-        pages: input.text.pages,
-        kind: input.text.kind,
-        startupName: input.startupName,
-        thesis: input.thesis,
-        db: input.db,
-      });
-      room.startup_name = room.analysis.startup_name;
-      room.status = 'done';
-    } catch (err) {
-      room.status = 'failed';
-      room.error = `the analysis failed: ${(err as Error).message}`;
-    }
-    room.completed_at = new Date().toISOString();
-    settle();
-  }, ms);
-  timer.unref();
+  room.settled = scheduleAnalysis(state, room, input.db, ms);
   state.rooms.set(room.room_id, room);
+  return room;
+}
+
+/** The room as the state file keeps it (without its promise). */
+export function roomRecord(room: DataRoom): DataRoomRecord {
+  const { settled: _settled, ...record } = room;
+  return record;
+}
+
+const RoomRecordSchema = z.looseObject({
+  room_id: z.string().min(1),
+  account_id: z.string().min(1),
+  status: z.enum(['running', 'done', 'failed']),
+  created_at: z.string(),
+  ready_at: z.string(),
+  input: z.looseObject({ pages: z.array(z.string()), kind: z.enum(['pdf', 'pptx']) }).nullable(),
+});
+
+/**
+ * A data room read back from the state file. A room whose analysis was running goes on: it
+ * finishes at its ready_at (at once when that has passed; never later than the analysis'
+ * own length from now).
+ *
+ * @example
+ * state.rooms.set(id, reviveRoom(state, JSON.parse(text), db));
+ */
+export function reviveRoom(state: SandboxState, record: unknown, db: DatabaseSync): DataRoom {
+  const parsed = RoomRecordSchema.safeParse(record);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const room: DataRoom = { ...(record as DataRoomRecord), settled: Promise.resolve() };
+  if (room.status === 'running') {
+    const length = Date.parse(room.ready_at) - Date.parse(room.created_at);
+    const left = Date.parse(room.ready_at) - Date.now();
+    const ms = Math.max(0, Math.min(left, length));
+    room.settled = scheduleAnalysis(state, room, db, Number.isFinite(ms) ? ms : 0);
+  }
   return room;
 }
 

@@ -127,7 +127,8 @@ describe('cli/vir.sh', () => {
 
 describe('long-running commands', () => {
   it('vir sandbox starts the sandbox with its flags and stops on SIGTERM', async () => {
-    const child = spawn(vir, ['sandbox', '--port', '0', '--rate-per-minute', '7'], {
+    // In memory: a persisted state would share the repo's .data/sandbox/state.sqlite with any other sandbox.
+    const child = spawn(vir, ['sandbox', '--port', '0', '--rate-per-minute', '7', '--state', 'memory'], {
       env: { ...process.env, VIS_API_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
