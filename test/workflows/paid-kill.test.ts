@@ -1,8 +1,9 @@
 /**
  * A worker killed (SIGKILL) while a paid call is in flight at the service, after the service
  * charged for it: the run learns it within the activity's heartbeat timeout, reads the balance
- * again, counts the charge, and does not ask again beyond its budget. Workers run as separate
- * OS processes (`vir worker`); the account's balance in the sandbox's books is the witness.
+ * again, counts the charge, and does not ask again beyond its budget; with room in the budget it
+ * asks again and its report is the one of a run without faults. Workers run as separate OS
+ * processes (`vir worker`); the account's balance in the sandbox's books is the witness.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
 import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
+import { maskClock, reportDigest } from '../helpers/report-digest.js';
 import { killGroup, startWorkerProcess, workerEnv } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
@@ -127,3 +129,99 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
     await new Promise((r) => (second.exitCode !== null ? r(null) : second.once('exit', r)));
   }
 }, 240_000);
+
+test('with room in the budget, the run asks the lost question again and its report is the one of a run without faults', async () => {
+  const job = (id: string) =>
+    parseMarketReportJob({
+      id,
+      title: 'Paid call in flight when the worker dies, asked again',
+      countries: ['Germany'],
+      top: { investors: 3, startups: 3 },
+      paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
+      enrich: { investors: 0, startups: 0 },
+      questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
+      budget: { credits: 3 },
+      outputs: ['pdf', 'xlsx'],
+      destination: join(dir, 'reports'),
+    });
+  const digestOf = async (id: string, result: Awaited<ReturnType<typeof followRun>>, started: number) => {
+    const d = await reportDigest(result.files, {
+      workflowId: result.workflowId,
+      runDate: new Date(started).toISOString().slice(0, 10),
+    });
+    const unId = (lines: string[]) => lines.map((l) => maskClock(l.replaceAll(id, '<job>')));
+    return { pdf: unId(d.pdf), workbook: unId(d.workbook) };
+  };
+  /**
+   * The report without its account of the run itself (calls made, credits spent, the balance
+   * left): the faulted run rightly made one more balance check and paid for the lost answer.
+   */
+  const RUN_STATS = [
+    /^\d+ \d+ of \d+ <duration> /,
+    /^my_account \d+ /,
+    /^ask \d+ \d+$/,
+    /^Total \d+ \d+$/,
+    /credits left after the run/,
+    /^(API calls made|Credits spent|Account balance after)\b/,
+  ];
+  /** Workbook cells `Sheet!B5 value` on a row whose label (column A) is one of the run's own figures. */
+  const statsRows = (lines: string[]) =>
+    new Set(
+      lines
+        .map((l) => /^(\w+)!A(\d+) string:(.*)$/.exec(l))
+        .filter(
+          (m): m is RegExpExecArray => m !== null && /calls made|credits|my_account|balance/i.test(m[3]!),
+        )
+        .map((m) => `${m[1]}!${m[2]}`),
+    );
+  const content = (lines: string[]) => {
+    const rows = statsRows(lines);
+    return lines.filter((l) => {
+      if (RUN_STATS.some((re) => re.test(l))) return false;
+      const cell = /^(\w+)!([A-Z]+)(\d+) /.exec(l);
+      return !(cell && cell[2] !== 'A' && rows.has(`${cell[1]}!${cell[3]}`));
+    });
+  };
+  const worker = await startWorker();
+  let plainStarted = Date.now();
+  const plain = await followRun(await startJobRun(client, settings, job('paid-plain')), QUIET);
+  const plainSeconds = (Date.now() - plainStarted) / 1000;
+  const plainDigest = await digestOf('paid-plain', plain, plainStarted);
+  expect(plain.partial).toBe(false);
+
+  sandbox.setFaults({ afterCharge: { hangRate: 1, operations: ['ask'], times: 1 } });
+  const before = balance();
+  const asked = askResults();
+  const from = sandbox.requestLog().length;
+  plainStarted = Date.now();
+  const handle = await startJobRun(client, settings, job('paid-again'));
+  await until('the charged ask in flight', () => askResults() > asked, 90_000);
+  killGroup(worker, 'SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  const second = await startWorker();
+  try {
+    const result = await followRun(handle, QUIET);
+    const seconds = (Date.now() - plainStarted) / 1000;
+    console.log(`paid call killed in flight: ${seconds.toFixed(1)} s against ${plainSeconds.toFixed(1)} s`);
+    const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as {
+      credits: { charged: number };
+    };
+    // Charged for the lost answer and for asking again: what the account paid, within the budget.
+    expect(before - balance()).toBe(manifest.credits.charged);
+    expect(manifest.credits.charged).toBe(3);
+    expect(result.partial, result.reasons.join('; ')).toBe(false);
+    expect(manifestAttempts(manifest)).toEqual(attemptsSeen(sandbox.requestLog().slice(from)));
+    expect(manifestAttempts(manifest).ask).toEqual({ attempted: 3, succeeded: 2, failed: 1 });
+    // The same report as the run without faults, seconds later (the heartbeat timeout).
+    const digest = await digestOf('paid-again', result, plainStarted);
+    expect(content(digest.pdf)).toEqual(content(plainDigest.pdf));
+    expect(content(digest.workbook)).toEqual(content(plainDigest.workbook));
+    // What differs is the run's own account: one more credit, one more balance check.
+    expect(digest.pdf.filter((l) => !content(digest.pdf).includes(l)).length).toBeLessThanOrEqual(6);
+    expect(seconds - plainSeconds).toBeLessThan(40);
+  } finally {
+    sandbox.setFaults({});
+    killGroup(second, 'SIGTERM');
+    await new Promise((r) => (second.exitCode !== null ? r(null) : second.once('exit', r)));
+  }
+}, 300_000);
