@@ -355,17 +355,21 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'ETIMEDOUT',
 ]);
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
+/** Network failures before a connection was made: the request never reached the service. */
+const CONNECT_FAILURE_CODES = [
   'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'EHOSTDOWN',
   'ENETUNREACH',
   'ENETDOWN',
+] as const;
+const NETWORK_CODES = new Set<string>([
+  ...CONNECT_FAILURE_CODES,
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
   'UND_ERR_SOCKET',
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
@@ -444,17 +448,8 @@ export function classifyError(err: unknown, options: ClassifyOptions = {}): VisE
   return new VisError('unexpected_error', message, false, ctx);
 }
 
-/** Network failures that happen before the request reaches the service (no connection was made). */
-const NOT_CONNECTED_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+/** Failures that happen before the request reaches the service (no connection was made). */
+const NOT_CONNECTED_CODES = new Set<string>([...CONNECT_FAILURE_CODES, 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * Whether a failed call's request may have reached the service: it answered (any status), or
