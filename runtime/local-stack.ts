@@ -4,11 +4,10 @@
  * it here; `close()` stops what was started in the reverse order (workers, sandbox, Temporal),
  * and a start that fails half way stops what it had started.
  */
-import { Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type * as SandboxModule from '../sandbox/index.js';
-import { startTemporalDevServer, type TemporalServerOptions } from './temporal-server.js';
+import { startTemporalDevServer, temporalAnswers, type TemporalServerOptions } from './temporal-server.js';
 import { installRuntimeLogger, startWorkers, type RunningWorkers, type WorkerTuning } from './workers.js';
 
 /** Key the workers use against the sandbox when VIS_API_KEY is not set (a seeded sandbox key). */
@@ -114,12 +113,7 @@ async function existingTemporal(
   namespace: string,
 ): Promise<{ address: string; namespace: string; uiUrl: null }> {
   try {
-    const conn = await Connection.connect({ address, connectTimeout: 5000 });
-    try {
-      await conn.workflowService.getSystemInfo({});
-    } finally {
-      await conn.close();
-    }
+    await temporalAnswers(address, 5000);
   } catch (err) {
     throw new Error(`no Temporal server answers at ${address}: ${(err as Error).message}`, { cause: err });
   }

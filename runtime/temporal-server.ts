@@ -76,6 +76,16 @@ export interface RunningTemporalServer {
   close(): Promise<void>;
 }
 
+/** Resolves when a Temporal server answers at `address` (its system info), else rejects. */
+export async function temporalAnswers(address: string, connectTimeoutMs: number): Promise<void> {
+  const conn = await Connection.connect({ address, connectTimeout: connectTimeoutMs });
+  try {
+    await conn.workflowService.getSystemInfo({});
+  } finally {
+    await conn.close();
+  }
+}
+
 /** A free TCP port on the given host. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -221,12 +231,7 @@ export async function startTemporalDevServer(
   for (;;) {
     if (exited) throw new Error(`Temporal dev server ${exited} before it answered on ${address}`);
     try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        await conn.workflowService.getSystemInfo({});
-      } finally {
-        await conn.close();
-      }
+      await temporalAnswers(address, 1000);
       break;
     } catch (err) {
       if (Date.now() > deadline) {
