@@ -23,8 +23,8 @@ import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
-import { AttemptTally, heartbeatNow } from './attempts.js';
-import { heartbeatWhile } from './heartbeat.js';
+import { AttemptTally } from './attempts.js';
+import { heartbeatNow, heartbeatWhile } from './heartbeat.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {

@@ -7,6 +7,7 @@
  * for its turn) sent nothing.
  */
 import { Context } from '@temporalio/activity';
+import { heartbeatNow } from './heartbeat.js';
 import { ATTEMPTS_DETAIL, type AttemptsDetail, type CallAttempts } from './types.js';
 
 /** What the attempts of an activity so far sent and did not send (the heartbeat details). */
@@ -17,15 +18,6 @@ export interface AttemptsSoFar {
 
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
-}
-
-/** Records heartbeat details at once, inside an activity (outside one, unit tests: nothing). */
-export function heartbeatNow(details: unknown): void {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // outside an activity: nothing to record
-  }
 }
 
 /** The tally of one API activity execution. */

@@ -25,6 +25,15 @@ export function heartbeatWhile<T>(work: Promise<T>, details?: () => unknown): Pr
   return work.finally(() => clearInterval(timer));
 }
 
+/** Records heartbeat details at once, inside an activity (outside one, unit tests: nothing). */
+export function heartbeatNow(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // outside an activity: nothing to record
+  }
+}
+
 /**
  * The same activities, each heartbeating while it runs.
  *
