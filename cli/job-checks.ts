@@ -156,7 +156,7 @@ export async function refuseBadJobs(ctx: CliContext, jobs: readonly AnyJob[], fi
   if (problems.length === 1) throw new CliError(problems[0]!.message, EXIT_REFUSED);
   if (problems.length > 1) {
     throw new CliError(
-      `${file}: ${problems.length} problems:\n${problems.map((p) => `  ${p.message.slice(file.length + 2)}`).join('\n')}`,
+      `${file}: ${problems.length} problems:\n${problems.map((p) => `  ${p.located}`).join('\n')}`,
       EXIT_REFUSED,
     );
   }

@@ -117,7 +117,7 @@ export function parseJobFile(text: string, file: string): JobFile {
   });
   if (bad.length === 1) throw bad[0]!;
   if (bad.length > 1) {
-    const list = bad.map((e) => e.message.slice(file.length + 2)).join('; ');
+    const list = bad.map((e) => e.located).join('; ');
     throw new JobFileError(file, null, null, `${bad.length} jobs have problems: ${list}`);
   }
   const caps = top.data.account?.caps;

@@ -146,10 +146,15 @@ export class JobFileError extends Error {
     /** What is wrong, without the file, job and field. */
     readonly detail: string,
   ) {
-    const where = [file, jobId ? `job "${jobId}"` : null, field].filter(Boolean).join(': ');
-    super(`${where}: ${detail}`);
+    const where = [jobId ? `job "${jobId}"` : null, field].filter(Boolean).join(': ');
+    const located = where ? `${where}: ${detail}` : detail;
+    super(`${file}: ${located}`);
+    this.located = located;
     this.name = 'JobFileError';
   }
+
+  /** The message without the file: `job "x": field: detail` (for lists under one file). */
+  readonly located: string;
 }
 
 /** A zod issue path as a person reads it: `paging.maxInvestorsPerCountry`, `questions[2]`. */
