@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { devPidFilePath, readDevPidFile, type DevPidRecord } from '../../runtime/dev-pid-file.js';
 import { bootId, readProcess } from '../../runtime/processes.js';
 import { freePort } from '../../runtime/temporal-server.js';
+import { portOpen } from './helpers.js';
 
 const vir = fileURLToPath(new URL('../../cli/vir.sh', import.meta.url));
 const LIGHT = ['dev', '--headless', '--no-worker', '--no-sandbox'];
@@ -116,17 +117,6 @@ function temporalServersOf(dataDir: string): number[] {
     if (p && basename(p.argv[0] ?? '') === 'temporal' && p.argv.includes(db)) pids.push(p.pid);
   }
   return pids;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 async function until(

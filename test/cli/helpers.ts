@@ -1,7 +1,9 @@
 /**
- * Test helpers for CLI commands: a context whose output is captured, unique names, waiting.
+ * Test helpers for CLI commands: a context whose output is captured, unique names, waiting,
+ * whether a port answers.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { CliContext, type CliIO } from '../../cli/context.js';
 import { createProgram } from '../../cli/program.js';
@@ -67,4 +69,16 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`, { cause: last });
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
