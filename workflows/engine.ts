@@ -34,7 +34,6 @@ import type { RunActivities } from '../activities/run.js';
 import type {
   AccountCaps,
   ApiCallOutput,
-  CallAttempts,
   JobIdentity,
   OperationAttempts,
   PaidCallAccount,
@@ -46,6 +45,7 @@ import { CreditBudget } from './budget.js';
 import {
   attemptsOfFailure,
   createCaller,
+  type CallHooks,
   DEFAULT_API_TASK_QUEUE,
   failureMessage,
   JOB_ACTIVITY_OPTIONS,
@@ -208,12 +208,12 @@ export function startRun(options: RunOptions) {
     progress.waitingUntil = [...waits.values()].sort().at(-1) ?? null;
   };
   setHandler(dailyLimitWaitSignal, ({ label, until }) => setWait(label, until));
-  const onWait = {
-    onWait: (until: string | null) => setWait('', until),
-    onAttempts: (operation: OperationName, sent: CallAttempts) => addAttempts(attempts, operation, sent),
+  const hooks: CallHooks = {
+    onWait: (until) => setWait('', until),
+    onAttempts: (operation, sent) => addAttempts(attempts, operation, sent),
   };
-  const rawCall = createCaller(apiTaskQueue, onWait);
-  const rawPaidCall = createCaller(apiTaskQueue, onWait, { paid: true });
+  const rawCall = createCaller(apiTaskQueue, hooks);
+  const rawPaidCall = createCaller(apiTaskQueue, hooks, { paid: true });
   /** Paid calls of the run go one at a time, so a balance read tells which one was charged. */
   let paidQueue: Promise<unknown> = Promise.resolve();
 
