@@ -1,11 +1,15 @@
 /**
  * Workers as separate OS processes: `cli/vir.sh worker` in its own process group, with the
- * settings given as environment variables, killed as a group (SIGKILL for a crash).
+ * settings given as environment variables, killed as a group (SIGKILL for a crash); and the test
+ * bed their tests share (queues and folders of their own, a client).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Settings } from '../../config/settings.js';
+import { Client, Connection } from '@temporalio/client';
+import { loadSettings, type Settings } from '../../config/settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,4 +74,79 @@ export async function stopWorkerProcess(child: ChildProcess, graceMs = 40_000): 
   const force = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
   await exited;
   clearTimeout(force);
+}
+
+/** What a test of worker processes runs against: its own queues and folders, a client, its workers. */
+export interface WorkerTestBed {
+  settings: Settings;
+  client: Client;
+  /** The folder of the store and the reports (removed by `close`). */
+  dir: string;
+  /** Every worker process started through `startWorker`. */
+  workers: ChildProcess[];
+  /** Starts `vir worker` with the bed's settings; resolves once it runs. */
+  startWorker(): Promise<ChildProcess>;
+  /**
+   * Stops the workers still running (SIGTERM, SIGKILL after `graceMs`; 0: SIGKILL at once),
+   * closes the client's connection and removes the folder.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Settings of queues and folders of their own for a test (`name` in the queue names), a Temporal
+ * client, and worker processes started with those settings and `key`.
+ *
+ * @example
+ * const bed = await workerTestBed({ name: 'kill', serviceUrl: sandbox.url, key, temporalAddress: inject('temporalAddress') });
+ * const worker = await bed.startWorker();
+ */
+export async function workerTestBed(opts: {
+  name: string;
+  serviceUrl: string;
+  key: string;
+  temporalAddress: string;
+  rateLimitPerMinute?: number;
+  /** Extra settings (environment variables) of the bed and its workers. */
+  env?: Record<string, string>;
+}): Promise<WorkerTestBed> {
+  const dir = mkdtempSync(join(tmpdir(), `vir-${opts.name}-`));
+  const suffix = `${opts.name}-${process.pid}`;
+  const settings = loadSettings({
+    VIS_BASE_URL: opts.serviceUrl,
+    VIS_API_KEY: opts.key,
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    VIR_TASK_QUEUE: `jobs-${suffix}`,
+    VIR_API_TASK_QUEUE: `api-${suffix}`,
+    VIR_ACCOUNT_TASK_QUEUE: `accounts-${suffix}`,
+    VIR_RATE_LIMIT_PER_MINUTE: String(opts.rateLimitPerMinute ?? 6000),
+    VIR_STORE_DIR: join(dir, 'store'),
+    VIR_REPORTS_DIR: join(dir, 'reports'),
+    ...opts.env,
+  });
+  const connection = await Connection.connect({ address: settings.temporalAddress });
+  const client = new Client({ connection, namespace: settings.temporalNamespace });
+  const workers: ChildProcess[] = [];
+  return {
+    settings,
+    client,
+    dir,
+    workers,
+    async startWorker() {
+      const child = await startWorkerProcess(workerEnv(settings, opts.key, opts.env));
+      workers.push(child);
+      return child;
+    },
+    async close(graceMs = 40_000) {
+      await Promise.all(
+        workers.map((w) =>
+          graceMs > 0
+            ? stopWorkerProcess(w, graceMs).catch(() => killGroup(w, 'SIGKILL'))
+            : Promise.resolve(killGroup(w, 'SIGKILL')),
+        ),
+      );
+      await connection.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -6,14 +6,10 @@
  * text and workbook cells) as a run without faults, in less than 30 s more plus the work lost,
  * and its manifest counts every request the service's log shows.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { loadSettings, type Settings } from '../../config/settings.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { progressQuery } from '../../workflows/index.js';
@@ -21,47 +17,26 @@ import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { maskClock, reportDigest } from '../helpers/report-digest.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
-import { killGroup, startWorkerProcess, stopWorkerProcess, workerEnv } from '../helpers/worker-process.js';
+import { killGroup, workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
 let sandbox: RunningSandbox;
-let connection: Connection;
-let client: Client;
-let settings: Settings;
-let dir: string;
-const workers: ChildProcess[] = [];
+let bed: WorkerTestBed;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  dir = mkdtempSync(join(tmpdir(), 'vir-kill-phases-'));
-  const suffix = `kill-phases-${process.pid}`;
-  settings = loadSettings({
-    VIS_BASE_URL: sandbox.url,
-    VIS_API_KEY: KEY,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    VIR_TASK_QUEUE: `jobs-${suffix}`,
-    VIR_API_TASK_QUEUE: `api-${suffix}`,
-    VIR_ACCOUNT_TASK_QUEUE: `accounts-${suffix}`,
-    VIR_RATE_LIMIT_PER_MINUTE: '6000',
-    VIR_STORE_DIR: join(dir, 'store'),
-    VIR_REPORTS_DIR: join(dir, 'reports'),
+  bed = await workerTestBed({
+    name: 'kill-phases',
+    serviceUrl: sandbox.url,
+    key: KEY,
+    temporalAddress: inject('temporalAddress'),
   });
-  connection = await Connection.connect({ address: settings.temporalAddress });
-  client = new Client({ connection, namespace: settings.temporalNamespace });
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => stopWorkerProcess(w, 5000).catch(() => killGroup(w, 'SIGKILL'))));
-  await connection?.close();
+  await bed?.close(5000);
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess(workerEnv(settings, KEY));
-  workers.push(child);
-  return child;
-}
 
 /** The job, under an id of its own per run (each a first run: no comparison with a previous one). */
 const job = (id: string) =>
@@ -74,16 +49,16 @@ const job = (id: string) =>
     enrich: { investors: 2, startups: 2 },
     questions: [],
     outputs: ['pdf', 'xlsx'],
-    destination: join(dir, 'reports'),
+    destination: join(bed.dir, 'reports'),
   });
 
 /** Runs the job; kills the worker once the run is in `phase` (none: no fault), then starts another. */
 async function run(id: string, phase: string | null) {
-  const last = workers.at(-1);
-  const worker = last && last.exitCode === null && last.signalCode === null ? last : await startWorker();
+  const last = bed.workers.at(-1);
+  const worker = last && last.exitCode === null && last.signalCode === null ? last : await bed.startWorker();
   const started = Date.now();
   const from = sandbox.requestLog().length;
-  const handle = await startJobRun(client, settings, job(id));
+  const handle = await startJobRun(bed.client, bed.settings, job(id));
   let killedAt: number | null = null;
   if (phase) {
     for (let i = 0; i < 2400 && killedAt === null; i++) {
@@ -97,7 +72,7 @@ async function run(id: string, phase: string | null) {
     if (worker.exitCode === null && worker.signalCode === null) {
       await new Promise((r) => worker.once('exit', r));
     }
-    await startWorker();
+    await bed.startWorker();
   }
   const result = await followRun(handle, QUIET);
   const seconds = (Date.now() - started) / 1000;

@@ -6,63 +6,38 @@
  * processes (`vir worker`); the account's balance in the sandbox's books is the witness.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { loadSettings, type Settings } from '../../config/settings.js';
-import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import { parseMarketReportJob, type MarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
 import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { maskClock, reportDigest } from '../helpers/report-digest.js';
-import { killGroup, startWorkerProcess, workerEnv } from '../helpers/worker-process.js';
+import { killGroup, workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
 
 let sandbox: RunningSandbox;
-let connection: Connection;
-let client: Client;
-let settings: Settings;
-let dir: string;
-const workers: ChildProcess[] = [];
+let bed: WorkerTestBed;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  dir = mkdtempSync(join(tmpdir(), 'vir-kill-'));
-  const suffix = `kill-${process.pid}`;
-  settings = loadSettings({
-    VIS_BASE_URL: sandbox.url,
-    VIS_API_KEY: KEY,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    VIR_TASK_QUEUE: `jobs-${suffix}`,
-    VIR_API_TASK_QUEUE: `api-${suffix}`,
-    VIR_ACCOUNT_TASK_QUEUE: `accounts-${suffix}`,
-    VIR_RATE_LIMIT_PER_MINUTE: '6000',
-    VIR_STORE_DIR: join(dir, 'store'),
-    VIR_REPORTS_DIR: join(dir, 'reports'),
-    VIR_LOG_LEVEL: 'warn',
+  bed = await workerTestBed({
+    name: 'kill',
+    serviceUrl: sandbox.url,
+    key: KEY,
+    temporalAddress: inject('temporalAddress'),
+    env: { VIR_LOG_LEVEL: 'warn' },
   });
-  connection = await Connection.connect({ address: settings.temporalAddress });
-  client = new Client({ connection, namespace: settings.temporalNamespace });
 });
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) killGroup(w, 'SIGKILL');
-  await connection?.close();
+  await bed?.close(0);
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
-
-/** Starts `vir worker` in its own process group; resolves once it says it runs. */
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess(workerEnv(settings, KEY));
-  workers.push(child);
-  return child;
-}
 
 function balance(): number {
   return sandbox.state.accounts.get(sandbox.state.keys.get(KEY)!.account_id)!.credits;
@@ -77,6 +52,25 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
   }
 }
 
+/**
+ * Starts a run of `job` whose first ask is charged and saved by the service, then never answered
+ * (the call stays in flight), kills `worker` (SIGKILL) once the account paid for it, and starts
+ * another worker. Gives the balance and the request log's length from before the run.
+ */
+async function killedWithChargedAskInFlight(worker: ChildProcess, job: MarketReportJob) {
+  sandbox.setFaults({ afterCharge: { hangRate: 1, operations: ['ask'], times: 1 } });
+  const before = balance();
+  const asked = askResults();
+  const from = sandbox.requestLog().length;
+  const handle = await startJobRun(bed.client, bed.settings, job);
+  await until('the charged ask in flight', () => askResults() > asked, 90_000);
+  expect(balance()).toBe(before - 1);
+  killGroup(worker, 'SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  const second = await bed.startWorker();
+  return { handle, before, from, second };
+}
+
 test('a worker killed with a charged paid call in flight: the run counts the charge and stays in budget', async () => {
   const job = parseMarketReportJob({
     id: 'paid-kill',
@@ -88,21 +82,9 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
     questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
     budget: { credits: 2 },
     outputs: ['xlsx'],
-    destination: join(dir, 'reports'),
+    destination: join(bed.dir, 'reports'),
   });
-  // The first ask is charged and saved, then its answer never finishes: the call stays in
-  // flight at the service until the worker dies.
-  sandbox.setFaults({ afterCharge: { hangRate: 1, operations: ['ask'], times: 1 } });
-  const first = await startWorker();
-  const before = balance();
-  const asked = askResults();
-  const from = sandbox.requestLog().length;
-  const handle = await startJobRun(client, settings, job);
-  await until('the charged ask in flight', () => askResults() > asked, 90_000);
-  expect(balance()).toBe(before - 1);
-  killGroup(first, 'SIGKILL');
-  await new Promise((r) => first.once('exit', r));
-  const second = await startWorker();
+  const { handle, before, from, second } = await killedWithChargedAskInFlight(await bed.startWorker(), job);
   try {
     const started = Date.now();
     const result = await followRun(handle, QUIET);
@@ -142,7 +124,7 @@ test('with room in the budget, the run asks the lost question again and its repo
       questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
       budget: { credits: 3 },
       outputs: ['pdf', 'xlsx'],
-      destination: join(dir, 'reports'),
+      destination: join(bed.dir, 'reports'),
     });
   const digestOf = async (id: string, result: Awaited<ReturnType<typeof followRun>>, started: number) => {
     const d = await reportDigest(result.files, {
@@ -182,23 +164,15 @@ test('with room in the budget, the run asks the lost question again and its repo
       return !(cell && cell[2] !== 'A' && rows.has(`${cell[1]}!${cell[3]}`));
     });
   };
-  const worker = await startWorker();
+  const worker = await bed.startWorker();
   let plainStarted = Date.now();
-  const plain = await followRun(await startJobRun(client, settings, job('paid-plain')), QUIET);
+  const plain = await followRun(await startJobRun(bed.client, bed.settings, job('paid-plain')), QUIET);
   const plainSeconds = (Date.now() - plainStarted) / 1000;
   const plainDigest = await digestOf('paid-plain', plain, plainStarted);
   expect(plain.partial).toBe(false);
 
-  sandbox.setFaults({ afterCharge: { hangRate: 1, operations: ['ask'], times: 1 } });
-  const before = balance();
-  const asked = askResults();
-  const from = sandbox.requestLog().length;
   plainStarted = Date.now();
-  const handle = await startJobRun(client, settings, job('paid-again'));
-  await until('the charged ask in flight', () => askResults() > asked, 90_000);
-  killGroup(worker, 'SIGKILL');
-  await new Promise((r) => worker.once('exit', r));
-  const second = await startWorker();
+  const { handle, before, from, second } = await killedWithChargedAskInFlight(worker, job('paid-again'));
   try {
     const result = await followRun(handle, QUIET);
     const seconds = (Date.now() - plainStarted) / 1000;

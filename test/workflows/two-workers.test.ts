@@ -5,57 +5,38 @@
  * windows takes more than 60 calls. The witness is the sandbox's request log: every call the
  * service took, when, and the status it answered; and each worker's identity in the histories.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { loadSettings, type Settings } from '../../config/settings.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { callsPerWindow, type RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET } from '../helpers/runner.js';
-import { killGroup, startWorkerProcess, stopWorkerProcess, workerEnv } from '../helpers/worker-process.js';
+import { workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
 const LIMIT = 60;
 const WINDOW_MS = 60_000;
 
 let sandbox: RunningSandbox;
-let connection: Connection;
-let client: Client;
-let settings: Settings;
-let dir: string;
-const workers: ChildProcess[] = [];
+let bed: WorkerTestBed;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimitPerMinute: LIMIT, minuteWindowMs: WINDOW_MS });
-  dir = mkdtempSync(join(tmpdir(), 'vir-two-'));
-  const suffix = `two-${process.pid}`;
-  settings = loadSettings({
-    VIS_BASE_URL: sandbox.url,
-    VIS_API_KEY: KEY,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    VIR_TASK_QUEUE: `jobs-${suffix}`,
-    VIR_API_TASK_QUEUE: `api-${suffix}`,
-    VIR_ACCOUNT_TASK_QUEUE: `accounts-${suffix}`,
-    VIR_RATE_LIMIT_PER_MINUTE: String(LIMIT),
-    VIR_STORE_DIR: join(dir, 'store'),
-    VIR_REPORTS_DIR: join(dir, 'reports'),
+  bed = await workerTestBed({
+    name: 'two',
+    serviceUrl: sandbox.url,
+    key: KEY,
+    temporalAddress: inject('temporalAddress'),
+    rateLimitPerMinute: LIMIT,
   });
-  connection = await Connection.connect({ address: settings.temporalAddress });
-  client = new Client({ connection, namespace: settings.temporalNamespace });
-  for (let i = 0; i < 2; i++) workers.push(await startWorkerProcess(workerEnv(settings, KEY)));
+  for (let i = 0; i < 2; i++) await bed.startWorker();
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => stopWorkerProcess(w).catch(() => killGroup(w, 'SIGKILL'))));
-  await connection?.close();
+  await bed?.close();
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no window over the limit', async () => {
@@ -66,11 +47,11 @@ test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no w
       title: `Two workers ${i + 1}`,
       country: 'United States',
       records: 10_000,
-      destination: join(dir, 'reports'),
+      destination: join(bed.dir, 'reports'),
     }),
   );
   const started = Date.now();
-  const handles = await Promise.all(jobs.map((job) => startJobRun(client, settings, job)));
+  const handles = await Promise.all(jobs.map((job) => startJobRun(bed.client, bed.settings, job)));
   const results = await Promise.all(handles.map((h) => followRun(h, QUIET)));
   const seconds = (Date.now() - started) / 1000;
   expect(results.every((r) => !r.partial)).toBe(true);
@@ -89,7 +70,7 @@ test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no w
   const E = temporal.api.enums.v1.EventType;
   const identities = new Set<string>();
   for (const r of results) {
-    const paging = client.workflow.getHandle(`${r.workflowId}/paging/startups-united-states`);
+    const paging = bed.client.workflow.getHandle(`${r.workflowId}/paging/startups-united-states`);
     for (const e of (await paging.fetchHistory()).events ?? []) {
       if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
         identities.add(e.activityTaskStartedEventAttributes?.identity ?? '');
