@@ -48,6 +48,15 @@ export function neutraliseText(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
+/** A value as text: strings as they are, numbers and booleans printed, objects as JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? '';
+}
+
 /** The written form of one cell. */
 export function csvCell(kind: CsvCellKind, value: unknown): string | number {
   if (value === null || value === undefined) return '';
@@ -57,21 +66,21 @@ export function csvCell(kind: CsvCellKind, value: unknown): string | number {
       return Number.isFinite(n) ? n : '';
     }
     case 'date': {
-      const d = value instanceof Date ? value : new Date(String(value));
-      if (Number.isNaN(d.getTime())) return neutraliseText(String(value));
+      const d = value instanceof Date ? value : new Date(textOf(value));
+      if (Number.isNaN(d.getTime())) return neutraliseText(textOf(value));
       // A date alone when the time is midnight UTC (a day, not an instant).
       const iso = d.toISOString();
       return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace(/\.\d{3}Z$/, 'Z');
     }
     case 'list': {
       const items = (Array.isArray(value) ? value : [value])
-        .map((v) => String(v ?? '').trim())
+        .map((v: unknown) => (v === null || v === undefined ? '' : textOf(v)).trim())
         .filter((v) => v !== '');
       return neutraliseText(items.map((v) => v.replaceAll(';', ',')).join(';'));
     }
     case 'url':
     case 'text':
-      return neutraliseText(String(value));
+      return neutraliseText(textOf(value));
   }
 }
 
