@@ -27,7 +27,7 @@ const COLUMNS: CsvColumn<Row>[] = [
 ];
 
 const read = (path: string) =>
-  parse(readFileSync(path), { bom: true, columns: true }) as Record<string, string>[];
+  parse<Record<string, string>>(readFileSync(path), { bom: true, columns: true });
 
 test('cells that a spreadsheet would run are made inert; numbers stay numbers', () => {
   expect(neutraliseText('=HYPERLINK("http://x","y")')).toBe(`'=HYPERLINK("http://x","y")`);
