@@ -222,6 +222,50 @@ export const STARTUP_FIELDS = {
   url: f('string', ...URL_NAMES),
 } as const;
 
+/**
+ * A startup ranked by a finder (find_customers, find_startups_for_fund): its fit, momentum and
+ * domain beside the startup's own fields ({@link STARTUP_FIELDS}); its reasons are read by
+ * {@link readReasons}.
+ */
+export const RANKED_FIELDS = {
+  fit_pct: f('number', 'fit_pct', 'fit', 'fit_score', 'match_pct', 'match_score', 'score'),
+  momentum: f('number', 'momentum.score', 'momentum_score', 'momentum.value', 'momentum'),
+  domain: f('string', 'domain', 'website_domain', 'company_domain'),
+} as const;
+
+/** Names under which a finder gives the reasons for a match. */
+const REASON_NAMES = ['why', 'reasons', 'rationale', 'why_fit', 'explanation'];
+
+/**
+ * The reasons of a ranked record: a list of texts, or one text (kept whole: a reason may hold
+ * commas), or objects carrying a text.
+ */
+export function readReasons(item: unknown): string[] {
+  const v = pick(item, REASON_NAMES);
+  if (typeof v === 'string') return v.trim() === '' ? [] : [v.trim()];
+  if (!Array.isArray(v)) return [];
+  return v
+    .map((x) => (typeof x === 'string' ? x : toStr(pick(x, ['text', 'reason', ...TEXT_INSIDE]))))
+    .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+    .map((x) => x.trim());
+}
+
+/** What a startup profile (get_startup) adds to a list row: founders, founding year, rounds. */
+export const STARTUP_PROFILE_FIELDS = {
+  founders: f('objects', 'founders', 'founding_team', 'team', 'people'),
+  founded_year: f('number', 'founded_year', 'founded', 'year_founded', 'founding_year'),
+  rounds: f('objects', 'rounds', 'funding_rounds', 'fundings', 'funding.rounds'),
+  rounds_count: f('number', 'rounds_count', 'num_rounds', 'funding_rounds_count'),
+} as const;
+
+/** A round's investors, leads first, as the round lists them. */
+export const ROUND_INVESTOR_FIELDS = {
+  leads: f('objects', 'lead_investors', 'leads', 'lead_investor'),
+  investors: f('objects', 'investors', 'participants', 'investor_list'),
+  lead_names: f('strings', 'lead_investor_names', 'lead_investor', 'leads'),
+  investor_names: f('strings', 'investor_names', 'investors'),
+} as const;
+
 /** An investor profile's extra content (get_investor). */
 export const INVESTOR_PROFILE_FIELDS = {
   thesis: f('string', 'thesis', 'investment_thesis', 'focus', 'about', 'description'),

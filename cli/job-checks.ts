@@ -5,7 +5,8 @@
  * VIR_DATA_DIR, so a file applied again asks nothing; a country is asked at most once a day.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, isVisError, NotFoundError } from '../api/errors.js';
 import { destinationRoot } from '../activities/run.js';
@@ -140,9 +141,26 @@ export function destinationProblem(job: AnyJob, file: string, settings: Settings
   }
 }
 
+/** Files a job reads that cannot be read (a missing suppression list), each naming its field. */
+export async function inputFileProblems(job: AnyJob, file: string): Promise<JobFileError[]> {
+  const files = kindOf(job).inputFiles?.(job) ?? [];
+  const problems: JobFileError[] = [];
+  for (const f of files) {
+    try {
+      await access(f.path, constants.R_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})`;
+      problems.push(new JobFileError(file, job.id, f.field, `${f.path}: ${why}`));
+    }
+  }
+  return problems;
+}
+
 /**
  * Refuses jobs before anything starts: a destination outside the reports folder (the workers
- * check it again where they write) and countries the service does not know. Every problem is
+ * check it again where they write), files the job reads that are missing, and countries the
+ * service does not know. Every problem is
  * reported at once, each naming the file, the job and the field.
  */
 export async function refuseBadJobs(ctx: CliContext, jobs: readonly AnyJob[], file: string): Promise<void> {
@@ -150,6 +168,7 @@ export async function refuseBadJobs(ctx: CliContext, jobs: readonly AnyJob[], fi
   const problems = jobs
     .map((job) => destinationProblem(job, file, settings))
     .filter((p): p is JobFileError => p !== null);
+  for (const job of jobs) problems.push(...(await inputFileProblems(job, file)));
   const check = await checkCountries(jobs, file, settings);
   problems.push(...check.problems);
   if (check.skipped) ctx.io.err(`warning: countries not checked against the service: ${check.skipped}`);

@@ -133,7 +133,12 @@ export function describeEstimate(
   settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitPerDay'>,
   rateShare = 0.95,
 ): string[] {
-  const plan = kindOf(job).estimate(job);
+  const kind = kindOf(job);
+  if (kind.planLines) {
+    const limits = { perMinute: settings.rateLimitPerMinute, perDay: settings.rateLimitPerDay };
+    return kind.planLines(job, limits).map((line) => `estimate: ${line}`);
+  }
+  const plan = kind.estimate(job);
   const [, nouns] = plan.paidCallNoun;
   const minutes = plan.maxCalls / (settings.rateLimitPerMinute * rateShare);
   const lines = [

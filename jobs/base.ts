@@ -253,12 +253,12 @@ export function issuesError(
  * the field.
  */
 export function parseJobWith<J>(
-  kind: { schema: z.ZodType; normalise(parsed: unknown): J },
+  kind: { schema: z.ZodType; normalise(parsed: unknown, file?: string): J },
   input: unknown,
   file = '(inline)',
 ): J {
   const id = typeof input === 'object' && input && 'id' in input ? String(input.id) : null;
   const parsed = kind.schema.safeParse(input);
   if (!parsed.success) throw issuesError(file, id, parsed.error.issues);
-  return kind.normalise(parsed.data);
+  return kind.normalise(parsed.data, file);
 }

@@ -45,8 +45,12 @@ export interface JobKind<J extends BaseJob = BaseJob> {
   description: string;
   /** The zod schema of one job of this kind: the shared base (jobs/base.ts) and its own fields. */
   schema: z.ZodType;
-  /** Turns the schema's output into the job the workflow gets (defaults resolved). */
-  normalise(parsed: unknown): J;
+  /**
+   * Turns the schema's output into the job the workflow gets (defaults resolved). `file` is the
+   * job file's path (`(inline)` when the job came from elsewhere): paths a job names are
+   * resolved beside it.
+   */
+  normalise(parsed: unknown, file?: string): J;
   /** The workflow function; its name is the workflow type. */
   workflow: (input: JobRunInput<J>) => Promise<JobRunResult>;
   /** The module that exports `workflow` (the workers bundle it). */
@@ -55,6 +59,12 @@ export interface JobKind<J extends BaseJob = BaseJob> {
   idPrefix: string;
   /** The run's estimate (calls, credits). */
   estimate(job: J): JobEstimate;
+  /**
+   * The plan in lines a person reads (`vir plan`, and `vir run` before it starts): calls,
+   * credits, hours at the per-minute limit, days under the daily limit. Without it, lines are
+   * made from the estimate.
+   */
+  planLines?(job: J, limits: { perMinute: number; perDay: number }): string[];
   /** A few words on what one run covers, e.g. `3 countries`. */
   scope(job: J): string;
   /**
@@ -62,6 +72,11 @@ export interface JobKind<J extends BaseJob = BaseJob> {
    * `vir run` and `vir schedules apply` ask the service about each before anything starts.
    */
   countries?(job: J): { field: string; country: string }[];
+  /**
+   * Files the job reads (each with its field), checked by `vir run` and `vir schedules apply`
+   * before anything starts.
+   */
+  inputFiles?(job: J): { field: string; path: string }[];
   /** The kind's own activities on the jobs task queue. */
   activities(deps: KindActivityDeps): KindActivities;
   /** Lines `vir run` prints after the run's files, e.g. what was found (may be none). */

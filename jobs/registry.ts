@@ -4,9 +4,14 @@
  */
 import type { AnyJobKind } from './kind.js';
 import { marketReportKind } from './market-report/index.js';
+import { prospectListKind } from './prospect-list/index.js';
 import { smokeKind } from './smoke/index.js';
 
-export const JOB_KINDS = [marketReportKind, smokeKind] as const satisfies readonly AnyJobKind[];
+export const JOB_KINDS = [
+  marketReportKind,
+  prospectListKind,
+  smokeKind,
+] as const satisfies readonly AnyJobKind[];
 
 /** The job `vir demo` runs from a fresh clone (the embedded default). */
 export const DEMO_JOB = { file: 'jobs/market-report/examples/demo.yaml', id: 'demo-weekly' } as const;

@@ -54,6 +54,20 @@ export async function resolveJob(id: string, file: string | undefined): Promise<
   return (await locateJob(id, file)).job;
 }
 
+/** What `vir plan` prints: the job, its kind and scope, then the estimate's lines. */
+export function planLines(
+  job: AnyJob,
+  file: string,
+  settings: Parameters<typeof describeEstimate>[1],
+): string[] {
+  const kind = kindOf(job);
+  return [
+    `${job.id} (${kind.kind}, ${file}): ${job.title}`,
+    `scope: ${kind.scope(job)}`,
+    ...describeEstimate(job, settings).map((line) => line.replace(/^estimate: /, '')),
+  ];
+}
+
 /** How a file of each format is named in the result lines. */
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', xlsx: 'Workbook', csv: 'CSV', json: 'JSON' };
 
@@ -127,6 +141,17 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .action(async (id: string, opts: { file?: string; detach?: boolean }) => {
       const found = await locateJob(id, opts.file);
       await runAndFollow(ctx, found.job, found.file, opts.detach === true);
+    });
+
+  program
+    .command('plan <job>')
+    .description(
+      'print what a run of a job would do (calls, credits, time, days under the daily limit) without running it',
+    )
+    .option('-f, --file <path>', `job file (default: search ${JOBS_DIR}/*.yaml and the examples of jobs/)`)
+    .action(async (id: string, opts: { file?: string }) => {
+      const found = await locateJob(id, opts.file);
+      for (const line of planLines(found.job, found.file, ctx.settings())) ctx.io.out(line);
     });
 
   program

@@ -4,20 +4,21 @@
  * CRM profiles of the CSV files. Validated with zod; a bad job names the file, the job and the
  * field (jobs/base.ts).
  */
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { CATALOG } from '../../api/catalog.js';
 import { SECTORS } from '../../api/enums.js';
 import { JOB_REGION_NAMES, JOB_REGIONS, type JobRegion } from '../../config/regions.js';
+import { MAX_ENRICH, MAX_LIST_ROWS } from './limits.js';
 import { baseJobShape, parseJobWith, type BaseJob } from '../base.js';
+
+export { MAX_ENRICH, MAX_LIST_ROWS } from './limits.js';
 
 export const PROSPECT_KIND = 'prospect-list';
 
 /** The CRM profiles a list's CSV can be written for. */
 export const CRM_PROFILES = ['hubspot', 'salesforce', 'pipedrive', 'attio', 'generic'] as const;
 export type CrmProfile = (typeof CRM_PROFILES)[number];
-
-/** The most rows a list may have (the paged searches' cap). */
-export const MAX_LIST_ROWS = 100_000;
 
 const text = (what: string) =>
   z
@@ -75,7 +76,7 @@ export const ProspectListJobSchema = z
     /** The bulk searches. */
     searches: z.array(SearchSchema).max(20).default([]),
     /** How many of the top rows to enrich with get_startup (free, but one call each under the daily limit). */
-    enrich: z.number().int().min(0).max(5000).default(100),
+    enrich: z.number().int().min(0).max(MAX_ENRICH).default(100),
     /** A CSV exported from the CRM: its companies are left out (matched by domain, then name). */
     suppress: text('suppress').optional(),
     /** Companies delivered by earlier runs of this job: left out (`exclude`) or marked (`mark`). */
@@ -100,11 +101,16 @@ export type ProspectListJob = BaseJob &
     searches: (Omit<z.output<typeof SearchSchema>, 'region'> & { region?: JobRegion })[];
   };
 
-/** Normalises a parsed job: each search's region expanded to its countries (kept as `region`). */
-export function normaliseProspectListJob(parsed: unknown): ProspectListJob {
+/**
+ * Normalises a parsed job: each search's region expanded to its countries (kept as `region`), and
+ * a relative suppression list resolved beside the job file.
+ */
+export function normaliseProspectListJob(parsed: unknown, file = '(inline)'): ProspectListJob {
   const job = parsed as ProspectListJob;
+  const besideFile = file !== '(inline)' && !isAbsolute(job.suppress ?? '/');
   return {
     ...job,
+    ...(besideFile && job.suppress ? { suppress: resolve(dirname(file), job.suppress) } : {}),
     searches: job.searches.map((s) =>
       s.region && !s.countries ? { ...s, countries: [...JOB_REGIONS[s.region]] } : s,
     ),

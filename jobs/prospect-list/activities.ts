@@ -1,0 +1,275 @@
+/**
+ * The prospect list's own activities on the jobs task queue: merging the sources under the rules
+ * (suppression list, net-new), finishing the list with the enrichment and its summary, and
+ * writing the CSV files, the workbook and the brief.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { outputFolder, destinationRoot, readPreviousSnapshot } from '../../activities/run.js';
+import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
+import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
+import { safeFileName } from '../../lib/names.js';
+import type { KindActivityDeps } from '../kind.js';
+import { putChunks, readChunks } from './chunks.js';
+import type { ProspectListJob } from './job.js';
+import { ProspectMerger } from './merge.js';
+import { writeProspectCsv } from './csv.js';
+import { asDeliveredSnapshot, applyRules, enrichRow, nextSnapshot } from './rules.js';
+import { readSuppressionList, SuppressionFileError, type SuppressionList } from './suppression.js';
+import { ListTally } from './tally.js';
+import type {
+  BriefSource,
+  ProspectListRefs,
+  ProspectRow,
+  ProspectSummary,
+  SearchSource,
+  SuppressedRow,
+} from './types.js';
+import { writeProspectBrief, writeProspectWorkbook } from './report/index.js';
+
+/** Rows of the summary's top list (the brief's table). */
+export const TOP_ROWS = 25;
+
+export interface MergeInput {
+  runKey: string;
+  job: ProspectListJob;
+  /** Each brief's stored find_customers answer (null: not asked or failed). */
+  briefs: { label: string; ref: StoreRef | null }[];
+  /** Each search's stored pages. */
+  searches: { label: string; refs: StoreRef[] }[];
+}
+
+export interface MergeOutput {
+  rowChunks: StoreRef[];
+  suppressedChunks: StoreRef[];
+  /** Keys of the top rows to enrich, in list order. */
+  enrichKeys: string[];
+  /** Customers each brief returned (in the order of `briefs`). */
+  briefReturned: number[];
+  counts: Pick<
+    ProspectSummary['counts'],
+    | 'merged'
+    | 'listed'
+    | 'sourceRecords'
+    | 'suppressedByDomain'
+    | 'suppressedByName'
+    | 'suppressedDelivered'
+    | 'markedDelivered'
+  >;
+  suppression: ProspectSummary['suppression'];
+  notProvided: string[];
+}
+
+export interface FinishInput {
+  runKey: string;
+  job: ProspectListJob;
+  date: string;
+  merged: MergeOutput;
+  /** The stored get_startup answer of each enriched key (null: the call failed). */
+  enrichment: { key: string; ref: StoreRef | null }[];
+  briefs: BriefSource[];
+  searches: SearchSource[];
+  limits: string[];
+  stats: RunStats;
+}
+
+export interface FinishOutput extends ProspectListRefs {
+  snapshotRef: StoreRef;
+  listed: number;
+  netNew: number;
+}
+
+export interface RenderListInput {
+  refs: ProspectListRefs;
+  job: Pick<ProspectListJob, 'id' | 'destination' | 'outputs' | 'crm'>;
+  date: string;
+  workflowId: string;
+}
+
+/** Reads the suppression list; an unreadable file fails the run, naming the file and the line. */
+async function suppressionOf(job: ProspectListJob): Promise<SuppressionList | null> {
+  if (!job.suppress) return null;
+  try {
+    return await readSuppressionList(job.suppress);
+  } catch (err) {
+    if (err instanceof SuppressionFileError) {
+      throw ApplicationFailure.create({
+        message: err.message,
+        type: 'suppression_list_unreadable',
+        nonRetryable: true,
+      });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Creates the prospect list's activities.
+ *
+ * @example
+ * const acts = createProspectListActivities({ store: new LocalStore('.data/store'), reportsDir: '.data/reports' });
+ */
+export function createProspectListActivities(deps: KindActivityDeps) {
+  const { store } = deps;
+  return {
+    /**
+     * Merges the briefs' customers and the searches' rows into one row per company, leaves out
+     * what the suppression list and the net-new rule say, ranks the rest and stores it in chunks.
+     */
+    async mergeProspects(input: MergeInput): Promise<MergeOutput> {
+      const { job } = input;
+      const suppression = await suppressionOf(job);
+      const merger = new ProspectMerger();
+      const briefReturned: number[] = [];
+      const searchItems: unknown[] = [];
+      for (const brief of input.briefs) {
+        if (brief.ref === null) {
+          briefReturned.push(0);
+          continue;
+        }
+        const call = await store.getJson<StoredCall>(brief.ref);
+        const items = readPage('find_customers', call.result.data).items;
+        briefReturned.push(items.length);
+        for (const item of items) merger.add(item, brief.label, true);
+      }
+      for (const search of input.searches) {
+        for (const ref of search.refs) {
+          const call = await store.getJson<StoredCall>(ref);
+          const items = readPage('search_startups', call.result.data).items;
+          if (searchItems.length < 200) searchItems.push(...items.slice(0, 200 - searchItems.length));
+          for (const item of items) merger.add(item, search.label, false);
+        }
+      }
+      const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
+      const ruled = applyRules(merger.ordered(), suppression, previous, job.delivered);
+      const enrichKeys = ruled.listed
+        .slice(0, job.enrich)
+        .map((r) => r.key)
+        .filter((k): k is string => k !== null);
+      const missing = absentFields(searchItems, STARTUP_FIELDS).filter((f) => f !== 'url');
+      return {
+        rowChunks: await putChunks(store, input.runKey, 'list/merged', ruled.listed),
+        suppressedChunks: await putChunks(store, input.runKey, 'list/suppressed', ruled.suppressed),
+        enrichKeys,
+        briefReturned,
+        counts: {
+          merged: merger.size,
+          listed: ruled.listed.length,
+          sourceRecords: merger.counts.records,
+          ...ruled.counts,
+        },
+        suppression: suppression && {
+          file: suppression.file,
+          rows: suppression.rows,
+          malformed: suppression.malformed,
+          examples: suppression.examples.map((e) => `line ${e.line}: ${e.reason}`),
+        },
+        notProvided: missing.map((f) => `search_startups: ${String(f)}`),
+      };
+    },
+
+    /**
+     * Finishes the list: the top rows enriched from get_startup, the summary (counts, charts,
+     * the top 25), and the snapshot of what this and every earlier run delivered.
+     */
+    async finishProspectList(input: FinishInput): Promise<FinishOutput> {
+      const { job, merged } = input;
+      const profiles = new Map<string, unknown>();
+      for (const e of input.enrichment) {
+        if (e.ref !== null) profiles.set(e.key, (await store.getJson<StoredCall>(e.ref)).result.data);
+      }
+      const tally = new ListTally();
+      const top: ProspectRow[] = [];
+      const rowChunks: StoreRef[] = [];
+      const delivered: Pick<ProspectRow, 'key' | 'domain'>[] = [];
+      let index = 0;
+      for (const ref of merged.rowChunks) {
+        const rows = (await store.getJson<ProspectRow[]>(ref)).map((row) => {
+          const data = row.key !== null ? profiles.get(row.key) : undefined;
+          return data === undefined ? row : enrichRow(row, data);
+        });
+        for (const row of rows) {
+          tally.add(row);
+          if (top.length < TOP_ROWS) top.push(row);
+          delivered.push({ key: row.key, domain: row.domain });
+        }
+        rowChunks.push(
+          await store.putJson(input.runKey, `list/rows-${String(index).padStart(4, '0')}`, rows),
+        );
+        index += 1;
+      }
+      const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
+      const snapshot = nextSnapshot(previous, job.id, input.date, delivered);
+      const summary: ProspectSummary = {
+        job: {
+          id: job.id,
+          title: job.title,
+          delivered: job.delivered,
+          crm: job.crm,
+          enrich: job.enrich,
+          outputs: job.outputs,
+        },
+        date: input.date,
+        counts: {
+          ...merged.counts,
+          netNew: tally.netNew,
+          scored: tally.scored,
+          enriched: tally.enriched,
+          enrichAsked: merged.enrichKeys.length,
+        },
+        briefs: input.briefs,
+        searches: input.searches,
+        suppression: merged.suppression,
+        limits: input.limits,
+        top,
+        charts: tally.charts(),
+        notProvided: merged.notProvided,
+        stats: input.stats,
+      };
+      return {
+        summaryRef: await store.putJson(input.runKey, 'list/summary', summary),
+        rowChunks,
+        suppressedChunks: merged.suppressedChunks,
+        snapshotRef: await store.putJson(input.runKey, 'list/snapshot', snapshot),
+        listed: tally.rows,
+        netNew: tally.netNew,
+      };
+    },
+
+    /** Writes the CSV files (one or numbered files per CRM profile), the workbook and the brief. */
+    async renderProspectList(input: RenderListInput): Promise<RenderOutput> {
+      const summary = await store.getJson<ProspectSummary>(input.refs.summaryRef);
+      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
+      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
+      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const rows = () => readChunks<ProspectRow>(store, input.refs.rowChunks);
+      const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
+      const files: Record<string, string> = {};
+      let charts = 0;
+      let pages: number | null = null;
+      if (input.job.outputs.includes('csv')) {
+        for (const profile of input.job.crm) {
+          const written = await writeProspectCsv(rows(), profile, outDir, fileBase);
+          written.files.forEach((f, i) => {
+            files[written.files.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
+          });
+        }
+      }
+      if (input.job.outputs.includes('xlsx')) {
+        const path = `${outDir}/${fileBase}.xlsx`;
+        const out = await writeProspectWorkbook(summary, rows(), suppressed(), path);
+        files.xlsx = path;
+        charts = Math.max(charts, out.charts);
+      }
+      if (input.job.outputs.includes('pdf')) {
+        const path = `${outDir}/${fileBase}.pdf`;
+        const out = await writeProspectBrief(summary, path);
+        files.pdf = path;
+        pages = out.pages;
+        charts = Math.max(charts, out.charts);
+      }
+      return { outDir, files, charts, pages, notProvided: summary.notProvided };
+    },
+  };
+}
+
+export type ProspectListActivities = ReturnType<typeof createProspectListActivities>;

@@ -1,0 +1,167 @@
+/**
+ * Merging a prospect list: the records of every find_customers brief and every paged search
+ * become one row per company, matched by the service's startup key and by normalised website
+ * domain. A company a brief scored keeps its best fit, its momentum and the reasons of that
+ * brief; fields one source left out are filled from another. The list is ordered scored rows
+ * first (by fit, then momentum), then the searches' rows in the service's order.
+ */
+import { readField, readReasons, readRecord, RANKED_FIELDS, STARTUP_FIELDS } from '../../api/read.js';
+import { normaliseDomain } from './suppression.js';
+import type { ProspectRow } from './types.js';
+
+/** A row before it has a rank. */
+export type MergedRow = Omit<ProspectRow, 'rank'> & {
+  /** Order of the first record of the company across the sources (ties of unscored rows). */
+  seen: number;
+};
+
+const empty = (name: string): MergedRow => ({
+  key: null,
+  name,
+  domain: null,
+  website: null,
+  profileUrl: null,
+  city: null,
+  country: null,
+  sector: null,
+  subsector: null,
+  stage: null,
+  status: null,
+  description: null,
+  totalRaisedUsd: null,
+  lastRoundDate: null,
+  lastRoundStage: null,
+  lastRoundAmountUsd: null,
+  fitPct: null,
+  momentum: null,
+  why: [],
+  sources: [],
+  deliveredOn: null,
+  enriched: false,
+  foundedYear: null,
+  founders: [],
+  investors: [],
+  roundsCount: null,
+  seen: 0,
+});
+
+const SUBSECTOR = {
+  kind: 'string',
+  names: ['subsector', 'sub_sector', 'subcategory', 'subsectors.0'],
+} as const;
+const LAST_STAGE = {
+  kind: 'string',
+  names: ['last_round_stage', 'last_round.stage', 'momentum.last_round_stage'],
+} as const;
+
+/** A date as YYYY-MM-DD when it reads as one; other text as given. */
+function isoDay(value: string | null): string | null {
+  if (value === null) return null;
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
+  return m ? m[1]! : value;
+}
+
+/** Fills the row's empty fields from a record (a field another source gave is kept). */
+function fill(row: MergedRow, item: unknown): void {
+  const s = readRecord(item, STARTUP_FIELDS);
+  const r = readRecord(item, RANKED_FIELDS);
+  const set = <K extends keyof MergedRow>(field: K, value: MergedRow[K] | null) => {
+    if (row[field] === null && value !== null) row[field] = value;
+  };
+  set('key', s.key);
+  set('website', s.website);
+  set('domain', normaliseDomain(r.domain ?? '') ?? normaliseDomain(s.website ?? ''));
+  set('profileUrl', s.url);
+  set('city', s.hq_city);
+  set('country', s.hq_country);
+  set('sector', s.sector);
+  set('subsector', readField(item, SUBSECTOR));
+  set('stage', s.stage);
+  set('status', s.status);
+  set('description', s.description);
+  set('totalRaisedUsd', s.total_raised_usd);
+  set('lastRoundDate', isoDay(s.last_round_date));
+  set('lastRoundStage', readField(item, LAST_STAGE));
+  set('lastRoundAmountUsd', s.last_round_amount_usd);
+}
+
+/** Counts of what the merge saw. */
+export interface MergeCounts {
+  /** Records read from the sources. */
+  records: number;
+  /** Records without a name, key nor domain (left out). */
+  unnamed: number;
+}
+
+/**
+ * Merges records into companies, in the order they are added.
+ *
+ * @example
+ * const m = new ProspectMerger();
+ * m.add(customer, 'brief 1', true);
+ * m.add(searchRecord, 'search 1', false);
+ * const rows = m.ordered();
+ */
+export class ProspectMerger {
+  private readonly rows: MergedRow[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly byDomain = new Map<string, number>();
+  readonly counts: MergeCounts = { records: 0, unnamed: 0 };
+
+  /** Companies so far. */
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Adds one record from a source; `scored` when it comes from find_customers (fit, momentum, why). */
+  add(item: unknown, source: string, scored: boolean): void {
+    this.counts.records += 1;
+    const s = readRecord(item, STARTUP_FIELDS);
+    const domain =
+      normaliseDomain(readField(item, RANKED_FIELDS.domain) ?? '') ?? normaliseDomain(s.website ?? '');
+    const name = s.name ?? s.key ?? domain;
+    if (name === null) {
+      this.counts.unnamed += 1;
+      return;
+    }
+    let at = s.key !== null ? this.byKey.get(s.key) : undefined;
+    if (at === undefined && domain !== null) at = this.byDomain.get(domain);
+    let row: MergedRow;
+    if (at === undefined) {
+      row = empty(name);
+      row.seen = this.rows.length;
+      at = this.rows.length;
+      this.rows.push(row);
+    } else {
+      row = this.rows[at]!;
+    }
+    fill(row, item);
+    if (!row.sources.includes(source)) row.sources.push(source);
+    if (scored) {
+      const r = readRecord(item, RANKED_FIELDS);
+      if (r.fit_pct !== null && (row.fitPct === null || r.fit_pct > row.fitPct)) {
+        row.fitPct = r.fit_pct;
+        row.why = readReasons(item);
+        if (r.momentum !== null) row.momentum = r.momentum;
+      }
+      if (row.momentum === null && r.momentum !== null) row.momentum = r.momentum;
+    }
+    if (s.key !== null && !this.byKey.has(s.key)) this.byKey.set(s.key, at);
+    if (row.key !== null && !this.byKey.has(row.key)) this.byKey.set(row.key, at);
+    if (row.domain !== null && !this.byDomain.has(row.domain)) this.byDomain.set(row.domain, at);
+    if (domain !== null && !this.byDomain.has(domain)) this.byDomain.set(domain, at);
+  }
+
+  /** The companies in list order: scored by fit (then momentum), then the rest as first seen. */
+  ordered(): MergedRow[] {
+    return [...this.rows].sort((a, b) => {
+      if (a.fitPct !== null || b.fitPct !== null) {
+        if (a.fitPct === null) return 1;
+        if (b.fitPct === null) return -1;
+        if (b.fitPct !== a.fitPct) return b.fitPct - a.fitPct;
+        if ((b.momentum ?? -1) !== (a.momentum ?? -1)) return (b.momentum ?? -1) - (a.momentum ?? -1);
+      }
+      return a.seen - b.seen;
+    });
+  }
+}

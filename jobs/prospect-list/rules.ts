@@ -1,0 +1,170 @@
+/**
+ * The rules a merged prospect list goes through before it is delivered: the CRM's suppression
+ * list (by domain, then by name), the companies earlier runs of the job delivered (left out for
+ * "net new only", or marked), the enrichment of the top rows by get_startup, and the snapshot the
+ * next run's net-new rule reads.
+ */
+import {
+  readField,
+  readProfile,
+  readRecord,
+  ROUND_INVESTOR_FIELDS,
+  STARTUP_PROFILE_FIELDS,
+} from '../../api/read.js';
+import type { ProspectListJob } from './job.js';
+import type { MergedRow } from './merge.js';
+import { isSuppressed, type SuppressionList } from './suppression.js';
+import type { ProspectRow, SuppressedRow } from './types.js';
+
+/** What the earlier runs of a job delivered: each company's key and domain, with the first date. */
+export interface DeliveredSnapshot {
+  kind: 'prospect-list';
+  jobId: string;
+  /** Runs that added to it. */
+  runs: number;
+  updatedAt: string;
+  keys: Record<string, string>;
+  domains: Record<string, string>;
+}
+
+/** The date an earlier run delivered the company (by key, else domain), or null. */
+export function deliveredOn(snapshot: DeliveredSnapshot | null, row: Pick<MergedRow, 'key' | 'domain'>) {
+  if (snapshot === null) return null;
+  return (
+    (row.key !== null ? snapshot.keys[row.key] : undefined) ??
+    (row.domain !== null ? snapshot.domains[row.domain] : undefined) ??
+    null
+  );
+}
+
+/** A snapshot of a job's earlier runs that reads as one (anything else: a first run). */
+export function asDeliveredSnapshot(value: unknown, jobId: string): DeliveredSnapshot | null {
+  const s = value as Partial<DeliveredSnapshot> | null;
+  if (!s || s.kind !== 'prospect-list' || typeof s.keys !== 'object' || typeof s.domains !== 'object')
+    return null;
+  return {
+    kind: 'prospect-list',
+    jobId,
+    runs: s.runs ?? 1,
+    updatedAt: s.updatedAt ?? '',
+    keys: s.keys,
+    domains: s.domains,
+  };
+}
+
+/** The snapshot after a run: the earlier runs' companies and this run's, each with its first date. */
+export function nextSnapshot(
+  previous: DeliveredSnapshot | null,
+  jobId: string,
+  date: string,
+  listed: Iterable<Pick<ProspectRow, 'key' | 'domain'>>,
+): DeliveredSnapshot {
+  const keys: Record<string, string> = { ...(previous?.keys ?? {}) };
+  const domains: Record<string, string> = { ...(previous?.domains ?? {}) };
+  for (const row of listed) {
+    if (row.key !== null) keys[row.key] ??= date;
+    if (row.domain !== null) domains[row.domain] ??= date;
+  }
+  return { kind: 'prospect-list', jobId, runs: (previous?.runs ?? 0) + 1, updatedAt: date, keys, domains };
+}
+
+/** The list after the rules: rows in order (ranked), and what was left out and why. */
+export interface RuledList {
+  listed: ProspectRow[];
+  suppressed: SuppressedRow[];
+  counts: {
+    suppressedByDomain: number;
+    suppressedByName: number;
+    suppressedDelivered: number;
+    markedDelivered: number;
+  };
+}
+
+/**
+ * Applies the suppression list and the net-new rule to the merged rows (in list order) and ranks
+ * what is left.
+ */
+export function applyRules(
+  rows: readonly MergedRow[],
+  suppression: Pick<SuppressionList, 'domains' | 'names'> | null,
+  previous: DeliveredSnapshot | null,
+  mode: ProspectListJob['delivered'],
+): RuledList {
+  const out: RuledList = {
+    listed: [],
+    suppressed: [],
+    counts: { suppressedByDomain: 0, suppressedByName: 0, suppressedDelivered: 0, markedDelivered: 0 },
+  };
+  for (const merged of rows) {
+    const { seen: _seen, ...row } = merged;
+    const crm = suppression ? isSuppressed(suppression, row) : null;
+    if (crm !== null) {
+      out.counts[crm === 'domain' ? 'suppressedByDomain' : 'suppressedByName'] += 1;
+      out.suppressed.push({
+        name: row.name,
+        domain: row.domain,
+        key: row.key,
+        reason: crm === 'domain' ? 'crm-domain' : 'crm-name',
+        detail:
+          crm === 'domain'
+            ? `in the CRM export (domain ${row.domain ?? ''})`
+            : `in the CRM export (name "${row.name}")`,
+      });
+      continue;
+    }
+    const before = deliveredOn(previous, row);
+    if (before !== null && mode === 'exclude') {
+      out.counts.suppressedDelivered += 1;
+      out.suppressed.push({
+        name: row.name,
+        domain: row.domain,
+        key: row.key,
+        reason: 'delivered',
+        detail: `delivered on ${before} (net new only)`,
+      });
+      continue;
+    }
+    if (before !== null) out.counts.markedDelivered += 1;
+    out.listed.push({ ...row, deliveredOn: before, rank: out.listed.length + 1 });
+  }
+  return out;
+}
+
+/** Names of a list of people or investors (objects or texts), each once. */
+function names(objs: readonly unknown[] | null): string[] {
+  return (objs ?? [])
+    .map((o) =>
+      typeof o === 'string' ? o : readField(o, { kind: 'string', names: ['name', 'title', 'key'] }),
+    )
+    .filter((n): n is string => n !== null);
+}
+
+/** Fills a row from its get_startup profile: founders, founding year, rounds and their investors. */
+export function enrichRow(row: ProspectRow, data: unknown): ProspectRow {
+  const profile = readProfile('startup', data);
+  if (profile === null) return row;
+  const p = readRecord(profile, STARTUP_PROFILE_FIELDS);
+  const founders = (p.founders ?? [])
+    .map((f) => {
+      const name = readField(f, { kind: 'string', names: ['name', 'full_name'] });
+      const role = readField(f, { kind: 'string', names: ['role', 'title', 'position'] });
+      return name === null ? null : role === null ? name : `${name} (${role})`;
+    })
+    .filter((f): f is string => f !== null);
+  const leads = new Set<string>();
+  const others = new Set<string>();
+  for (const round of p.rounds ?? []) {
+    const r = readRecord(round, ROUND_INVESTOR_FIELDS);
+    for (const n of r.leads ? names(r.leads) : (r.lead_names ?? [])) leads.add(n);
+    for (const n of r.investors ? names(r.investors) : (r.investor_names ?? [])) others.add(n);
+  }
+  const investors = [...leads, ...[...others].filter((n) => !leads.has(n))];
+  return {
+    ...row,
+    enriched: true,
+    founders: founders.length > 0 ? founders : row.founders,
+    foundedYear: p.founded_year ?? row.foundedYear,
+    investors: investors.length > 0 ? investors : row.investors,
+    roundsCount: p.rounds_count ?? (p.rounds ? p.rounds.length : row.roundsCount),
+  };
+}
