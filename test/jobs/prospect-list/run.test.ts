@@ -96,7 +96,7 @@ async function run(j: ProspectListJob): Promise<ProspectListResult> {
 /** The rows of one CSV file, read with csv-parse (a BOM taken off). */
 function readCsv(path: string): { header: string[]; rows: Row[]; text: string } {
   const text = readFileSync(path, 'utf8');
-  const records = parse<string[]>(text, { bom: true });
+  const records: string[][] = parse(text, { bom: true });
   const header = records[0]!;
   const rows = records.slice(1).map((r) => Object.fromEntries(header.map((name, i) => [name, r[i] ?? ''])));
   return { header, rows, text };
