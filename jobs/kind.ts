@@ -81,6 +81,11 @@ export interface JobKind<J extends BaseJob = BaseJob> {
   activities(deps: KindActivityDeps): KindActivities;
   /** Lines `vir run` prints after the run's files, e.g. what was found (may be none). */
   resultLines?(result: JobRunResult): string[];
+  /**
+   * The sandbox's seeded key `vir demo` runs the kind's jobs with when VIS_API_KEY is not set:
+   * an account whose plan allows the kind's paid operations (default: the VC account's).
+   */
+  sandboxKey?: string;
   /** Example job files of the kind (paths from the repository root), searched by `vir run <id>`. */
   examples: readonly string[];
 }

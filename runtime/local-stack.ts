@@ -24,7 +24,15 @@ export interface LocalStackOptions {
    * state (balances, rate-limit windows, rooms...) persists there across restarts (`state`:
    * `persist` by default, `reset` to start over); without, it starts fresh.
    */
-  sandbox: { port: number; stateFile?: string; state?: 'persist' | 'reset' } | false;
+  sandbox:
+    | {
+        port: number;
+        stateFile?: string;
+        state?: 'persist' | 'reset';
+        /** The seeded key the workers use when VIS_API_KEY is not set (default {@link SANDBOX_DEFAULT_KEY}). */
+        key?: string;
+      }
+    | false;
   /** Start the workers (with this tuning), or not (false). */
   workers: WorkerTuning | false;
   /** Where the workers' Temporal SDK logs go (redacted); default the SDK's own. */
@@ -75,7 +83,11 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
       const sandbox = await startSandboxPackage(options.sandbox);
       closers.push(() => sandbox.close());
       sandboxUrl = sandbox.url;
-      settings = { ...settings, visBaseUrl: sandbox.url, visApiKey: base.visApiKey ?? SANDBOX_DEFAULT_KEY };
+      settings = {
+        ...settings,
+        visBaseUrl: sandbox.url,
+        visApiKey: base.visApiKey ?? options.sandbox.key ?? SANDBOX_DEFAULT_KEY,
+      };
     }
 
     let workers: RunningWorkers | null = null;

@@ -71,13 +71,22 @@ export function planLines(
 /** How a file of each format is named in the result lines. */
 const FORMAT_LABELS: Record<string, string> = { pdf: 'PDF', xlsx: 'Workbook', csv: 'CSV', json: 'JSON' };
 
+/** A file's label: `PDF`, `Workbook`, `CSV salesforce 2` for `csv-salesforce-2`. */
+function fileLabel(format: string): string {
+  const [base = format, ...rest] = format.split('-');
+  const label = FORMAT_LABELS[base] ?? base.toUpperCase();
+  return rest.length > 0 ? `${label} ${rest.join(' ')}` : label;
+}
+
 /** Prints where a run's files are, then what the kind adds (when the job is known). */
 export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunResult): void {
   const rel = (p: string) => relative(process.cwd(), p) || p;
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
-  for (const [format, path] of Object.entries(result.files)) {
-    ctx.io.out(`  ${`${FORMAT_LABELS[format] ?? format.toUpperCase()}:`.padEnd(10)}${rel(path)}`);
-  }
+  const labels = Object.entries(result.files).map(
+    ([format, path]) => [`${fileLabel(format)}:`, path] as const,
+  );
+  const width = Math.max(10, ...labels.map(([label]) => label.length + 1));
+  for (const [label, path] of labels) ctx.io.out(`  ${label.padEnd(width)}${rel(path)}`);
   ctx.io.out(`  Manifest: ${rel(result.manifestPath)}`);
   ctx.io.out(
     `  ${result.callsMade} calls, ${result.creditsSpent} of ${result.creditsBudget} budgeted credits spent`,
@@ -163,11 +172,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--job <id>', 'job id in the file', DEMO_JOB.id)
     .action(async (opts: { file: string; job: string }) => {
       const found = await locateJob(opts.job, opts.file);
+      const { sandboxKey } = kindOf(found.job);
       shutdownSignalFor(ctx);
       const base = ctx.settings();
       const stack = await startLocalStack(base, {
         temporal: { port: 0, uiPort: 0, dbFile: resolve(base.dataDir, 'demo-temporal.sqlite') },
-        sandbox: { port: 0 },
+        sandbox: { port: 0, ...(sandboxKey ? { key: sandboxKey } : {}) },
         workers: {},
         logger: ctx.logger(),
       });

@@ -44,6 +44,8 @@ export const prospectListKind = defineJobKind<ProspectListJob>({
     const r = result as ProspectListResult;
     return [`  ${r.listed} companies listed, ${r.netNew} net new`];
   },
+  // find_customers is for service providers and organisations: the sandbox's provider account.
+  sandboxKey: 'vis_live_sandbox_provider',
   examples: ['jobs/prospect-list/examples/prospects.yaml', 'jobs/prospect-list/examples/demo.yaml'],
 });
 

@@ -53,6 +53,15 @@ const LAST_STAGE = {
   kind: 'string',
   names: ['last_round_stage', 'last_round.stage', 'momentum.last_round_stage'],
 } as const;
+/** A finder gives the last round inside its momentum. */
+const LAST_DATE = {
+  kind: 'string',
+  names: ['momentum.last_round_date', 'momentum.last_round.date'],
+} as const;
+const LAST_AMOUNT = {
+  kind: 'number',
+  names: ['momentum.last_round_amount_usd', 'momentum.last_round.amount_usd'],
+} as const;
 
 /** A date as YYYY-MM-DD when it reads as one; other text as given. */
 function isoDay(value: string | null): string | null {
@@ -61,11 +70,14 @@ function isoDay(value: string | null): string | null {
   return m ? m[1]! : value;
 }
 
-/** Fills the row's empty fields from a record (a field another source gave is kept). */
-function fill(row: MergedRow, item: unknown): void {
+/**
+ * Fills the row's empty fields from a record: a search's, a finder's or a profile's (a field
+ * another source gave is kept).
+ */
+export function fill(row: Omit<ProspectRow, 'rank'>, item: unknown): void {
   const s = readRecord(item, STARTUP_FIELDS);
   const r = readRecord(item, RANKED_FIELDS);
-  const set = <K extends keyof MergedRow>(field: K, value: MergedRow[K] | null) => {
+  const set = <K extends Exclude<keyof ProspectRow, 'rank'>>(field: K, value: ProspectRow[K] | null) => {
     if (row[field] === null && value !== null) row[field] = value;
   };
   set('key', s.key);
@@ -80,9 +92,9 @@ function fill(row: MergedRow, item: unknown): void {
   set('status', s.status);
   set('description', s.description);
   set('totalRaisedUsd', s.total_raised_usd);
-  set('lastRoundDate', isoDay(s.last_round_date));
+  set('lastRoundDate', isoDay(s.last_round_date ?? readField(item, LAST_DATE)));
   set('lastRoundStage', readField(item, LAST_STAGE));
-  set('lastRoundAmountUsd', s.last_round_amount_usd);
+  set('lastRoundAmountUsd', s.last_round_amount_usd ?? readField(item, LAST_AMOUNT));
 }
 
 /** Counts of what the merge saw. */

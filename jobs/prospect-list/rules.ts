@@ -12,7 +12,7 @@ import {
   STARTUP_PROFILE_FIELDS,
 } from '../../api/read.js';
 import type { ProspectListJob } from './job.js';
-import type { MergedRow } from './merge.js';
+import { fill, type MergedRow } from './merge.js';
 import { isSuppressed, type SuppressionList } from './suppression.js';
 import type { ProspectRow, SuppressedRow } from './types.js';
 
@@ -139,7 +139,10 @@ function names(objs: readonly unknown[] | null): string[] {
     .filter((n): n is string => n !== null);
 }
 
-/** Fills a row from its get_startup profile: founders, founding year, rounds and their investors. */
+/**
+ * Fills a row from its get_startup profile: founders, founding year, rounds and their investors,
+ * and whatever the sources left empty (a description, a status, the last round).
+ */
 export function enrichRow(row: ProspectRow, data: unknown): ProspectRow {
   const profile = readProfile('startup', data);
   if (profile === null) return row;
@@ -159,8 +162,10 @@ export function enrichRow(row: ProspectRow, data: unknown): ProspectRow {
     for (const n of r.investors ? names(r.investors) : (r.investor_names ?? [])) others.add(n);
   }
   const investors = [...leads, ...[...others].filter((n) => !leads.has(n))];
+  const filled = { ...row };
+  fill(filled, profile);
   return {
-    ...row,
+    ...filled,
     enriched: true,
     founders: founders.length > 0 ? founders : row.founders,
     foundedYear: p.founded_year ?? row.foundedYear,

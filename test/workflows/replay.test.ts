@@ -11,6 +11,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { accountIdOf } from '../../activities/account.js';
 import { workflowBundle } from '../../runtime/workflow-bundle.js';
@@ -24,7 +25,7 @@ import {
   runHistories,
   type RecordedHistory,
 } from '../helpers/histories.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
 let sandbox: RunningSandbox;
@@ -201,6 +202,37 @@ describe('fresh runs', () => {
     expect(histories.length).toBe(2);
     expectClean(await replay(histories), histories.length);
     fresh.push(...histories);
+  });
+
+  test('a prospect list (a paid brief, a paged search, enrichment, chunks) replays', async () => {
+    // find_customers is for service providers: a runner with the provider's key.
+    const provider = await startRunner({
+      baseUrl: sandbox.url,
+      apiKey: KEYS.provider,
+      name: 'replay-prospects',
+    });
+    try {
+      const job = parseProspectListJob({
+        id: 'replay-prospects',
+        kind: 'prospect-list',
+        title: 'Replay prospects',
+        briefs: [{ brief: 'law firm for seed fintech companies', org_key: 'brightline-legal', limit: 10 }],
+        searches: [{ countries: ['France'], stages: ['seed'], cap: 250 }],
+        enrich: 3,
+        crm: ['hubspot'],
+        budget: { credits: 3 },
+        outputs: ['csv'],
+        destination: `${provider.dir}/reports`,
+      });
+      const handle = await startJobRun(provider.client, provider.settings, job);
+      await followRun(handle, QUIET);
+      const histories = await runHistories(provider.client, handle.workflowId);
+      expect(histories.length).toBe(2);
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      await provider.close();
+    }
   });
 
   test("the account workflow (every worker's pacing, the credit ledger) replays", async () => {
