@@ -7,7 +7,9 @@
  *     (bench/pacing.ts);
  *  4. calls per window at the real limit as a share of it (the 300-call scenario of 3);
  *  5. credits the account paid under after-charge faults (20 % of asks) beside the run's
- *     manifest, the answers it got and its budget (bench/credits.ts).
+ *     manifest, the answers it got and its budget (bench/credits.ts);
+ *  6. peak RSS and time of writing a 100,000-row prospect list (CSV files of five CRM profiles
+ *     and the streamed workbook) beside an in-memory exceljs workbook (bench/prospects.ts).
  *
  * Run: npm run bench   (about 12 minutes: 1-2 take about two, 3-4 about nine because the
  * real window makes each 300-call run take four minutes, 5 under one; starts its own embedded
@@ -24,6 +26,7 @@ import { benchNaive, benchRunner, cleanup, type PagingBenchOptions } from './pag
 import { benchRender } from './render.js';
 import { pct, ratio, reportPacing } from './pacing.js';
 import { reportCredits } from './credits.js';
+import { reportProspects } from './prospects.js';
 
 /** The 10 countries of the report whose render is measured. */
 const COUNTRIES = [
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
 
     await reportPacing(stack.temporalAddress);
     await reportCredits(stack.temporalAddress);
+    await reportProspects();
     console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
   } finally {
     if (storeDir) cleanup(join(storeDir, '..'));

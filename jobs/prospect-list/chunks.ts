@@ -6,7 +6,7 @@ import type { Store } from '../../activities/store.js';
 import type { StoreRef } from '../../activities/types.js';
 
 /** Rows in one stored chunk. */
-export const CHUNK_ROWS = 5000;
+export const CHUNK_ROWS = 1000;
 
 /**
  * Writes rows as chunks `<name>-0000`, `<name>-0001`... of a run; gives their references in order.
