@@ -11,7 +11,7 @@
  * `vir dev` dies (parent-death signal).
  */
 import { join } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import {
   claimDevPidFile,
   describeCleanup,
@@ -23,7 +23,7 @@ import { readProcess } from '../../runtime/processes.js';
 import { portIsFree } from '../../runtime/temporal-server.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { positiveIntOption, splitHostPort } from '../options.js';
+import { SANDBOX_MAX_SCALE, sandboxScaleOption, splitHostPort } from '../options.js';
 import { shutdownSignalFor, untilShutdown } from './worker.js';
 
 export interface DevOptions {
@@ -46,20 +46,6 @@ export type DevSandboxState = (typeof DEV_SANDBOX_STATES)[number];
 
 /** The sandbox's state file under `vir dev`, beside Temporal's. */
 export const DEV_SANDBOX_STATE_FILE = 'sandbox-state.sqlite';
-
-/**
- * The largest `--sandbox-scale`: the sandbox's MAX_DATASET_SCALE, written here because the CLI
- * must not import the sandbox (a package of its own, left out of the worker image).
- */
-export const DEV_SANDBOX_MAX_SCALE = 20;
-
-/** Parses `--sandbox-scale`: an integer from 1 to DEV_SANDBOX_MAX_SCALE. */
-export function sandboxScaleOption(value: string): number {
-  const n = positiveIntOption(value);
-  if (n > DEV_SANDBOX_MAX_SCALE)
-    throw new InvalidArgumentError(`it must be at most ${DEV_SANDBOX_MAX_SCALE}.`);
-  return n;
-}
 
 /** The sandbox of `vir dev`: its state persists beside Temporal's unless `memory` is asked for. */
 function devSandbox(
@@ -222,7 +208,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
     )
     .option(
       '--sandbox-scale <n>',
-      `size of the sandbox's generated data: n times 21,000 startups and 5,400 investors, 1 to ${DEV_SANDBOX_MAX_SCALE} (default 1; 5 builds in about 20 s once, then is cached)`,
+      `size of the sandbox's generated data: n times 21,000 startups and 5,400 investors, 1 to ${SANDBOX_MAX_SCALE} (default 1; 5 builds in about 20 s once, then is cached)`,
       sandboxScaleOption,
     )
     .action(

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_SANDBOX_MAX_SCALE, sandboxScaleOption } from '../../cli/commands/dev.js';
+import { SANDBOX_MAX_SCALE, sandboxScaleOption } from '../../cli/options.js';
 import { normaliseDomain } from '../../jobs/prospect-list/suppression.js';
 import {
   DATASET_SIZE,
@@ -55,7 +55,7 @@ describe('option validation', () => {
   });
 
   it('refuses a bad --sandbox-scale in vir dev, with the same bound as the sandbox', () => {
-    expect(DEV_SANDBOX_MAX_SCALE).toBe(MAX_DATASET_SCALE);
+    expect(SANDBOX_MAX_SCALE).toBe(MAX_DATASET_SCALE);
     expect(sandboxScaleOption('5')).toBe(5);
     for (const bad of ['0', '-2', '1.5', 'five', String(MAX_DATASET_SCALE + 1)])
       expect(() => sandboxScaleOption(bad)).toThrow(/positive integer|at most/);
