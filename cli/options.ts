@@ -13,6 +13,20 @@ export function positiveIntOption(value: string): number {
   return n;
 }
 
+/**
+ * The largest sandbox scale (`vir dev --sandbox-scale`): the sandbox's MAX_DATASET_SCALE, written
+ * here because the CLI must not import the sandbox (a package of its own, left out of the
+ * worker image).
+ */
+export const SANDBOX_MAX_SCALE = 20;
+
+/** Parses a sandbox scale option value: an integer from 1 to SANDBOX_MAX_SCALE. */
+export function sandboxScaleOption(value: string): number {
+  const n = positiveIntOption(value);
+  if (n > SANDBOX_MAX_SCALE) throw new InvalidArgumentError(`it must be at most ${SANDBOX_MAX_SCALE}.`);
+  return n;
+}
+
 /** Splits `host:port` (IPv6 in brackets) into its parts. */
 export function splitHostPort(address: string): { host: string; port: number } {
   const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(address);

@@ -31,6 +31,8 @@ export interface LocalStackOptions {
         state?: 'persist' | 'reset';
         /** The seeded key the workers use when VIS_API_KEY is not set (default {@link SANDBOX_DEFAULT_KEY}). */
         key?: string;
+        /** Size of its generated data (the sandbox option `scale`; default 1). */
+        scale?: number;
       }
     | false;
   /** Start the workers (with this tuning), or not (false). */
@@ -146,9 +148,10 @@ async function startSandboxPackage(
       { cause: err },
     );
   }
-  const { port, stateFile, state } = options;
+  const { port, stateFile, state, scale } = options;
   return mod.startSandbox({
     port,
     ...(stateFile === undefined ? {} : { stateFile, state: state ?? 'persist' }),
+    ...(scale === undefined ? {} : { scale }),
   });
 }

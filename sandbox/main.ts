@@ -2,17 +2,20 @@
  * `npm run sandbox -- --port 8787`: starts the sandbox, prints its URL and the seeded keys,
  * stops on SIGINT/SIGTERM. Its state persists in <data-dir>/state.sqlite unless `--state memory`.
  */
+import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SEEDED_KEYS } from './accounts.js';
+import { MAX_DATASET_SCALE, sandboxDatabasePath } from './data/index.js';
 import { SANDBOX_STATE_MODES } from './options.js';
 import { startSandbox } from './server.js';
 import type { SandboxOptions, SandboxStateMode } from './types.js';
 
-function integer(name: string, min: number) {
+function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be an integer`);
     const n = Number(value);
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max}`);
     return n;
   };
 }
@@ -21,6 +24,7 @@ interface CliOptions {
   port: number;
   host: string;
   seed?: number;
+  scale?: number;
   ratePerMinute?: number;
   ratePerDay?: number;
   accounts?: string;
@@ -39,6 +43,11 @@ async function main(): Promise<void> {
     .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0), 8787)
     .option('--host <host>', 'host to listen on', '127.0.0.1')
     .option('--seed <n>', 'database seed (same seed, same data)', integer('--seed', 0))
+    .option(
+      '--scale <n>',
+      `size of the generated data: n times 21,000 startups and 5,400 investors, 1 to ${MAX_DATASET_SCALE} (default 1; 5 builds in about 20 s once, then is cached)`,
+      integer('--scale', 1, MAX_DATASET_SCALE),
+    )
     .option(
       '--rate-per-minute <n>',
       'rate limit per key per minute (default 60)',
@@ -73,6 +82,7 @@ async function main(): Promise<void> {
 
   const options: SandboxOptions = { port: cli.port, host: cli.host };
   if (cli.seed !== undefined) options.seed = cli.seed;
+  if (cli.scale !== undefined) options.scale = cli.scale;
   if (cli.ratePerMinute !== undefined) options.rateLimitPerMinute = cli.ratePerMinute;
   if (cli.ratePerDay !== undefined) options.rateLimitPerDay = cli.ratePerDay;
   if (cli.accounts !== undefined) options.accountsFile = cli.accounts;
@@ -84,6 +94,11 @@ async function main(): Promise<void> {
   if (cli.asOf !== undefined) options.asOf = cli.asOf;
   if (cli.log) options.logger = true;
 
+  if (options.scale !== undefined && options.scale > 1) {
+    const { seed, asOf, scale, dataDir } = options;
+    if (!existsSync(sandboxDatabasePath({ seed, asOf, scale, dataDir })))
+      console.log(`Building the scale ${scale} database once (about ${4 * scale} s)...`);
+  }
   const sandbox = await startSandbox(options);
   const lines = [
     `Venture Intelligence sandbox listening on ${sandbox.url}`,

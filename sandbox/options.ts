@@ -4,6 +4,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { MAX_DATASET_SCALE } from './data/index.js';
 import type { ResolvedSandboxOptions, SandboxOptions, SandboxStateMode } from './types.js';
 
 /** The values of the `state` option. */
@@ -42,6 +43,7 @@ const OptionsSchema = z.looseObject({
   port: nonNegativeInt.max(65535, { message: 'must be at most 65535' }).optional(),
   host: z.string().min(1, { message: 'must not be empty' }).optional(),
   seed: z.number().int({ message: 'must be an integer' }).optional(),
+  scale: positiveInt.max(MAX_DATASET_SCALE, { message: `must be at most ${MAX_DATASET_SCALE}` }).optional(),
   dataDir: z.string().min(1, { message: 'must not be empty' }).optional(),
   state: z
     .enum(SANDBOX_STATE_MODES, { message: `must be one of: ${SANDBOX_STATE_MODES.join(', ')}` })
@@ -82,12 +84,12 @@ export function validateSandboxOptions(options: SandboxOptions): void {
 }
 
 /**
- * Resolves options once the database (which decides the seed, the as-of date and, by its
- * path, the data folder) is open.
+ * Resolves options once the database (which decides the seed, the as-of date, the scale and, by
+ * its path, the data folder) is open.
  */
 export function resolveSandboxOptions(
   options: SandboxOptions,
-  db: { seed: number; asOf: string; path: string },
+  db: { seed: number; asOf: string; scale: number; path: string },
 ): ResolvedSandboxOptions {
   const state = options.state ?? (options.stateFile === undefined ? 'memory' : 'persist');
   return {
@@ -98,6 +100,7 @@ export function resolveSandboxOptions(
     host: options.host ?? SANDBOX_DEFAULTS.host,
     seed: db.seed,
     asOf: db.asOf,
+    scale: db.scale,
     dataDir: options.dataDir ?? SANDBOX_DEFAULTS.dataDir,
     rateLimitPerMinute: options.rateLimitPerMinute ?? SANDBOX_DEFAULTS.rateLimitPerMinute,
     rateLimitPerDay: options.rateLimitPerDay ?? SANDBOX_DEFAULTS.rateLimitPerDay,

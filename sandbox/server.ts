@@ -66,7 +66,7 @@ function refuseUnknownOperation(
 
 interface AppDeps {
   db: DatabaseSync;
-  dbInfo: { hash: string; seed: number; asOf: string };
+  dbInfo: { hash: string; seed: number; asOf: string; scale: number };
   state: SandboxState;
   options: ResolvedSandboxOptions;
   pipeline: Pipeline;
@@ -238,6 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
+    ...(options.scale === undefined ? {} : { scale: options.scale }),
   });
   const db = opened.db;
   let store: StateStore | undefined;
@@ -281,7 +282,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     const server = await buildApp({
       db,
-      dbInfo: { hash: opened.hash, seed: opened.seed, asOf: opened.asOf },
+      dbInfo: { hash: opened.hash, seed: opened.seed, asOf: opened.asOf, scale: opened.scale },
       state,
       options: resolved,
       pipeline,

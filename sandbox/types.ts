@@ -155,6 +155,12 @@ export interface SandboxOptions {
   host?: string;
   /** Database seed; the same seed gives identical data. */
   seed?: number;
+  /**
+   * Size of the generated data: 1 to 20 times 21,000 startups and 5,400 investors (default 1),
+   * with the same shares per country, sector and stage. Each scale has a cached file of its own;
+   * the same seed, as-of date and scale give identical data.
+   */
+  scale?: number;
   /** Folder of the cached database files (default .data/sandbox). */
   dataDir?: string;
   /**

@@ -220,7 +220,9 @@ export function generateStartups(
       if (!domains.has(domain)) break;
       domain = `${prefix}${key.replace(/-/g, '')}.com`;
     }
-    if (domains.has(domain)) domain = `${key}-${startups.length}.com`;
+    // Domains are unique (prospect lists merge companies by domain). Last resort, which seed 42
+    // never reaches at scale 1 or 5: the key and a number no domain has yet.
+    for (let n = startups.length; domains.has(domain); n++) domain = `${key}-${n}.com`;
     domains.add(domain);
 
     const startupIdx = startups.length;

@@ -1,7 +1,7 @@
 /**
- * Builds the whole sandbox database from a seed and an as-of date: schema, countries,
+ * Builds the whole sandbox database from a seed, an as-of date and a scale: schema, countries,
  * investors, startups, rounds, round investors and the meta row. Pure function of
- * (seed, asOf, GENERATOR_VERSION): the same inputs give the same rows.
+ * (seed, asOf, scale, GENERATOR_VERSION): the same inputs give the same rows.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { assignInvestors, scoreInvestors } from './assign-investors.js';
@@ -18,13 +18,29 @@ import { SCHEMA_SQL, STAGES } from './schema.js';
 /** Bump when the generator's output changes: cached files of other versions are rebuilt. */
 export const GENERATOR_VERSION = '2';
 
-/** How many records a build makes. */
+/** How many records a build of scale 1 makes. */
 export const DATASET_SIZE = { investors: 5_400, startups: 21_000 } as const;
+
+/** The largest scale a build accepts (scale 20: 420,000 startups). */
+export const MAX_DATASET_SCALE = 20;
+
+/**
+ * How many investors and startups a build of `scale` makes: DATASET_SIZE times the scale, so
+ * the shares per country, sector and stage stay those of scale 1.
+ * @example datasetSize(5) // { investors: 27_000, startups: 105_000 }
+ */
+export function datasetSize(scale: number): { investors: number; startups: number } {
+  if (!Number.isSafeInteger(scale) || scale < 1 || scale > MAX_DATASET_SCALE)
+    throw new RangeError(`scale must be an integer from 1 to ${MAX_DATASET_SCALE}, got ${String(scale)}`);
+  return { investors: DATASET_SIZE.investors * scale, startups: DATASET_SIZE.startups * scale };
+}
 
 export interface GenerateOptions {
   seed: number;
   /** YYYY-MM-DD; the data covers 2020-01-01 to this date. */
   asOf: string;
+  /** Times DATASET_SIZE (default 1); scale 1's data does not record it (meta has no scale row). */
+  scale?: number;
 }
 
 export interface GeneratedData {
@@ -37,8 +53,9 @@ export interface GeneratedData {
 /** Generates every record in memory. */
 export function generateData(opts: GenerateOptions): GeneratedData {
   const calendar = new Calendar(parseAsOf(opts.asOf));
-  const investors = generateInvestors(new Rng(opts.seed, 1), DATASET_SIZE.investors);
-  const { startups, rounds } = generateStartups(new Rng(opts.seed, 2), calendar, DATASET_SIZE.startups);
+  const size = datasetSize(opts.scale ?? 1);
+  const investors = generateInvestors(new Rng(opts.seed, 1), size.investors);
+  const { startups, rounds } = generateStartups(new Rng(opts.seed, 2), calendar, size.startups);
   assignInvestors(new Rng(opts.seed, 3), investors, startups, rounds);
   scoreInvestors(new Rng(opts.seed, 4), calendar, investors, rounds);
   return { investors, startups, rounds, calendar };
@@ -184,4 +201,7 @@ function writeRows(db: DatabaseSync, data: GeneratedData, opts: GenerateOptions)
   insertMeta.run('as_of', calendar.asOf);
   insertMeta.run('generator_version', GENERATOR_VERSION);
   insertMeta.run('window_start', WINDOW_START);
+  // Scale 1 keeps the rows (and so the hash) of the builds made before scales existed.
+  const scale = opts.scale ?? 1;
+  if (scale !== 1) insertMeta.run('scale', String(scale));
 }

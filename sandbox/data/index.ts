@@ -1,7 +1,7 @@
 /**
  * The sandbox's deterministic generated database and its reference data.
  *
- * - openSandboxDatabase: the database for a seed and as-of date (cached on disk, private in-memory copy)
+ * - openSandboxDatabase: the database for a seed, as-of date and scale (cached on disk, private in-memory copy)
  * - datasetHash: content hash of a database
  * - COUNTRIES, resolveCountry, REGION_COUNTRIES: countries, aliases and investor regions
  * - TAXONOMY: the 8 sectors' subsectors, tags and description keywords
@@ -16,7 +16,14 @@ export {
 } from './open.js';
 export type { OpenSandboxOptions, SandboxDatabase } from './open.js';
 export { datasetHash } from './hash.js';
-export { DATASET_SIZE, GENERATOR_VERSION, generateData, populateDatabase } from './generate.js';
+export {
+  DATASET_SIZE,
+  GENERATOR_VERSION,
+  MAX_DATASET_SCALE,
+  datasetSize,
+  generateData,
+  populateDatabase,
+} from './generate.js';
 export {
   COUNTRIES,
   COUNTRY_REGIONS,

@@ -1,6 +1,6 @@
 /**
- * Opening the sandbox database: built once per (seed, as-of date, generator version) into a
- * cached file, then loaded into a private in-memory copy for each caller.
+ * Opening the sandbox database: built once per (seed, as-of date, scale, generator version)
+ * into a cached file, then loaded into a private in-memory copy for each caller.
  *
  * - The cache file is written to a temp file in the same folder and renamed into place, so
  *   processes that open it at the same time never see a half-written file.
@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { parseAsOf, todayUtc } from './calendar.js';
-import { GENERATOR_VERSION, populateDatabase } from './generate.js';
+import { datasetSize, GENERATOR_VERSION, populateDatabase } from './generate.js';
 
 /** Seed used when none is given. */
 export const DEFAULT_SEED = 42;
@@ -43,6 +43,8 @@ export interface OpenSandboxOptions {
   dataDir?: string;
   /** YYYY-MM-DD; the data covers 2020-01-01 to this date. Default: today in UTC. */
   asOf?: string;
+  /** Times the records of DATASET_SIZE, 1 to MAX_DATASET_SCALE (default 1); its own cached file. */
+  scale?: number;
   /** Build again even when a cached file exists (and replace it). */
   rebuild?: boolean;
 }
@@ -60,11 +62,13 @@ export interface SandboxDatabase {
   path: string;
   asOf: string;
   seed: number;
+  scale: number;
 }
 
 interface Resolved {
   seed: number;
   asOf: string;
+  scale: number;
   dataDir: string;
   path: string;
   rebuild: boolean;
@@ -74,27 +78,38 @@ function resolveOptions(opts: OpenSandboxOptions): Resolved {
   const seed = opts.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${String(seed)}`);
   const asOf = parseAsOf(opts.asOf ?? todayUtc());
+  const scale = opts.scale ?? 1;
+  datasetSize(scale); // throws a RangeError naming the scale when it is out of bounds
   const dataDir = resolve(opts.dataDir ?? DEFAULT_DATA_DIR);
   return {
     seed,
     asOf,
+    scale,
     dataDir,
-    path: sandboxDatabasePath({ seed, asOf, dataDir }),
+    path: sandboxDatabasePath({ seed, asOf, scale, dataDir }),
     rebuild: opts.rebuild ?? false,
   };
 }
 
-/** Path of the cached file for a seed and as-of date (the file may not exist yet). */
-export function sandboxDatabasePath(opts: { seed?: number; asOf?: string; dataDir?: string } = {}): string {
+/**
+ * Path of the cached file for a seed, as-of date and scale (the file may not exist yet). Scale 1
+ * has no scale in the name (`vis-seed42-2026-11-20-g2.sqlite`), others do
+ * (`vis-seed42-2026-11-20-scale5-g2.sqlite`).
+ */
+export function sandboxDatabasePath(
+  opts: { seed?: number; asOf?: string; scale?: number; dataDir?: string } = {},
+): string {
   const seed = opts.seed ?? DEFAULT_SEED;
   const asOf = opts.asOf ?? todayUtc();
+  const scale = opts.scale ?? 1;
+  const scalePart = scale === 1 ? '' : `-scale${scale}`;
   return join(
     resolve(opts.dataDir ?? DEFAULT_DATA_DIR),
-    `vis-seed${seed}-${asOf}-g${GENERATOR_VERSION}.sqlite`,
+    `vis-seed${seed}-${asOf}${scalePart}-g${GENERATOR_VERSION}.sqlite`,
   );
 }
 
-const FILE_RE = /^vis-seed-?\d+-\d{4}-\d{2}-\d{2}-g(.+)\.sqlite$/;
+const FILE_RE = /^vis-seed-?\d+-\d{4}-\d{2}-\d{2}(?:-scale\d+)?-g(.+)\.sqlite$/;
 const MAX_AGE_MS = 30 * 86_400_000;
 
 /** Removes cache files of other generator versions, files unused for 30 days and stale temp files. */
@@ -142,7 +157,7 @@ function writeAtomically(path: string, bytes: Uint8Array): void {
 function build(r: Resolved): { db: DatabaseSync; hash: string } {
   const db = new DatabaseSync(':memory:');
   try {
-    const hash = populateDatabase(db, { seed: r.seed, asOf: r.asOf });
+    const hash = populateDatabase(db, { seed: r.seed, asOf: r.asOf, scale: r.scale });
     mkdirSync(r.dataDir, { recursive: true });
     writeAtomically(r.path, db.serialize());
     prune(r.dataDir, r.path);
@@ -169,6 +184,7 @@ function load(r: Resolved): { db: DatabaseSync; hash: string } | null {
     if (
       meta.get('seed') !== String(r.seed) ||
       meta.get('as_of') !== r.asOf ||
+      (meta.get('scale') ?? '1') !== String(r.scale) ||
       meta.get('generator_version') !== GENERATOR_VERSION ||
       !meta.get('dataset_hash')
     ) {
@@ -189,8 +205,9 @@ function load(r: Resolved): { db: DatabaseSync; hash: string } | null {
 }
 
 /**
- * Opens the sandbox database for a seed and as-of date: from the cached file when there is
- * one (well under a second), otherwise generated (a few seconds) and cached for next time.
+ * Opens the sandbox database for a seed, as-of date and scale: from the cached file when there
+ * is one (well under a second), otherwise generated (a few seconds at scale 1, 15 to 20 s at
+ * scale 5) and cached for next time.
  * The returned `db` is a private in-memory copy; close it when done.
  * @example const { db, hash } = openSandboxDatabase({ asOf: '2026-11-20' });
  */
@@ -207,6 +224,7 @@ export function openSandboxDatabase(opts: OpenSandboxOptions = {}): SandboxDatab
     path: r.path,
     asOf: r.asOf,
     seed: r.seed,
+    scale: r.scale,
   };
 }
 
