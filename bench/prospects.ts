@@ -16,7 +16,7 @@ import ExcelJS from 'exceljs';
 import { LocalStore } from '../activities/store.js';
 import type { RunStats } from '../activities/types.js';
 import { CHUNK_ROWS, readChunks } from '../jobs/prospect-list/chunks.js';
-import { writeProspectCsv } from '../jobs/prospect-list/csv.js';
+import { writeProspectCsvs } from '../jobs/prospect-list/csv.js';
 import { CRM_PROFILES } from '../jobs/prospect-list/job.js';
 import { writeProspectWorkbook } from '../jobs/prospect-list/report/index.js';
 import { ListTally } from '../jobs/prospect-list/tally.js';
@@ -192,15 +192,13 @@ export async function reportProspects(): Promise<boolean> {
     const streamed = await sampled(async () => {
       const t0 = performance.now();
       let csvBytes = 0;
-      for (const profile of CRM_PROFILES) {
-        const out = await writeProspectCsv(
-          readChunks<ProspectRow>(store, refs),
-          profile,
-          join(dir, 'streamed'),
-          'list',
-        );
-        for (const f of out.files) csvBytes += statSync(f).size;
-      }
+      const written = await writeProspectCsvs(
+        readChunks<ProspectRow>(store, refs),
+        CRM_PROFILES,
+        join(dir, 'streamed'),
+        'list',
+      );
+      for (const out of Object.values(written)) for (const f of out.files) csvBytes += statSync(f).size;
       const csvMs = performance.now() - t0;
       const t1 = performance.now();
       await writeProspectWorkbook(summary, readChunks<ProspectRow>(store, refs), none(), xlsx);

@@ -91,6 +91,81 @@ export interface CsvFilesWritten {
 }
 
 /**
+ * A CSV file (or numbered files at `rowLimit` rows each) written a row at a time: several can be
+ * fed from one pass over a list, so the list is read once for all of them.
+ *
+ * @example
+ * const out = new CsvFilesWriter(columns, { dir, base: 'prospects-hubspot' });
+ * for await (const row of rows) await out.write(row);
+ * const { files } = await out.close();
+ */
+export class CsvFilesWriter<R> {
+  private readonly limit: number;
+  private readonly files: string[] = [];
+  private current: { stringifier: Stringifier; done: Promise<unknown> } | null = null;
+  private inFile = 0;
+  private total = 0;
+  private ready: Promise<void>;
+
+  constructor(
+    private readonly columns: readonly CsvColumn<R>[],
+    private readonly options: CsvFileOptions,
+  ) {
+    this.limit = options.rowLimit && options.rowLimit > 0 ? options.rowLimit : Infinity;
+    this.ready = mkdir(options.dir, { recursive: true }).then(() => undefined);
+  }
+
+  private open() {
+    const index = this.files.length + 1;
+    const path = join(this.options.dir, `${this.options.base}-${String(index).padStart(3, '0')}.csv`);
+    this.files.push(path);
+    const out: WriteStream = createWriteStream(path);
+    const stringifier = stringify({
+      header: true,
+      columns: this.columns.map((c) => c.header),
+      bom: this.options.bom === true,
+      record_delimiter: 'windows',
+    });
+    stringifier.pipe(out);
+    return { stringifier, done: once(out, 'close') };
+  }
+
+  private async closeFile(): Promise<void> {
+    if (!this.current) return;
+    this.current.stringifier.end();
+    await this.current.done;
+    this.current = null;
+  }
+
+  /** Writes one row (waits while the file's buffer is full). */
+  async write(row: R): Promise<void> {
+    await this.ready;
+    if (!this.current || this.inFile >= this.limit) {
+      await this.closeFile();
+      this.current = this.open();
+      this.inFile = 0;
+    }
+    const record = this.columns.map((c) => csvCell(c.kind, c.value(row)));
+    if (!this.current.stringifier.write(record)) await once(this.current.stringifier, 'drain');
+    this.inFile += 1;
+    this.total += 1;
+  }
+
+  /** Ends the last file (an empty list still gets its header); one file needs no number. */
+  async close(): Promise<CsvFilesWritten> {
+    await this.ready;
+    if (!this.current) this.current = this.open();
+    await this.closeFile();
+    if (this.files.length === 1) {
+      const single = join(this.options.dir, `${this.options.base}.csv`);
+      await rename(this.files[0]!, single);
+      this.files[0] = single;
+    }
+    return { files: [...this.files], rows: this.total };
+  }
+}
+
+/**
  * Writes rows (any iterable, async included: the list is never held whole) into one CSV file, or
  * several at `rowLimit` rows each, and gives their paths.
  *
@@ -102,53 +177,7 @@ export async function writeCsvFiles<R>(
   columns: readonly CsvColumn<R>[],
   options: CsvFileOptions,
 ): Promise<CsvFilesWritten> {
-  const limit = options.rowLimit && options.rowLimit > 0 ? options.rowLimit : Infinity;
-  await mkdir(options.dir, { recursive: true });
-  const files: string[] = [];
-  let current: { stringifier: Stringifier; out: WriteStream; done: Promise<unknown> } | null = null;
-  let inFile = 0;
-  let total = 0;
-
-  const open = () => {
-    const index = files.length + 1;
-    const path = join(options.dir, `${options.base}-${String(index).padStart(3, '0')}.csv`);
-    files.push(path);
-    const out = createWriteStream(path);
-    const stringifier = stringify({
-      header: true,
-      columns: columns.map((c) => c.header),
-      bom: options.bom === true,
-      record_delimiter: 'windows',
-    });
-    stringifier.pipe(out);
-    const done = once(out, 'close');
-    return { stringifier, out, done };
-  };
-  const close = async () => {
-    if (!current) return;
-    current.stringifier.end();
-    await current.done;
-    current = null;
-  };
-
-  for await (const row of rows as AsyncIterable<R>) {
-    if (!current || inFile >= limit) {
-      await close();
-      current = open();
-      inFile = 0;
-    }
-    const record = columns.map((c) => csvCell(c.kind, c.value(row)));
-    if (!current.stringifier.write(record)) await once(current.stringifier, 'drain');
-    inFile += 1;
-    total += 1;
-  }
-  if (!current) current = open(); // an empty list still gets its header
-  await close();
-  // One file needs no number.
-  if (files.length === 1) {
-    const single = join(options.dir, `${options.base}.csv`);
-    await rename(files[0]!, single);
-    files[0] = single;
-  }
-  return { files, rows: total };
+  const out = new CsvFilesWriter(columns, options);
+  for await (const row of rows as AsyncIterable<R>) await out.write(row);
+  return out.close();
 }

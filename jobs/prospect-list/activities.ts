@@ -12,7 +12,7 @@ import type { KindActivityDeps } from '../kind.js';
 import { putChunks, readChunks } from './chunks.js';
 import type { ProspectListJob } from './job.js';
 import { ProspectMerger } from './merge.js';
-import { writeProspectCsv } from './csv.js';
+import { writeProspectCsvs } from './csv.js';
 import { asDeliveredSnapshot, applyRules, enrichRow, nextSnapshot } from './rules.js';
 import { readSuppressionList, SuppressionFileError, type SuppressionList } from './suppression.js';
 import { ListTally } from './tally.js';
@@ -247,10 +247,11 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       let charts = 0;
       let pages: number | null = null;
       if (input.job.outputs.includes('csv')) {
+        const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase);
         for (const profile of input.job.crm) {
-          const written = await writeProspectCsv(rows(), profile, outDir, fileBase);
-          written.files.forEach((f, i) => {
-            files[written.files.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
+          const list = written[profile]?.files ?? [];
+          list.forEach((f, i) => {
+            files[list.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
           });
         }
       }

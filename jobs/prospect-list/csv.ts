@@ -2,7 +2,7 @@
  * A prospect list as CSV for one CRM profile: the profile's columns, its byte-order mark rule
  * and its row limit (numbered files beyond it), written as a stream.
  */
-import { writeCsvFiles, type CsvFilesWritten } from '../../reports/csv.js';
+import { CsvFilesWriter, writeCsvFiles, type CsvFilesWritten } from '../../reports/csv.js';
 import type { CrmProfile } from './job.js';
 import { CRM_PROFILE_SPECS } from './profiles.js';
 import type { ProspectRow } from './types.js';
@@ -27,4 +27,37 @@ export function writeProspectCsv(
     bom: spec.bom,
     rowLimit: rowLimit ?? spec.rowLimit,
   });
+}
+
+/**
+ * Writes the CSV files of several profiles in one pass over the rows (the list read once).
+ *
+ * @example
+ * const written = await writeProspectCsvs(rows, ['hubspot', 'salesforce'], outDir, 'prospects-2026-11-23');
+ * written.salesforce.files; // ['.../prospects-2026-11-23-salesforce.csv']
+ */
+export async function writeProspectCsvs(
+  rows: Iterable<ProspectRow> | AsyncIterable<ProspectRow>,
+  profiles: readonly CrmProfile[],
+  outDir: string,
+  fileBase: string,
+): Promise<Partial<Record<CrmProfile, CsvFilesWritten>>> {
+  const writers = profiles.map((profile) => {
+    const spec = CRM_PROFILE_SPECS[profile];
+    return [
+      profile,
+      new CsvFilesWriter(spec.columns, {
+        dir: outDir,
+        base: `${fileBase}-${profile}`,
+        bom: spec.bom,
+        rowLimit: spec.rowLimit,
+      }),
+    ] as const;
+  });
+  for await (const row of rows as AsyncIterable<ProspectRow>) {
+    for (const [, writer] of writers) await writer.write(row);
+  }
+  const out: Partial<Record<CrmProfile, CsvFilesWritten>> = {};
+  for (const [profile, writer] of writers) out[profile] = await writer.close();
+  return out;
 }
