@@ -1,0 +1,85 @@
+/**
+ * A prospect list that needs more calls than the service's day allows waits durably for the
+ * next day (a workflow timer, the wait in its progress) and goes on: the sandbox's day is 8
+ * calls long and 8 seconds short; the list's 18 calls or more cross two day boundaries (the
+ * second reached at the start of a day, so its wait is a long one whatever the timing), and
+ * the list delivered is the whole of it.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { parseProspectListJob, type ProspectListResult } from '../../../jobs/prospect-list/index.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { progressQuery, type RunProgress } from '../../../workflows/index.js';
+import { runHistories } from '../../helpers/histories.js';
+import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000, rateLimitPerDay: 8, dayWindowMs: 8000 });
+  h = await startRunner({
+    baseUrl: sandbox.url,
+    apiKey: KEYS.provider,
+    name: 'prospects-daily',
+    tuning: { dailyLimitThresholdMs: 2000 },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+test('a list longer than a day of calls waits for the next day, shows the wait, and delivers every row', async () => {
+  const job = parseProspectListJob({
+    id: 'prospects-daily',
+    kind: 'prospect-list',
+    title: 'Daily limit prospects',
+    briefs: [{ brief: 'law firm for seed companies', org_key: 'brightline-legal', limit: 10 }],
+    searches: [{ countries: ['Spain'], cap: 350 }],
+    enrich: 12,
+    crm: ['generic'],
+    budget: { credits: 3 },
+    outputs: ['csv'],
+    destination: `${h.dir}/reports`,
+  });
+  const handle = await startJobRun(h.client, h.settings, job);
+  const seen: RunProgress[] = [];
+  const poll = setInterval(() => {
+    handle.query(progressQuery).then(
+      (p) => seen.push(p),
+      () => undefined,
+    );
+  }, 100);
+  let result: ProspectListResult;
+  try {
+    result = await followRun<ProspectListResult>(handle, QUIET);
+  } finally {
+    clearInterval(poll);
+  }
+  expect(result.partial, result.reasons.join('; ')).toBe(false);
+  expect(result.callsMade).toBeGreaterThan(16);
+  expect(seen.some((p) => p.waitingUntil !== null)).toBe(true);
+  // The waits are durable timers in the run's histories (the run's own or its paging child's).
+  const timers = (await runHistories(h.client, handle.workflowId))
+    .flatMap((r) => r.history.events ?? [])
+    .filter((e) => e.timerStartedEventAttributes).length;
+  expect(timers).toBeGreaterThan(0);
+  // Every row of the search and the brief arrived: the CSV holds the list the run counted, the
+  // search's whole result (Spain has fewer startups than the cap) among them.
+  const rows: string[][] = parse(readFileSync(result.files['csv-generic']!), { bom: true });
+  expect(rows.length - 1).toBe(result.listed);
+  const total = (
+    await fetch(`${sandbox.url}/v1/search_startups`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.vc}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ countries: ['Spain'], limit: 1 }),
+    }).then((r) => r.json() as Promise<{ data: { total: number } }>)
+  ).data.total;
+  expect(total).toBeLessThan(350);
+  expect(result.listed).toBeGreaterThanOrEqual(total);
+}, 180_000);
