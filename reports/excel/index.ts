@@ -1,4 +1,4 @@
-/** Excel building blocks: formula-safe cells, tables, key figures, chart images. */
+/** Excel building blocks: formula-safe cells, tables, key figures, chart images, streamed sheets. */
 export {
   safeText,
   safeValue,
@@ -14,3 +14,5 @@ export { WorkbookBlocks } from './blocks.js';
 export type { KeyFigureCell, WorkbookMeta } from './blocks.js';
 export { ReportWorkbook } from './workbook.js';
 export type { DataColumn } from './workbook.js';
+export { StreamingReportWorkbook, RowSheet } from './stream.js';
+export type { StreamColumn } from './stream.js';
