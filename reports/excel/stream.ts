@@ -8,6 +8,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
 import type { WorkbookMeta } from './blocks.js';
@@ -27,7 +28,30 @@ export interface StreamColumn<R> {
 }
 
 /** How often (in rows) a streamed sheet waits for the zip to take what was written. */
-const DRAIN_EVERY = 500;
+const DRAIN_EVERY = 200;
+/** Bytes of sheet XML a sheet may have waiting for the zip before it waits. */
+const MAX_BACKLOG = 4 * 1024 * 1024;
+
+interface Buffered {
+  length?: number;
+}
+interface SheetStream {
+  buffers?: Buffered[];
+  pipes?: { _writableState?: Buffered; _readableState?: Buffered }[];
+}
+
+/**
+ * Bytes written to a streamed sheet that the zip has not compressed yet. exceljs 4.4's sheet
+ * stream ignores backpressure: it buffers in itself until the zip reaches the sheet, then writes
+ * into the zip entry's PassThrough whatever its state. Read from those internals; 0 when they
+ * are not there (no waiting then, as before).
+ */
+function zipBacklog(ws: ExcelJS.Worksheet): number {
+  const stream = (ws as unknown as { stream?: SheetStream }).stream;
+  const own = (stream?.buffers ?? []).reduce((n, b) => n + (b.length ?? 0), 0);
+  const entry = stream?.pipes?.[0];
+  return own + (entry?._writableState?.length ?? 0) + (entry?._readableState?.length ?? 0);
+}
 
 /** A sheet whose rows are written and freed one at a time; see `StreamingReportWorkbook.addRowSheet`. */
 export class RowSheet<R> {
@@ -44,8 +68,8 @@ export class RowSheet<R> {
   }
 
   /**
-   * Writes one row and commits it. Every `DRAIN_EVERY` rows it yields to the event loop so the
-   * zip compresses what was written instead of buffering the whole sheet.
+   * Writes one row and commits it. Every `DRAIN_EVERY` rows it waits while more than
+   * `MAX_BACKLOG` bytes are still to be compressed, so memory stays flat however long the list.
    */
   async add(row: R): Promise<void> {
     const r = this.ws.getRow(this.count + 2);
@@ -61,7 +85,7 @@ export class RowSheet<R> {
     });
     r.commit();
     this.count++;
-    if (this.count % DRAIN_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.count % DRAIN_EVERY === 0) while (zipBacklog(this.ws) > MAX_BACKLOG) await nextTurn();
   }
 
   /** Sets the filter over the header and every row written, and commits the sheet. */
