@@ -15,6 +15,7 @@ import type { KeyFigure, RowCell, TableColumn } from '../../../reports/pdf/index
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
 import { briefTitle, gaveText, leftOutLines, leftOutTotal, oneLine, sourceLines } from './text.js';
+import type { SourceLine } from './text.js';
 
 /** The most pages the brief takes. */
 export const MAX_BRIEF_PAGES = 3;
@@ -86,9 +87,20 @@ function header(pdf: ReportPdf, summary: ProspectSummary): void {
   pdf.keyFigures(tiles, 5);
 }
 
+/**
+ * At most `n` of the sources (the briefs first in `lines`, then the searches): briefs and
+ * searches share the rows, half each, the rest to whichever has more.
+ */
+function pickSources(lines: readonly SourceLine[], briefs: number, n: number): SourceLine[] {
+  const b = lines.slice(0, briefs);
+  const s = lines.slice(briefs);
+  const fromBriefs = Math.min(b.length, Math.max(Math.ceil(n / 2), n - s.length));
+  return [...b.slice(0, fromBriefs), ...s.slice(0, n - fromBriefs)];
+}
+
 function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
   const lines = sourceLines(summary);
-  const shown = lines.slice(0, budget.sources);
+  const shown = pickSources(lines, summary.briefs.length, budget.sources);
   const columns: TableColumn[] = [
     { header: 'Source', width: 0.8 },
     { header: 'What was asked', width: 3.4 },
@@ -108,7 +120,7 @@ function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   pdf.table(columns, rows, options);
   const c = summary.counts;
   const notes = [
-    ...(lines.length > shown.length ? [more(lines.length - shown.length, 'sources')] : []),
+    ...(lines.length > shown.length ? [more(lines.length - shown.length, 'briefs and searches')] : []),
     `${formatInt(c.sourceRecords)} records from ${formatInt(summary.briefs.length)} briefs and ` +
       `${formatInt(summary.searches.length)} searches, merged by key and domain into ` +
       `${formatInt(c.merged)} companies; ${formatInt(c.listed)} listed.`,
@@ -157,8 +169,8 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   const fixed = [
     fitWidth('#', col(0)),
     0,
-    Math.min(fitWidth('Domain', col(2)), width * 0.2),
-    Math.min(fitWidth('Country', col(3)), width * 0.13),
+    Math.min(fitWidth('Domain', col(2)), width * 0.16),
+    Math.min(fitWidth('Country', col(3)), width * 0.12),
     Math.min(fitWidth('Stage', col(4)), width * 0.12),
     fitWidth('Fit', col(5)),
     fitWidth('Momentum', col(6)),
@@ -166,7 +178,7 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   ];
   const rest = width - fixed.reduce((a, b) => a + b, 0);
   const headers = ['#', 'Company', 'Domain', 'Country', 'Stage', 'Fit', 'Momentum', 'Why (first reason)'];
-  const shares = [0, 0.4, 0, 0, 0, 0, 0, 0.6];
+  const shares = [0, 0.38, 0, 0, 0, 0, 0, 0.62];
   const columns: TableColumn[] = headers.map((h, i) => ({
     header: h,
     width: (fixed[i] ?? 0) + (shares[i] ?? 0) * rest,
@@ -176,6 +188,7 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   const title = rows.length > 0 ? `Top ${rows.length} targets` : 'Top targets';
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
   pdf.table(columns, rows, options);
+  if (rows.length === 0) return;
   const unprintable = rows.some((r) => r[1]?.endsWith(UNPRINTABLE));
   pdf.paragraph(
     (unprintable

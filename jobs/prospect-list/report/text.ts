@@ -80,7 +80,7 @@ export function leftOutLines(summary: ProspectSummary): string[] {
     lines.push(`${count(c.markedDelivered)} kept but marked as delivered by an earlier run.`);
   if (lines.length === 0)
     lines.push('Nothing was left out: no company was in the CRM export or delivered before.');
-  if (c.enrichAsked > 0 && c.enriched < c.enrichAsked)
+  if (c.listed > 0 && c.enrichAsked > 0 && c.enriched < Math.min(c.enrichAsked, c.listed))
     lines.push(
       `${formatInt(c.enriched)} of the top ${formatInt(c.enrichAsked)} rows enriched with founders, investors and rounds (get_startup).`,
     );

@@ -81,7 +81,10 @@ describe('writeProspectBrief', () => {
     expect(
       buildProspectBrief(summary, await renderProspectCharts(summary), BRIEF_BUDGETS[0]!).pageCount,
     ).toBeGreaterThan(MAX_BRIEF_PAGES);
-    expect(text).toMatch(/moresources\(theworkbook'sSummarysheetliststhemall\)/);
+    expect(text).toMatch(/morebriefsandsearches\(theworkbook'sSummarysheetliststhemall\)/);
+    // Briefs and searches share the rows the budget leaves.
+    expect(text).toContain('brief1');
+    expect(text).toContain('search1');
     expect(text).toMatch(/morelimits/);
     expect(text).toContain(squeeze('Company 25 Internationa'));
   });
