@@ -189,7 +189,7 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
   pdf.table(columns, rows, options);
   if (rows.length === 0) return;
-  const unprintable = rows.some((r) => r[1]?.endsWith(UNPRINTABLE));
+  const unprintable = summary.top.some((r) => printedName(r) !== (oneLine(r.name) || '—'));
   pdf.paragraph(
     (unprintable
       ? "* The company's name is in a script this brief's font cannot print (Chinese, for one): its domain " +
