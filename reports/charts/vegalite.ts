@@ -18,6 +18,12 @@ export interface ChartLayout {
   height?: number;
   /** Height of one category of horizontal bars, px: default 20 (one series) or 9 a series + 6. */
   band?: number;
+  /**
+   * Widest category label of horizontal bars, px, before it is cut with an ellipsis: default
+   * `CATEGORY_LABEL_LIMIT` or 38% of the width, whichever is less. Give the measured width of
+   * the longest label (`measureText`) to keep long names whole.
+   */
+  labelLimit?: number;
 }
 
 /** What `toVegaLite` decided, kept in the spec's `usermeta` for tests and logs. */
@@ -280,11 +286,11 @@ export function toVegaLite(spec: ChartSpec, layout: ChartLayout = {}): TopLevelS
       return scatterSpec(chart, width, height);
     case 'hbar':
     case 'hstacked':
-      return hbarSpec(chart, width, chart.kind === 'hstacked', layout.band);
+      return hbarSpec(chart, width, chart.kind === 'hstacked', layout.band, layout.labelLimit);
     case 'combo':
       return comboSpec(chart, width, height);
     default:
-      return cartesianSpec(chart, width, height, layout.band);
+      return cartesianSpec(chart, width, height, layout.band, layout.labelLimit);
   }
 }
 
@@ -299,13 +305,19 @@ function meta(chart: NormalChart, kind: ChartKind, labelAngle = 0): ChartMeta {
   };
 }
 
-function cartesianSpec(chart: NormalChart, width: number, height: number, band?: number): TopLevelSpec {
+function cartesianSpec(
+  chart: NormalChart,
+  width: number,
+  height: number,
+  band?: number,
+  labelLimit?: number,
+): TopLevelSpec {
   const labels = uniqueLabels(chart.rows, chart.xKey);
   const temporal = looksTemporal(chart.rows.map((r) => r[chart.xKey]));
   const plotWidth = width - 90;
   const plan = categoryAxisPlan(labels, plotWidth, temporal);
   const isBar = chart.kind === 'bar' || chart.kind === 'stacked';
-  if (isBar && !plan.fits) return hbarSpec(chart, width, chart.kind === 'stacked', band);
+  if (isBar && !plan.fits) return hbarSpec(chart, width, chart.kind === 'stacked', band, labelLimit);
   const series = chart.series;
   const names = series.map((s) => s.name);
   const values = longRows(chart, labels, series);
@@ -354,7 +366,13 @@ function unique(labels: string[]): string[] {
   return [...new Set(labels)];
 }
 
-function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?: number): TopLevelSpec {
+function hbarSpec(
+  chart: NormalChart,
+  width: number,
+  stacked: boolean,
+  bandSize?: number,
+  labelLimitPx?: number,
+): TopLevelSpec {
   const all = chart.rows;
   const rows = all.slice(0, MAX_HBAR);
   const trimmed: NormalChart = { ...chart, rows };
@@ -366,7 +384,7 @@ function hbarSpec(chart: NormalChart, width: number, stacked: boolean, bandSize?
   const band = bandSize ?? (perCategory === 1 ? 20 : 9 * perCategory + 6);
   const height = Math.max(80, labels.length * band);
   const subtitle = all.length > rows.length ? `First ${rows.length} of ${all.length}` : undefined;
-  const labelLimit = Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.38));
+  const labelLimit = labelLimitPx ?? Math.min(CATEGORY_LABEL_LIMIT, Math.floor(width * 0.38));
   const y = {
     field: 'x',
     type: 'nominal',

@@ -1,4 +1,4 @@
-/** Excel building blocks: formula-safe cells, tables, key figures and chart images. */
+/** Excel building blocks: formula-safe cells, tables, key figures, chart images, streamed sheets. */
 export {
   safeText,
   safeValue,
@@ -8,5 +8,11 @@ export {
   sanitizeTableName,
   sanitizeHeaders,
 } from './safe.js';
-export { ReportWorkbook, cellValue, NUMBER_FORMATS } from './workbook.js';
-export type { ColumnKind, DataColumn, KeyFigureCell } from './workbook.js';
+export { cellValue, linkValue, NUMBER_FORMATS, HEADER_FILL, LINK_FONT } from './cells.js';
+export type { ColumnKind } from './cells.js';
+export { WorkbookBlocks } from './blocks.js';
+export type { KeyFigureCell, WorkbookMeta } from './blocks.js';
+export { ReportWorkbook } from './workbook.js';
+export type { DataColumn } from './workbook.js';
+export { StreamingReportWorkbook, RowSheet } from './stream.js';
+export type { StreamColumn } from './stream.js';

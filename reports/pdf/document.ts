@@ -26,6 +26,8 @@ export interface PdfOptions {
   /** Text at the left of every footer; default the title. */
   footerText?: string;
   lang?: string;
+  /** The first page is a cover, without a footer. Default true; false for a brief that starts with its content. */
+  coverPage?: boolean;
 }
 
 export interface TocEntry {
@@ -768,7 +770,7 @@ export class ReportPdf {
     const range = doc.bufferedPageRange();
     const footer = this.options.footerText ?? this.options.title;
     for (let i = range.start; i < range.start + range.count; i++) {
-      if (i === 0) continue; // the cover carries no footer
+      if (i === 0 && this.options.coverPage !== false) continue; // the cover carries no footer
       doc.switchToPage(i);
       const bottomMargin = doc.page.margins.bottom;
       doc.page.margins.bottom = 0; // writing below the margin must not add a page

@@ -1,7 +1,11 @@
 /**
- * Opening reports back: the workbook with exceljs, the PDF with poppler (pdftotext, pdfinfo).
+ * Opening reports back: the workbook with exceljs (and LibreOffice, where installed), the PDF
+ * with poppler (pdftotext, pdfinfo).
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 
 /** Text of a PDF (layout kept), via pdftotext. */
@@ -45,4 +49,37 @@ export function formulaLikeCells(wb: ExcelJS.Workbook) {
       typeof v === 'string' ? v : v && typeof v === 'object' && 'text' in v ? String(v.text) : null;
     return text !== null && /^[=+\-@\t\r]/.test(text);
   });
+}
+
+/**
+ * The LibreOffice command (`soffice` or `libreoffice`) on PATH, or null. The project's setup
+ * does not install it (a large package); tests that open files with it skip, saying so, without it.
+ */
+export function sofficePath(): string | null {
+  for (const name of ['soffice', 'libreoffice']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      // not on PATH: try the next name
+    }
+  }
+  return null;
+}
+
+/**
+ * Converts `file` with LibreOffice headless (`pdf`, `csv`, ...) into `outDir` and returns the
+ * new file's path. A fresh profile a call, so parallel conversions do not share one.
+ */
+export function sofficeConvert(soffice: string, file: string, to: string, outDir: string): string {
+  const profile = mkdtempSync(join(tmpdir(), 'lo-profile-'));
+  try {
+    execFileSync(
+      soffice,
+      [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', to, '--outdir', outDir, file],
+      { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return join(outDir, basename(file).replace(/\.[^.]+$/, `.${to.split(':')[0] ?? to}`));
 }

@@ -1,0 +1,331 @@
+/**
+ * The prospect list's brief for a sales lead: at most three A4 pages. Title and date, the
+ * list's size in tiles, the sources (each brief and search, what it gave, credits charged), the
+ * top 25 targets, the five charts as vector graphics and what was left out or capped (counts by
+ * reason, malformed suppression rows quoted, limits).
+ *
+ * Three pages whatever the list: the brief is laid out with a budget of source rows, limits,
+ * quoted rows and lines a cell; when that takes more than three pages it is laid out again with
+ * a smaller budget. What a budget leaves out is counted in a line that points to the workbook.
+ */
+import { fontCovers, measureText } from '../../../reports/fonts.js';
+import { formatDate, formatInt, formatNumber, formatPct } from '../../../reports/format.js';
+import { COLORS, ReportPdf } from '../../../reports/pdf/index.js';
+import type { KeyFigure, RowCell, TableColumn } from '../../../reports/pdf/index.js';
+import type { ProspectRow, ProspectSummary } from '../types.js';
+import type { ProspectChart } from './charts.js';
+import { briefTitle, gaveText, leftOutLines, leftOutTotal, oneLine, sourceLines } from './text.js';
+import type { SourceLine } from './text.js';
+
+/** The most pages the brief takes. */
+export const MAX_BRIEF_PAGES = 3;
+
+/** How much of the long lists one layout of the brief prints. */
+export interface BriefBudget {
+  /** Source rows (briefs and searches). */
+  sources: number;
+  /** Limit sentences. */
+  limits: number;
+  /** Malformed suppression rows quoted. */
+  examples: number;
+  /** Lines a cell of the tables may wrap to. */
+  cellLines: number;
+  /** Characters a quoted row or limit keeps. */
+  quote: number;
+}
+
+/** The budgets tried in order; the last one fits three pages whatever the summary holds. */
+export const BRIEF_BUDGETS: readonly BriefBudget[] = [
+  { sources: 8, limits: 8, examples: 5, cellLines: 2, quote: 220 },
+  { sources: 5, limits: 4, examples: 3, cellLines: 2, quote: 160 },
+  { sources: 3, limits: 2, examples: 2, cellLines: 1, quote: 110 },
+];
+
+const TABLE_SIZE = 7.5;
+const NOTE_SIZE = 7.5;
+const CELL_PAD = 8;
+
+function more(n: number, what: string): string {
+  return `… and ${formatInt(n)} more ${what} (the workbook's Summary sheet lists them all).`;
+}
+
+function cut(text: string, chars: number): string {
+  const t = oneLine(text);
+  const cs = Array.from(t);
+  return cs.length <= chars ? t : `${cs.slice(0, chars - 1).join('')}…`;
+}
+
+function header(pdf: ReportPdf, summary: ProspectSummary): void {
+  pdf.heading(briefTitle(summary), 1);
+  const crm = summary.job.crm.join(', ');
+  pdf.paragraph(
+    `Prospect list of ${formatDate(summary.date)} · job ${summary.job.id} · CSV for ${crm}` +
+      (summary.stats.partial ? ' · partial run (see the end of this brief)' : ''),
+    { size: 9, color: COLORS.muted },
+  );
+  const c = summary.counts;
+  const budget = summary.stats.creditsBudget;
+  const tiles: KeyFigure[] = [
+    {
+      label: 'Companies listed',
+      value: formatInt(c.listed),
+      note: `${formatInt(leftOutTotal(summary))} left out`,
+    },
+    {
+      label: 'Net new',
+      value: formatInt(c.netNew),
+      note: c.markedDelivered > 0 ? `${formatInt(c.markedDelivered)} delivered before` : 'all new',
+    },
+    { label: 'Scored by fit', value: formatInt(c.scored), note: `of ${formatInt(c.listed)} listed` },
+    { label: 'Enriched', value: formatInt(c.enriched), note: `of the top ${formatInt(c.enrichAsked)}` },
+    {
+      label: 'Credits spent',
+      value: formatInt(summary.stats.creditsSpent),
+      note: budget > 0 ? `budget ${formatInt(budget)}` : 'no budget set',
+    },
+  ];
+  pdf.keyFigures(tiles, 5);
+}
+
+/**
+ * At most `n` of the sources (the briefs first in `lines`, then the searches): briefs and
+ * searches share the rows, half each, the rest to whichever has more.
+ */
+function pickSources(lines: readonly SourceLine[], briefs: number, n: number): SourceLine[] {
+  const b = lines.slice(0, briefs);
+  const s = lines.slice(briefs);
+  const fromBriefs = Math.min(b.length, Math.max(Math.ceil(n / 2), n - s.length));
+  return [...b.slice(0, fromBriefs), ...s.slice(0, n - fromBriefs)];
+}
+
+function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
+  const lines = sourceLines(summary);
+  const shown = pickSources(lines, summary.briefs.length, budget.sources);
+  const columns: TableColumn[] = [
+    { header: 'Source', width: 0.8 },
+    { header: 'What was asked', width: 3.4 },
+    { header: 'Gave', width: 1.2, align: 'right' },
+    { header: 'Credits', width: 0.75, align: 'right' },
+    { header: 'Note', width: 2.1 },
+  ];
+  const rows = shown.map((s) => [
+    s.label,
+    oneLine(s.asked),
+    gaveText(s),
+    s.credits === null ? '—' : formatInt(s.credits),
+    oneLine(s.note),
+  ]);
+  const options = { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText: 'No brief and no search.' };
+  pdf.heading('Sources', 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
+  pdf.table(columns, rows, options);
+  const c = summary.counts;
+  const notes = [
+    ...(lines.length > shown.length ? [more(lines.length - shown.length, 'briefs and searches')] : []),
+    `${formatInt(c.sourceRecords)} records from ${formatInt(summary.briefs.length)} briefs and ` +
+      `${formatInt(summary.searches.length)} searches, merged by key and domain into ` +
+      `${formatInt(c.merged)} companies; ${formatInt(c.listed)} listed.`,
+  ];
+  for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+}
+
+/** Width of a column that holds `header` and `values` on one line each, padding included. */
+function fitWidth(header: string, values: string[]): number {
+  return (
+    Math.ceil(
+      Math.max(measureText(header, TABLE_SIZE, true), ...values.map((v) => measureText(v, TABLE_SIZE))),
+    ) + CELL_PAD
+  );
+}
+
+/** Marks a name printed as its domain: the font cannot draw the name (Chinese, for one). */
+const UNPRINTABLE = ' *';
+
+/** The name as printed: itself, or its domain (key) marked when the font lacks its script. */
+function printedName(r: ProspectRow): string {
+  const name = oneLine(r.name);
+  if (!name) return '—';
+  return fontCovers(name) ? name : `${r.domain ?? r.key ?? '(name)'}${UNPRINTABLE}`;
+}
+
+function topRow(r: ProspectRow): string[] {
+  return [
+    String(r.rank),
+    printedName(r),
+    r.domain ?? '—',
+    r.country ?? '—',
+    r.stage ?? '—',
+    r.fitPct === null ? 'not scored' : formatPct(r.fitPct),
+    r.momentum === null ? '—' : formatNumber(r.momentum, 0),
+    r.why[0] ? oneLine(r.why[0]) : '—',
+  ];
+}
+
+function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
+  const rows = summary.top.map(topRow);
+  const col = (i: number) => rows.map((r) => r[i] ?? '');
+  // Short columns take what their longest value needs (domain, country and stage at most a
+  // share); the name and the reason share the rest.
+  const width = pdf.pageContentWidth;
+  const fixed = [
+    fitWidth('#', col(0)),
+    0,
+    Math.min(fitWidth('Domain', col(2)), width * 0.16),
+    Math.min(fitWidth('Country', col(3)), width * 0.12),
+    Math.min(fitWidth('Stage', col(4)), width * 0.12),
+    fitWidth('Fit', col(5)),
+    fitWidth('Momentum', col(6)),
+    0,
+  ];
+  const rest = width - fixed.reduce((a, b) => a + b, 0);
+  const headers = ['#', 'Company', 'Domain', 'Country', 'Stage', 'Fit', 'Momentum', 'Why (first reason)'];
+  const shares = [0, 0.38, 0, 0, 0, 0, 0, 0.62];
+  const columns: TableColumn[] = headers.map((h, i) => ({
+    header: h,
+    width: (fixed[i] ?? 0) + (shares[i] ?? 0) * rest,
+    ...(i === 0 || i === 5 || i === 6 ? { align: 'right' as const } : {}),
+  }));
+  const options = { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText: 'The list is empty.' };
+  const title = rows.length > 0 ? `Top ${rows.length} targets` : 'Top targets';
+  pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
+  pdf.table(columns, rows, options);
+  if (rows.length === 0) return;
+  const unprintable = summary.top.some((r) => printedName(r) !== (oneLine(r.name) || '—'));
+  pdf.paragraph(
+    (unprintable
+      ? "* The company's name is in a script this brief's font cannot print (Chinese, for one): its domain " +
+        'stands in; the workbook has the name. '
+      : '') +
+      'Fit: how well the company matches the briefs (find_customers), in percent; momentum: the ' +
+      "service's score of its recent growth, 0 to 100. Not scored: found by a search only. The " +
+      'workbook has every row with its website, profile, funding, founders and investors.',
+    { size: NOTE_SIZE, color: COLORS.muted },
+  );
+}
+
+function chartCell(pdf: ReportPdf, chart: ProspectChart): RowCell {
+  const rendered = chart.rendered;
+  if (rendered)
+    return {
+      measure: () => pdf.chartHeight(rendered),
+      draw: () => pdf.chart(rendered, { alt: chart.title }),
+    };
+  // Not drawn: the chart's title and why, where the chart would be.
+  const note = chart.note ?? 'Nothing to draw.';
+  return {
+    measure: () => pdf.paragraphHeight(chart.title, { size: 10 }) + pdf.paragraphHeight(note, { size: 8.5 }),
+    draw: () => {
+      pdf.paragraph(chart.title, { size: 10, color: COLORS.accent });
+      pdf.paragraph(note, { size: 8.5, color: COLORS.muted });
+    },
+  };
+}
+
+function chartsSection(pdf: ReportPdf, charts: readonly ProspectChart[]): void {
+  const byId = new Map(charts.map((c) => [c.id, c]));
+  // Sectors beside countries (both horizontal bars), the two score bands together, stages last.
+  const pairs = [['sectors', 'countries'], ['momentum', 'fit'], ['stages']] as const;
+  const rows = pairs
+    .map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined))
+    .filter((cs) => cs.length > 0)
+    .map((cs) => {
+      const cells = cs.map((c) => chartCell(pdf, c));
+      // A lone chart keeps half the width, like the charts above it.
+      return cells.length === 1 ? [...cells, { measure: () => 0, draw: () => undefined }] : cells;
+    });
+  const first = rows[0];
+  if (!first) return;
+  pdf.heading('The list in charts', 2, { keepWith: pdf.measureRow(first) });
+  for (const cells of rows) pdf.row(cells);
+}
+
+function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
+  pdf.heading('Left out and limits', 2, { keepWith: 50 });
+  const size = 8.5;
+  pdf.bullets(leftOutLines(summary), { size });
+  const s = summary.suppression;
+  if (s) {
+    const quoted = s.examples.slice(0, budget.examples);
+    pdf.paragraph(
+      `Suppression list ${s.file}: ${formatInt(s.rows)} rows read, ${formatInt(s.malformed)} malformed` +
+        (quoted.length > 0 ? ', the first of them:' : '.'),
+      { size },
+    );
+    if (quoted.length > 0)
+      pdf.bullets(
+        quoted.map((e) => cut(e, budget.quote)),
+        { size: NOTE_SIZE },
+      );
+    const unquoted = Math.max(s.examples.length, s.malformed) - quoted.length;
+    if (unquoted > 0 && quoted.length > 0)
+      pdf.paragraph(more(unquoted, 'malformed rows'), { size: NOTE_SIZE, color: COLORS.muted });
+  }
+  const limits = summary.limits.slice(0, budget.limits);
+  if (limits.length > 0) {
+    pdf.paragraph('Limits:', { size, gap: 2 });
+    pdf.bullets(
+      limits.map((l) => cut(l, budget.quote)),
+      { size: NOTE_SIZE },
+    );
+    if (summary.limits.length > limits.length)
+      pdf.paragraph(more(summary.limits.length - limits.length, 'limits'), {
+        size: NOTE_SIZE,
+        color: COLORS.muted,
+      });
+  }
+  const notes = [
+    ...(summary.notProvided.length > 0
+      ? [`Not provided by the service for any company: ${summary.notProvided.join(', ')}.`]
+      : []),
+    ...(summary.stats.partial
+      ? [`Partial run: ${summary.stats.reasons.join('; ') || 'see the run log'}.`]
+      : []),
+  ];
+  for (const n of notes) pdf.paragraph(cut(n, budget.quote * 2), { size: NOTE_SIZE, color: COLORS.muted });
+}
+
+/** Lays the brief out with one budget (see `writeProspectBrief`, which picks the budget). */
+export function buildProspectBrief(
+  summary: ProspectSummary,
+  charts: readonly ProspectChart[],
+  budget: BriefBudget,
+  options: { creationDate?: Date } = {},
+): ReportPdf {
+  const title = briefTitle(summary);
+  const pdf = new ReportPdf({
+    title,
+    subject: `Prospect list of ${formatDate(summary.date)}`,
+    keywords: 'prospect list, sales, venture intelligence',
+    footerText: `${title} · ${formatDate(summary.date)}`,
+    coverPage: false,
+    ...(options.creationDate ? { creationDate: options.creationDate } : {}),
+  });
+  header(pdf, summary);
+  sources(pdf, summary, budget);
+  topTargets(pdf, summary, budget);
+  chartsSection(pdf, charts);
+  leftOut(pdf, summary, budget);
+  return pdf;
+}
+
+/**
+ * Writes the brief to `path`: at most three pages, the first budget whose layout fits.
+ * Returns the page count.
+ *
+ * @example
+ * const charts = await renderProspectCharts(summary);
+ * const { pages } = await writeProspectBrief(summary, 'out/brief.pdf', charts);
+ */
+export async function writeProspectBrief(
+  summary: ProspectSummary,
+  path: string,
+  charts: readonly ProspectChart[],
+  options: { creationDate?: Date } = {},
+): Promise<{ pages: number }> {
+  let pdf: ReportPdf | null = null;
+  for (const budget of BRIEF_BUDGETS) {
+    pdf = buildProspectBrief(summary, charts, budget, options);
+    if (pdf.pageCount <= MAX_BRIEF_PAGES) break;
+  }
+  if (!pdf) throw new Error('no brief budget');
+  return { pages: await pdf.writeTo(path) };
+}

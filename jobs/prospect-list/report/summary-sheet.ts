@@ -1,0 +1,213 @@
+/**
+ * The workbook's Summary sheet, the first a sales lead sees: on the left (columns A to C) the
+ * key figures, the sources (what each brief and search gave, credits, caps), what was left out,
+ * the suppression list with its malformed rows quoted, and the limits; on the right (from
+ * column E) the five charts one under the other, or why a chart is not drawn.
+ */
+import type ExcelJS from 'exceljs';
+import { safeText } from '../../../reports/excel/index.js';
+import type { KeyFigureCell, StreamingReportWorkbook } from '../../../reports/excel/index.js';
+import { formatDate, formatInt } from '../../../reports/format.js';
+import type { ProspectSummary } from '../types.js';
+import type { ProspectChart } from './charts.js';
+import { briefTitle, leftOutLines, sourceLines } from './text.js';
+
+/** Column of the charts; columns A to C hold the figures and D is a gap. */
+const CHART_COL = 5;
+/** Charts are shown 1.3 times their rendered width (their PNG has twice the pixels). */
+const CHART_ZOOM = 1.3;
+const WIDTHS = [46, 14, 60, 3];
+
+function keyFigures(summary: ProspectSummary): KeyFigureCell[] {
+  const c = summary.counts;
+  const s = summary.stats;
+  return [
+    { label: 'Run date', value: summary.date, kind: 'date' },
+    {
+      label: 'Companies listed',
+      value: c.listed,
+      kind: 'int',
+      note: `${formatInt(c.merged)} companies after merging ${formatInt(c.sourceRecords)} records from the sources`,
+    },
+    { label: 'Net new', value: c.netNew, kind: 'int', note: 'not delivered by an earlier run' },
+    { label: 'Marked as delivered before', value: c.markedDelivered, kind: 'int' },
+    { label: 'Left out: in the CRM export (domain)', value: c.suppressedByDomain, kind: 'int' },
+    { label: 'Left out: in the CRM export (name)', value: c.suppressedByName, kind: 'int' },
+    { label: 'Left out: delivered before', value: c.suppressedDelivered, kind: 'int', note: 'net new only' },
+    { label: 'Scored by fit (find_customers)', value: c.scored, kind: 'int' },
+    {
+      label: 'Enriched (get_startup)',
+      value: c.enriched,
+      kind: 'int',
+      note: `of the top ${formatInt(c.enrichAsked)} rows`,
+    },
+    {
+      label: 'Credits spent',
+      value: s.creditsSpent,
+      kind: 'int',
+      note: s.creditsBudget > 0 ? `budget ${formatInt(s.creditsBudget)}` : 'no budget set',
+    },
+    { label: 'Account balance after the run', value: s.accountBalance, kind: 'int' },
+    { label: 'Calls made', value: s.callsMade, kind: 'int' },
+    {
+      label: 'Status',
+      value: s.partial ? 'Partial' : 'Complete',
+      note: s.reasons.join('; '),
+    },
+  ];
+}
+
+/** A 3-column block: a heading, a header row and rows of label, number, details. Returns the next free row. */
+function block(
+  book: StreamingReportWorkbook,
+  ws: ExcelJS.Worksheet,
+  row: number,
+  heading: string,
+  headers: [string, string, string],
+  rows: [string, number | null, string][],
+): number {
+  let r = book.addHeading(ws, heading, row);
+  book.addHeaderRow(ws, r++, headers);
+  for (const [label, n, details] of rows) {
+    const a = ws.getCell(r, 1);
+    a.value = safeText(label);
+    a.alignment = { wrapText: true, vertical: 'top' };
+    const b = ws.getCell(r, 2);
+    b.value = n;
+    b.numFmt = '#,##0';
+    b.alignment = { vertical: 'top' };
+    const c = ws.getCell(r, 3);
+    c.value = safeText(details);
+    c.alignment = { horizontal: 'left', wrapText: true, vertical: 'top', indent: 1 };
+    book.fitRowHeight(ws, r, [
+      [label, WIDTHS[0] ?? 10],
+      [details, (WIDTHS[2] ?? 10) - 2],
+    ]);
+    r++;
+  }
+  return r + 1;
+}
+
+function sourcesBlock(
+  book: StreamingReportWorkbook,
+  ws: ExcelJS.Worksheet,
+  summary: ProspectSummary,
+  row: number,
+): number {
+  const rows = sourceLines(summary).map((s): [string, number | null, string] => {
+    const details =
+      s.credits !== null
+        ? [`${formatInt(s.credits)} credits charged`, s.note]
+        : [
+            s.total !== null ? `${formatInt(s.total)} matching` : 'matching count not given',
+            `cap ${formatInt(s.cap)}`,
+            s.note,
+          ];
+    return [`${s.label}: ${s.asked}`, s.rows, details.filter(Boolean).join(' · ')];
+  });
+  if (rows.length === 0) rows.push(['No brief and no search.', null, '']);
+  return block(
+    book,
+    ws,
+    row,
+    'Sources',
+    ['Source: what was asked', 'Companies', 'Credits, matching, cap, note'],
+    rows,
+  );
+}
+
+function suppressionBlock(
+  book: StreamingReportWorkbook,
+  ws: ExcelJS.Worksheet,
+  summary: ProspectSummary,
+  row: number,
+): number {
+  let r = book.addParagraphs(ws, leftOutLines(summary), row, {
+    heading: 'Left out',
+    span: 3,
+    charsPerLine: 110,
+  });
+  const s = summary.suppression;
+  if (!s) return book.addParagraphs(ws, ['The job has no suppression list.'], r, { span: 3 });
+  r = block(
+    book,
+    ws,
+    r,
+    'Suppression list',
+    ['File', 'Rows', 'Note'],
+    [
+      [s.file, s.rows, 'rows read from the file'],
+      [
+        'Malformed rows',
+        s.malformed,
+        s.malformed > 0 ? 'left out of the matching; the first are quoted below' : '',
+      ],
+    ],
+  );
+  if (s.examples.length > 0) r = book.addParagraphs(ws, s.examples, r - 1, { span: 3, charsPerLine: 110 });
+  return r;
+}
+
+function chartsColumn(
+  book: StreamingReportWorkbook,
+  ws: ExcelJS.Worksheet,
+  charts: readonly ProspectChart[],
+  row: number,
+): number {
+  let r = row;
+  for (const c of charts) {
+    if (c.rendered) {
+      const size = {
+        width: Math.round(c.rendered.width * CHART_ZOOM),
+        height: Math.round(c.rendered.height * CHART_ZOOM),
+      };
+      r = book.addImage(ws, c.rendered.png, { row: r, col: CHART_COL }, size, c.title);
+      continue;
+    }
+    const title = ws.getCell(r, CHART_COL);
+    title.value = safeText(c.title);
+    title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+    ws.getCell(r + 1, CHART_COL).value = safeText(c.note ?? 'Nothing to draw.');
+    r += 3;
+  }
+  return r;
+}
+
+/** Builds the Summary sheet whole and commits it (streamed sheets go into the file in order). */
+export function writeSummarySheet(
+  book: StreamingReportWorkbook,
+  summary: ProspectSummary,
+  charts: readonly ProspectChart[],
+): number {
+  const ws = book.addSheet('Summary', {
+    tabColor: 'FF1F4E79',
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
+  WIDTHS.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+  const title = briefTitle(summary);
+  let row = book.addTitle(
+    ws,
+    title,
+    `Prospect list of ${formatDate(summary.date)} · job ${summary.job.id} · the Prospects sheet has every company, Suppressed those left out`,
+  );
+  const top = row;
+  row = book.addKeyFigures(ws, keyFigures(summary), row);
+  row = sourcesBlock(book, ws, summary, row);
+  row = suppressionBlock(book, ws, summary, row);
+  if (summary.limits.length > 0)
+    row = book.addParagraphs(ws, summary.limits, row, { heading: 'Limits', span: 3, charsPerLine: 110 });
+  if (summary.notProvided.length > 0)
+    book.addParagraphs(
+      ws,
+      [`Not provided by the service for any company: ${summary.notProvided.join(', ')}.`],
+      row,
+      {
+        span: 3,
+        charsPerLine: 110,
+      },
+    );
+  const images = charts.filter((c) => c.rendered).length;
+  chartsColumn(book, ws, charts, top);
+  ws.commit();
+  return images;
+}

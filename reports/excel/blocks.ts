@@ -1,0 +1,180 @@
+/**
+ * What every report workbook writes the same way, in memory or streamed: sheets with safe unique
+ * names, a title, wrapped paragraphs, key figures, header rows and hyperlinks. `ReportWorkbook`
+ * (in memory, tables) and `StreamingReportWorkbook` (rows written as they come) both extend it.
+ */
+import type ExcelJS from 'exceljs';
+import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
+import type { ColumnKind } from './cells.js';
+import { safeText, sanitizeSheetName } from './safe.js';
+
+export interface KeyFigureCell {
+  label: string;
+  value: number | string | null;
+  kind?: ColumnKind;
+  note?: string;
+}
+
+/** Workbook properties written to the file. */
+export interface WorkbookMeta {
+  creator?: string;
+  title?: string;
+  created?: Date;
+}
+
+/** Sheet-level building blocks over an exceljs workbook `wb` (in memory or a stream writer). */
+export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbook> {
+  readonly wb: W;
+  private readonly sheetNames = new Set<string>();
+
+  protected constructor(wb: W, options: WorkbookMeta) {
+    this.wb = wb;
+    this.wb.creator = options.creator ?? 'Venture Intelligence report runner';
+    if (options.title) this.wb.title = options.title;
+    const created = options.created ?? new Date();
+    this.wb.created = created;
+    this.wb.modified = created;
+  }
+
+  /**
+   * Adds a sheet; the name is sanitised (31 chars, no []:*?/\) and made unique. With
+   * `frozenRows`, that many top rows stay in view when scrolling; `pageSetup` is how it prints.
+   */
+  addSheet(
+    name: string,
+    options: { tabColor?: string; frozenRows?: number; pageSetup?: Partial<ExcelJS.PageSetup> } = {},
+  ): ExcelJS.Worksheet {
+    const frozen = options.frozenRows ?? 0;
+    return this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
+      properties: options.tabColor ? { tabColor: { argb: options.tabColor } } : {},
+      ...(options.pageSetup ? { pageSetup: options.pageSetup } : {}),
+      views: [
+        frozen > 0
+          ? {
+              state: 'frozen',
+              xSplit: 0,
+              ySplit: frozen,
+              topLeftCell: `A${frozen + 1}`,
+              activeCell: `A${frozen + 1}`,
+              showGridLines: false,
+            }
+          : { showGridLines: false },
+      ],
+    });
+  }
+
+  /** A bold title (and optional subtitle) at the top-left of a sheet. Returns the next free row. */
+  addTitle(ws: ExcelJS.Worksheet, title: string, subtitle?: string, row = 1): number {
+    const t = ws.getCell(row, 1);
+    t.value = safeText(title);
+    t.font = { bold: true, size: 16, color: { argb: 'FF1F4E79' } };
+    if (subtitle) {
+      const s = ws.getCell(row + 1, 1);
+      s.value = safeText(subtitle);
+      s.font = { size: 10, color: { argb: 'FF5B6470' } };
+      return row + 3;
+    }
+    return row + 2;
+  }
+
+  /**
+   * A hyperlink cell at (row, col) when `url` is an absolute http(s) url (the text is
+   * formula-safe); nothing otherwise. Returns true when the link was written.
+   */
+  addLink(ws: ExcelJS.Worksheet, row: number, col: number, text: string, url: unknown): boolean {
+    const value = linkValue(text, url);
+    if (!value) return false;
+    const cell = ws.getCell(row, col);
+    cell.value = value;
+    cell.font = LINK_FONT;
+    return true;
+  }
+
+  /** Header cells (white bold on blue) from `col` on in `row`; the texts are formula-safe. */
+  addHeaderRow(ws: ExcelJS.Worksheet, row: number, headers: string[], col = 1): void {
+    headers.forEach((h, i) => {
+      const c = ws.getCell(row, col + i);
+      c.value = safeText(h);
+      c.font = { bold: true, color: { argb: 'FFFFFFFF' } };
+      c.fill = HEADER_FILL;
+    });
+  }
+
+  /**
+   * Paragraphs of text, one a row, merged across `span` columns and wrapped, starting at
+   * `row`; an optional bold heading first. Returns the next free row.
+   */
+  addParagraphs(
+    ws: ExcelJS.Worksheet,
+    paragraphs: string[],
+    row: number,
+    options: { heading?: string; span?: number; charsPerLine?: number } = {},
+  ): number {
+    const span = options.span ?? 8;
+    const perLine = options.charsPerLine ?? 120;
+    let r = row;
+    if (options.heading) r = this.addHeading(ws, options.heading, r);
+    for (const p of paragraphs) {
+      ws.mergeCells(r, 1, r, span);
+      const cell = ws.getCell(r, 1);
+      cell.value = safeText(p);
+      cell.alignment = { wrapText: true, vertical: 'top' };
+      ws.getRow(r).height = Math.max(1, Math.ceil(p.length / perLine)) * 15 + 3;
+      r++;
+    }
+    return r + 1;
+  }
+
+  /**
+   * Sets the height of `row` to fit its wrapped cells (`[text, column width]` pairs), about a
+   * character a unit of column width: spreadsheets do not all grow rows with wrapped text.
+   */
+  fitRowHeight(ws: ExcelJS.Worksheet, row: number, cells: [string, number][]): void {
+    const lines = Math.max(
+      1,
+      ...cells.map(([text, width]) =>
+        text
+          .split('\n')
+          .reduce(
+            (n, part) => n + Math.max(1, Math.ceil(Array.from(part).length / Math.max(1, width - 2))),
+            0,
+          ),
+      ),
+    );
+    if (lines > 1) ws.getRow(row).height = lines * 15 + 3;
+  }
+
+  /** A bold section heading in column A at `row`. Returns the next row. */
+  addHeading(ws: ExcelJS.Worksheet, text: string, row: number): number {
+    const h = ws.getCell(row, 1);
+    h.value = safeText(text);
+    h.font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
+    return row + 1;
+  }
+
+  /** Key figures as label / value / note rows starting at `row`. Returns the next free row. */
+  addKeyFigures(ws: ExcelJS.Worksheet, figures: KeyFigureCell[], row: number, col = 1): number {
+    this.addHeaderRow(ws, row, ['Key figure', 'Value', 'Note'], col);
+    figures.forEach((f, i) => {
+      const r = row + 1 + i;
+      ws.getCell(r, col).value = safeText(f.label);
+      const v = ws.getCell(r, col + 1);
+      const kind = f.kind ?? (typeof f.value === 'number' ? 'number' : 'text');
+      v.value = cellValue(f.value, kind);
+      const fmt = NUMBER_FORMATS[kind];
+      if (fmt) v.numFmt = fmt;
+      v.alignment = { horizontal: 'right' };
+      if (f.note) {
+        const n = ws.getCell(r, col + 2);
+        n.value = safeText(f.note);
+        n.alignment = { horizontal: 'left', indent: 1 };
+      }
+    });
+    const widths = [32, 16, 40];
+    widths.forEach((w, i) => {
+      const c = ws.getColumn(col + i);
+      c.width = Math.max(c.width ?? 0, w);
+    });
+    return row + figures.length + 2;
+  }
+}

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  BRIEF_BUDGETS,
+  buildProspectBrief,
+  MAX_BRIEF_PAGES,
+  renderProspectCharts,
+  writeProspectBrief,
+} from '../../../../jobs/prospect-list/report/index.js';
+import type { ProspectSummary } from '../../../../jobs/prospect-list/types.js';
+import { pdfPages } from '../../../helpers/reports.js';
+import { ACCENT_NAME, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'prospect-brief-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Writes the brief of `summary` and returns its page count and its text without white space,
+ * in drawing order (pdftotext -raw: a table cell's lines stay together).
+ */
+async function brief(summary: ProspectSummary, name: string): Promise<{ pages: number; text: string }> {
+  const path = join(dir, `${name}.pdf`);
+  const charts = await renderProspectCharts(summary);
+  const { pages } = await writeProspectBrief(summary, path, charts, {
+    creationDate: new Date('2026-11-23T06:00:00Z'),
+  });
+  expect(pdfPages(path)).toBe(pages);
+  const text = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' });
+  return { pages, text: text.replace(/\s+/g, '') };
+}
+
+const squeeze = (s: string) => s.replace(/\s+/g, '');
+
+describe('writeProspectBrief', () => {
+  it('prints the title, the sources, the top 25 with their first reason, the charts and what was left out', async () => {
+    const summary = prospectSummary();
+    const { pages, text } = await brief(summary, 'brief');
+    expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
+    for (const s of [
+      'DACH payments prospects',
+      'Prospect list of 23 Nov 2026',
+      'Sources',
+      'brief 2',
+      'free: a repeat within 24 hours',
+      '1,000 of 12,345',
+      'stopped at its cap of 1,000',
+      'Top 25 targets',
+      FORMULA_NAME,
+      MINUS_NAME,
+      ACCENT_NAME,
+      'Company 25 GmbH',
+      'Processes card payments (25)',
+      'not scored',
+      'The list in charts',
+      'Sector mix',
+      'Countries: top 12 of 20',
+      'Left out and limits',
+      '312 companies left out: in the CRM export, matched by domain.',
+      'line 12: no domain nor name ("=cmd|\' /C calc\'!A0")',
+      'search 1 stopped at its cap of 1,000 rows (12,345 matching).',
+    ])
+      expect(text, s).toContain(squeeze(s));
+    // Rank 26 is not in the top 25.
+    expect(text).not.toContain(squeeze('Bare Company 26'));
+  });
+
+  it('prints a name its font cannot draw as the domain, marked, and says the workbook has it', async () => {
+    const { text } = await brief(prospectSummary(), 'cjk');
+    expect(text).toContain(squeeze('company3.de *'));
+    expect(text).toContain(squeeze("name is in a script this brief's font cannot print"));
+  });
+
+  it('stays within three pages with long names, long reasons, 40 sources and many limits', async () => {
+    const summary = prospectSummary({ stress: true });
+    const { pages, text } = await brief(summary, 'stress');
+    expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
+    // The first, fullest layout does not fit; a smaller budget does, and says what it left out.
+    expect(
+      buildProspectBrief(summary, await renderProspectCharts(summary), BRIEF_BUDGETS[0]!).pageCount,
+    ).toBeGreaterThan(MAX_BRIEF_PAGES);
+    expect(text).toMatch(/morebriefsandsearches\(theworkbook'sSummarysheetliststhemall\)/);
+    // Briefs and searches share the rows the budget leaves.
+    expect(text).toContain('brief1');
+    expect(text).toContain('search1');
+    expect(text).toMatch(/morelimits/);
+    expect(text).toContain(squeeze('Company 25 Internationa'));
+  });
+
+  it('says there are no scored rows instead of drawing empty score charts', async () => {
+    const { pages, text } = await brief(prospectSummary({ unscored: true }), 'unscored');
+    expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
+    expect(text).toContain(squeeze('No scored rows: the briefs scored none of the listed companies'));
+  });
+
+  it('writes a short brief for an empty list', async () => {
+    const { pages, text } = await brief(prospectSummary({ listed: 0 }), 'empty');
+    expect(pages).toBeLessThanOrEqual(2);
+    expect(text).toContain(squeeze('The list is empty.'));
+    expect(text).toContain(squeeze('No country chart: the list is empty.'));
+  });
+});

@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeProspectWorkbook } from '../../../../jobs/prospect-list/report/index.js';
+import type { ProspectWorkbookResult } from '../../../../jobs/prospect-list/report/index.js';
+import type { ProspectRow } from '../../../../jobs/prospect-list/types.js';
+import {
+  allCells,
+  formulaLikeCells,
+  openWorkbook,
+  sofficeConvert,
+  sofficePath,
+} from '../../../helpers/reports.js';
+import {
+  ACCENT_NAME,
+  CJK_NAME,
+  FORMULA_NAME,
+  MINUS_NAME,
+  prospectRows,
+  prospectSummary,
+  suppressedRows,
+} from './fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'prospect-workbook-'));
+const soffice = sofficePath();
+if (!soffice)
+  console.warn(
+    '[prospect workbook] LibreOffice (soffice) is not installed and scripts/setup.sh does not install it: ' +
+      'the test that opens the workbook with LibreOffice is skipped. `apt-get install libreoffice-calc-nogui` runs it.',
+  );
+
+let result: ProspectWorkbookResult;
+let wb: ExcelJS.Workbook;
+
+/** The text of a cell: a string, or a hyperlink's text. */
+function text(v: ExcelJS.CellValue): string {
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  if (v && typeof v === 'object' && 'text' in v) return String(v.text);
+  return '';
+}
+
+function column(ws: ExcelJS.Worksheet, header: string): number {
+  const row = ws.getRow(1);
+  for (let c = 1; c <= row.cellCount; c++) if (row.getCell(c).value === header) return c;
+  throw new Error(`no column ${header}`);
+}
+
+beforeAll(async () => {
+  result = await writeProspectWorkbook(
+    prospectSummary({ listed: 60 }),
+    prospectRows(60),
+    suppressedRows(30),
+    join(dir, 'list.xlsx'),
+  );
+  wb = await openWorkbook(result.path);
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('writeProspectWorkbook', () => {
+  it('writes Summary first, then Prospects and Suppressed, with every row', () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Prospects', 'Suppressed']);
+    expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 5 });
+    expect(wb.getWorksheet('Prospects')?.rowCount).toBe(61);
+    expect(wb.getWorksheet('Suppressed')?.rowCount).toBe(31);
+  });
+
+  it('freezes the header and puts a filter over the rows of both lists', () => {
+    for (const [name, last] of [
+      ['Prospects', 'AA61'],
+      ['Suppressed', 'E31'],
+    ] as const) {
+      const ws = wb.getWorksheet(name)!;
+      expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1, topLeftCell: 'A2' });
+      expect(ws.autoFilter).toBe(`A1:${last}`);
+      expect(ws.getCell('A1').font?.bold).toBe(true);
+    }
+  });
+
+  it('writes amounts, scores and dates as numbers and dates with formats, lists joined by "; "', () => {
+    const ws = wb.getWorksheet('Prospects')!;
+    const row = ws.getRow(7); // rank 6: every field given
+    const cell = (h: string) => row.getCell(column(ws, h));
+    expect(cell('Rank').value).toBe(6);
+    expect(cell('Total raised (USD)').value).toBe(2_500_000);
+    expect(cell('Total raised (USD)').numFmt).toBe('$#,##0');
+    expect(cell('Fit').value).toBeCloseTo(0.938);
+    expect(cell('Fit').numFmt).toBe('0.0%');
+    expect(cell('Momentum').value).toBe((6 * 37) % 101);
+    expect(cell('Last round').value).toEqual(new Date('2025-07-15T00:00:00Z'));
+    expect(cell('Last round').numFmt).toBe('yyyy-mm-dd');
+    expect(cell('Founded').value).toBe(2021);
+    expect(cell('Founded').numFmt).toBe('0');
+    expect(cell('Why').value).toBe('Processes card payments (6); Hiring a payments team');
+    expect(cell('Sources').value).toBe('brief 1; search 1');
+  });
+
+  it('links websites and profiles to http(s) urls only', () => {
+    const ws = wb.getWorksheet('Prospects')!;
+    const site = column(ws, 'Website');
+    const profile = column(ws, 'Profile');
+    expect(ws.getRow(7).getCell(site).value).toMatchObject({
+      text: 'https://company6.de',
+      hyperlink: 'https://company6.de/',
+    });
+    expect(ws.getRow(7).getCell(profile).value).toMatchObject({
+      hyperlink: 'https://vis.example.com/startups/st_6',
+    });
+    // A javascript: website is shown as text, never linked.
+    expect(ws.getRow(8).getCell(site).value).toBe('javascript:alert(1)');
+  });
+
+  it('stores formula-like names as inert text and keeps non-Latin names intact', () => {
+    const ws = wb.getWorksheet('Prospects')!;
+    const names = [2, 3, 4, 5].map((r) => ws.getRow(r).getCell(2));
+    expect(names.map((c) => c.value)).toEqual([`'${FORMULA_NAME}`, `'${MINUS_NAME}`, CJK_NAME, ACCENT_NAME]);
+    expect(names.every((c) => c.type === ExcelJS.ValueType.String)).toBe(true);
+    expect(allCells(wb).filter(({ cell }) => cell.type === ExcelJS.ValueType.Formula)).toEqual([]);
+    // No text anywhere starts like a formula: the list's founders and investors are quoted too.
+    expect(formulaLikeCells(wb).map((u) => `${u.sheet}!${u.address}`)).toEqual([]);
+    expect(text(ws.getRow(5).getCell(column(ws, 'Founders')).value)).toBe("'=cmd|x (CEO); Anna Müller (CTO)");
+    expect(wb.getWorksheet('Suppressed')!.getCell('A2').value).toBe("'@SUM(A1:A9)");
+  });
+
+  it('writes a row whose optional fields are all null as empty cells', () => {
+    const ws = wb.getWorksheet('Prospects')!;
+    const row = ws.getRow(6); // rank 5
+    expect(row.getCell(2).value).toBe('Nameonly Startup');
+    for (const h of ['Domain', 'Website', 'Fit', 'Why', 'Last round', 'Founders', 'Service key'])
+      expect(row.getCell(column(ws, h)).value, h).toBeNull();
+    expect(row.getCell(column(ws, 'Enriched')).value).toBe('No');
+  });
+
+  it('puts the counts, sources, suppression stats, malformed rows, limits and five chart images on Summary', () => {
+    const ws = wb.getWorksheet('Summary')!;
+    const texts = allCells(wb)
+      .filter((c) => c.sheet === 'Summary')
+      .map((c) => text(c.cell.value));
+    expect(texts).toContain('DACH payments prospects');
+    expect(texts).toContain('Companies listed');
+    expect(texts.some((t) => t.startsWith('brief 1: Automated reconciliation'))).toBe(true);
+    expect(texts).toContain(
+      'search 1: Germany, Austria, Switzerland · Finance & Blockchain · seed, series-a',
+    );
+    expect(texts).toContain('12,345 matching · cap 1,000 · stopped at its cap of 1,000');
+    expect(texts).toContain('hubspot-companies-export-2026-11-20.csv');
+    expect(texts).toContain('line 12: no domain nor name ("=cmd|\' /C calc\'!A0")');
+    expect(texts).toContain('search 1 stopped at its cap of 1,000 rows (12,345 matching).');
+    const images = ws.getImages();
+    expect(images).toHaveLength(5);
+    expect(images.every((i) => i.range.tl.nativeCol === 4)).toBe(true);
+    for (const i of images) expect(wb.getImage(Number(i.imageId)).extension).toBe('png');
+  });
+
+  it.skipIf(!soffice)('opens in LibreOffice (converted to PDF: the summary and the names are there)', () => {
+    const pdf = sofficeConvert(soffice!, result.path, 'pdf', dir);
+    const out = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    expect(out).toContain('DACH payments prospects');
+    expect(out).toContain(ACCENT_NAME);
+    expect(out).toContain(CJK_NAME);
+    expect(out).toContain(`'${FORMULA_NAME}`);
+    expect(out).toContain('Company 60 GmbH');
+  });
+
+  it('removes the partial file when reading the rows fails', async () => {
+    async function* failing(): AsyncGenerator<ProspectRow> {
+      yield* prospectRows(3);
+      throw new Error('store read failed');
+    }
+    const path = join(dir, 'failed.xlsx');
+    await expect(
+      writeProspectWorkbook(prospectSummary({ listed: 3 }), failing(), suppressedRows(0), path),
+    ).rejects.toThrow('store read failed');
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('writeProspectWorkbook with 20,000 rows', () => {
+  it('streams every row to the Prospects sheet', async () => {
+    const path = join(dir, 'big.xlsx');
+    const started = Date.now();
+    const out = await writeProspectWorkbook(
+      prospectSummary({ listed: 20_000 }),
+      prospectRows(20_000),
+      suppressedRows(500),
+      path,
+    );
+    const ms = Date.now() - started;
+    expect(out.rows).toBe(20_000);
+    // Read back with the streaming reader: the row count without loading the sheet whole.
+    let rows = 0;
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {});
+    for await (const sheet of reader) {
+      const name = (sheet as unknown as { name: string }).name;
+      for await (const _row of sheet) if (name === 'Prospects') rows++;
+    }
+    expect(rows).toBe(20_001);
+    console.log(`[prospect workbook] 20,000 rows written in ${ms} ms`);
+  }, 120_000);
+});
