@@ -18,7 +18,7 @@ import type { RunStats } from '../activities/types.js';
 import { CHUNK_ROWS, readChunks } from '../jobs/prospect-list/chunks.js';
 import { writeProspectCsvs } from '../jobs/prospect-list/csv.js';
 import { CRM_PROFILES } from '../jobs/prospect-list/job.js';
-import { writeProspectWorkbook } from '../jobs/prospect-list/report/index.js';
+import { renderProspectCharts, writeProspectWorkbook } from '../jobs/prospect-list/report/index.js';
 import { ListTally } from '../jobs/prospect-list/tally.js';
 import type { ProspectRow, ProspectSummary, SuppressedRow } from '../jobs/prospect-list/types.js';
 
@@ -201,7 +201,13 @@ export async function reportProspects(): Promise<boolean> {
       for (const out of Object.values(written)) for (const f of out.files) csvBytes += statSync(f).size;
       const csvMs = performance.now() - t0;
       const t1 = performance.now();
-      await writeProspectWorkbook(summary, readChunks<ProspectRow>(store, refs), none(), xlsx);
+      await writeProspectWorkbook(
+        summary,
+        readChunks<ProspectRow>(store, refs),
+        none(),
+        xlsx,
+        await renderProspectCharts(summary),
+      );
       return { csvMs, csvBytes, xlsxMs: performance.now() - t1 };
     });
     const streamedPeak = peakRssMb();

@@ -3,6 +3,7 @@
  * (suppression list, net-new), finishing the list with the enrichment and its summary, and
  * writing the CSV files, the workbook and the brief.
  */
+import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { outputFolder, destinationRoot, readPreviousSnapshot } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
@@ -24,7 +25,7 @@ import type {
   SearchSource,
   SuppressedRow,
 } from './types.js';
-import { writeProspectBrief, writeProspectWorkbook } from './report/index.js';
+import { renderProspectCharts, writeProspectBrief, writeProspectWorkbook } from './report/index.js';
 
 /** Rows of the summary's top list (the brief's table). */
 export const TOP_ROWS = 25;
@@ -255,18 +256,19 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           });
         }
       }
+      // The charts are rendered once, for the workbook and the brief alike.
+      const needCharts = input.job.outputs.includes('xlsx') || input.job.outputs.includes('pdf');
+      const rendered = needCharts ? await renderProspectCharts(summary) : [];
+      charts = rendered.filter((c) => c.rendered !== null).length;
       if (input.job.outputs.includes('xlsx')) {
-        const path = `${outDir}/${fileBase}.xlsx`;
-        const out = await writeProspectWorkbook(summary, rows(), suppressed(), path);
+        const path = join(outDir, `${fileBase}.xlsx`);
+        await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered);
         files.xlsx = path;
-        charts = Math.max(charts, out.charts);
       }
       if (input.job.outputs.includes('pdf')) {
-        const path = `${outDir}/${fileBase}.pdf`;
-        const out = await writeProspectBrief(summary, path);
+        const path = join(outDir, `${fileBase}.pdf`);
+        pages = (await writeProspectBrief(summary, path, rendered)).pages;
         files.pdf = path;
-        pages = out.pages;
-        charts = Math.max(charts, out.charts);
       }
       return { outDir, files, charts, pages, notProvided: summary.notProvided };
     },

@@ -52,30 +52,52 @@ export function formulaLikeCells(wb: ExcelJS.Workbook) {
 }
 
 /**
- * The LibreOffice command (`soffice` or `libreoffice`) on PATH, or null. The project's setup
- * does not install it (a large package); tests that open files with it skip, saying so, without it.
+ * The LibreOffice command (`soffice` or `libreoffice`) on PATH; scripts/setup.sh installs it
+ * (libreoffice-calc-nogui), so a machine without it has not been set up: that is an error.
  */
-export function sofficePath(): string | null {
+export function sofficePath(): string {
   for (const name of ['soffice', 'libreoffice']) {
     try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim() || null;
+      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (path) return path;
     } catch {
       // not on PATH: try the next name
     }
   }
-  return null;
+  throw new Error(
+    'LibreOffice (soffice) is not installed: run scripts/setup.sh (it installs libreoffice-calc-nogui)',
+  );
 }
+
+/** LibreOffice's CSV import as a person picks it in its dialog: `,` `"` UTF-8 (76), from line 1. */
+export const CSV_UTF8_IMPORT = 'CSV:44,34,76,1';
 
 /**
  * Converts `file` with LibreOffice headless (`pdf`, `csv`, ...) into `outDir` and returns the
- * new file's path. A fresh profile a call, so parallel conversions do not share one.
+ * new file's path; `infilter` sets the import (CSV files: {@link CSV_UTF8_IMPORT}). A fresh
+ * profile a call, so parallel conversions do not share one.
  */
-export function sofficeConvert(soffice: string, file: string, to: string, outDir: string): string {
+export function sofficeConvert(
+  soffice: string,
+  file: string,
+  to: string,
+  outDir: string,
+  infilter?: string,
+): string {
   const profile = mkdtempSync(join(tmpdir(), 'lo-profile-'));
   try {
     execFileSync(
       soffice,
-      [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', to, '--outdir', outDir, file],
+      [
+        `-env:UserInstallation=file://${profile}`,
+        '--headless',
+        ...(infilter ? [`--infilter=${infilter}`] : []),
+        '--convert-to',
+        to,
+        '--outdir',
+        outDir,
+        file,
+      ],
       { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] },
     );
   } finally {

@@ -66,7 +66,7 @@ test.each([
     { searches: [{}], delivered: 'skip' },
     /delivered: must be "exclude" \(net new only\) or "mark"/,
   ],
-  ['a huge enrich count', { searches: [{}], enrich: 2 ** 70 }, /enrich: must be at most 5000/],
+  ['a huge enrich count', { searches: [{}], enrich: 2 ** 70 }, /enrich: must be at most 1000/],
 ])('%s is refused, naming the field', (_what, input, says) => {
   expect(problem(input)).toMatch(says);
 });

@@ -21,7 +21,17 @@ import { normaliseDomain, normaliseName } from '../../../jobs/prospect-list/supp
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
-import { formulaLikeCells, openWorkbook, pdfPages, pdfText } from '../../helpers/reports.js';
+import {
+  allCells,
+  CSV_UTF8_IMPORT,
+  formulaLikeCells,
+  openWorkbook,
+  pdfPages,
+  pdfText,
+  sofficeConvert,
+  sofficePath,
+} from '../../helpers/reports.js';
+import ExcelJS from 'exceljs';
 
 const KEY = KEYS.provider;
 const EVIL = '=HYPERLINK("http://x","y")';
@@ -207,6 +217,23 @@ describe('a prospect list', () => {
       ).toBe(true);
     }
 
+    // A spreadsheet opens the CSV files: LibreOffice's import of the generic one (UTF-8, BOM)
+    // holds every row, the names as written, and no formula.
+    const sheet = sofficeConvert(
+      sofficePath(),
+      first.files['csv-generic']!,
+      'xlsx',
+      join(h.dir, 'lo'),
+      CSV_UTF8_IMPORT,
+    );
+    const lo = await openWorkbook(sheet);
+    const loNames = lo.worksheets[0]!.getColumn(1).values.slice(2).map(String);
+    expect(loNames).toHaveLength(expected.size);
+    expect(loNames).toContain(HAN);
+    expect(loNames.some((n) => n.includes('HYPERLINK'))).toBe(true);
+    expect(formulaLikeCells(lo).filter((c) => c.cell.formula)).toEqual([]);
+    expect(allCells(lo).filter((c) => c.cell.type === ExcelJS.ValueType.Formula)).toEqual([]);
+
     // The workbook: every listed company on Prospects, the suppressed ones on Suppressed.
     const wb = await openWorkbook(first.files.xlsx!);
     const prospects = wb.getWorksheet('Prospects')!;
@@ -218,7 +245,10 @@ describe('a prospect list', () => {
     const text = pdfText(first.files.pdf!);
     expect(pdfPages(first.files.pdf!)).toBeLessThanOrEqual(3);
     expect(text).toContain('Prospects test');
-    expect(text).toMatch(/suppressed/i);
+    expect(text).toMatch(/left out/i);
+    const top = readCsv(first.files['csv-generic']!).rows[0]!;
+    expect(text).toContain(top.name);
+    expect(top.fit_pct).not.toBe('');
   }, 300_000);
 
   test('a second run, net new only, delivers only the companies added since, and its brief costs nothing', async () => {
