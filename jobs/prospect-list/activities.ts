@@ -245,7 +245,6 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const rows = () => readChunks<ProspectRow>(store, input.refs.rowChunks);
       const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
       const files: Record<string, string> = {};
-      let charts = 0;
       let pages: number | null = null;
       if (input.job.outputs.includes('csv')) {
         const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase);
@@ -259,7 +258,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       // The charts are rendered once, for the workbook and the brief alike.
       const needCharts = input.job.outputs.includes('xlsx') || input.job.outputs.includes('pdf');
       const rendered = needCharts ? await renderProspectCharts(summary) : [];
-      charts = rendered.filter((c) => c.rendered !== null).length;
+      const charts = rendered.filter((c) => c.rendered !== null).length;
       if (input.job.outputs.includes('xlsx')) {
         const path = join(outDir, `${fileBase}.xlsx`);
         await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered);
