@@ -82,12 +82,12 @@ function fileLabel(format: string): string {
 export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunResult): void {
   const rel = (p: string) => relative(process.cwd(), p) || p;
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
-  const labels = Object.entries(result.files).map(
-    ([format, path]) => [`${fileLabel(format)}:`, path] as const,
-  );
+  const labels = [
+    ...Object.entries(result.files).map(([format, path]) => [`${fileLabel(format)}:`, path] as const),
+    ['Manifest:', result.manifestPath] as const,
+  ];
   const width = Math.max(10, ...labels.map(([label]) => label.length + 1));
   for (const [label, path] of labels) ctx.io.out(`  ${label.padEnd(width)}${rel(path)}`);
-  ctx.io.out(`  Manifest: ${rel(result.manifestPath)}`);
   ctx.io.out(
     `  ${result.callsMade} calls, ${result.creditsSpent} of ${result.creditsBudget} budgeted credits spent`,
   );

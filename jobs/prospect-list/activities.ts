@@ -3,7 +3,7 @@
  * (suppression list, net-new), finishing the list with the enrichment and its summary, and
  * writing the CSV files, the workbook and the brief.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { outputFolder, destinationRoot, readPreviousSnapshot } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
@@ -158,8 +158,9 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           sourceRecords: merger.counts.records,
           ...ruled.counts,
         },
+        // The file's name only: the report goes to people who do not share the worker's folders.
         suppression: suppression && {
-          file: suppression.file,
+          file: basename(suppression.file),
           rows: suppression.rows,
           malformed: suppression.malformed,
           examples: suppression.examples.map((e) => `line ${e.line}: ${e.reason}`),

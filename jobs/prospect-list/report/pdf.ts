@@ -246,7 +246,7 @@ function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   if (s) {
     const quoted = s.examples.slice(0, budget.examples);
     pdf.paragraph(
-      `Suppression list ${s.file}: ${formatInt(s.rows)} rows read, ${formatInt(s.malformed)} malformed` +
+      `Suppression list ${s.file}: ${formatInt(s.rows)} ${s.rows === 1 ? 'row' : 'rows'} read, ${formatInt(s.malformed)} malformed` +
         (quoted.length > 0 ? ', the first of them:' : '.'),
       { size },
     );
