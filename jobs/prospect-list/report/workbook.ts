@@ -3,7 +3,7 @@
  * what was left out, limits, the five charts), then Prospects (one row a company, up to
  * 100,000, written and freed as they are read from the store) and Suppressed (the companies
  * left out and why). Every text cell from the service is formula-safe; amounts, scores and
- * dates are numbers and dates with formats; websites and profiles link to http(s) urls only;
+ * dates are numbers and dates with formats; websites link to http(s) urls only (profiles are text);
  * lists are joined by "; ".
  */
 import type { StreamColumn } from '../../../reports/excel/index.js';
@@ -22,7 +22,9 @@ export const PROSPECT_COLUMNS: readonly StreamColumn<ProspectRow>[] = [
   { header: 'Company', width: 34, value: (r) => r.name },
   { header: 'Domain', width: 24, value: (r) => r.domain },
   { header: 'Website', width: 30, value: (r) => r.website, link: (r) => r.website },
-  { header: 'Profile', width: 30, value: (r) => r.profileUrl, link: (r) => r.profileUrl },
+  // Text, not a link: exceljs's streaming writer keeps every link of a sheet in memory until the
+  // sheet ends (about 0.4 MB per 1,000 links), so only the website, the one a seller opens, links.
+  { header: 'Profile', width: 30, value: (r) => r.profileUrl },
   { header: 'Country', width: 16, value: (r) => r.country },
   { header: 'City', width: 14, value: (r) => r.city },
   { header: 'Sector', width: 30, value: (r) => r.sector },

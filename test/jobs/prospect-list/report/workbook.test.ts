@@ -92,7 +92,7 @@ describe('writeProspectWorkbook', () => {
     expect(cell('Sources').value).toBe('brief 1; search 1');
   });
 
-  it('links websites and profiles to http(s) urls only', () => {
+  it('links websites to http(s) urls only; the profile url is text (a link a row costs memory to the end)', () => {
     const ws = wb.getWorksheet('Prospects')!;
     const site = column(ws, 'Website');
     const profile = column(ws, 'Profile');
@@ -100,9 +100,7 @@ describe('writeProspectWorkbook', () => {
       text: 'https://company6.de',
       hyperlink: 'https://company6.de/',
     });
-    expect(ws.getRow(7).getCell(profile).value).toMatchObject({
-      hyperlink: 'https://vis.example.com/startups/st_6',
-    });
+    expect(ws.getRow(7).getCell(profile).value).toBe('https://vis.example.com/startups/st_6');
     // A javascript: website is shown as text, never linked.
     expect(ws.getRow(8).getCell(site).value).toBe('javascript:alert(1)');
   });
