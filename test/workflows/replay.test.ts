@@ -83,6 +83,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-23-ledger-balance');
   });
 
+  test('the set recorded with the prospect list (its first runs) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-prospect-list');
+  });
+
   for (const set of frozenSets()) {
     test(`${set} replays without nondeterminism`, async () => {
       const histories = loadHistories(set);
