@@ -109,12 +109,12 @@ const CASES: Case[] = [
   {
     what: 'a job without a kind',
     text: (n) => file(job(n, '', { kind: '' })),
-    says: /job "[^"]+": kind: is required: one of market-report, smoke/,
+    says: /job "[^"]+": kind: is required: one of market-report, prospect-list, smoke/,
   },
   {
     what: 'an unknown kind',
     text: (n) => file(job(n, '', { kind: 'weather' })),
-    says: /kind: unknown kind "weather": one of market-report, smoke/,
+    says: /kind: unknown kind "weather": one of market-report, prospect-list, smoke/,
   },
   {
     what: 'an id in capitals',
@@ -211,6 +211,25 @@ const CASES: Case[] = [
     says: /job "[^"]+": country: unknown country 'Narnia'/,
   },
   {
+    what: 'a prospect list whose suppression list is missing',
+    text: (n) =>
+      file(
+        job(n, '    briefs: [{ brief: law firm for seed fintech }]\n    suppress: no-such-export.csv\n', {
+          kind: 'prospect-list',
+          countries: '',
+        }),
+      ),
+    says: /job "[^"]+": suppress: \/.*no-such-export\.csv: no such file/,
+  },
+  {
+    what: 'a prospect list searching a country the service does not know',
+    text: (n) =>
+      file(
+        job(n, '    searches: [{ countries: [France, Gondor] }]\n', { kind: 'prospect-list', countries: '' }),
+      ),
+    says: /job "[^"]+": searches\[0\]\.countries\[1\]: unknown country 'Gondor'/,
+  },
+  {
     what: 'a duplicate id',
     text: (n) => file(job(n) + job(n)),
     says: /job "[^"]+": id: is used by more than one job/,
@@ -277,7 +296,7 @@ test(`${CASES.length} broken job files are refused by schedules apply and run, a
     .requestLog()
     .slice(before)
     .filter((r) => r.operation === 'country_overview');
-  expect(asked.length).toBe(4); // Germany, Atlantis, Narnia, Lemuria
+  expect(asked.length).toBe(6); // Germany, Atlantis, Narnia, Lemuria, France, Gondor
 
   // The real process says the same, with the same exit code.
   for (const c of [CASES[0]!, CASES.find((x) => x.what.startsWith('a country the service'))!]) {

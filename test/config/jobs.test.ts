@@ -86,9 +86,9 @@ describe('job files', () => {
   test('a job without a kind, or of an unknown kind, names the field and lists the kinds', () => {
     const missing = errorOf(`jobs:\n  - id: x\n    title: t\n    countries: [Germany]\n`);
     expect(missing.field).toBe('kind');
-    expect(missing.message).toMatch(/job "x": kind: is required: one of market-report, smoke/);
+    expect(missing.message).toMatch(/job "x": kind: is required: one of market-report, prospect-list, smoke/);
     const unknown = errorOf(`jobs:\n  - id: x\n    kind: weather\n    title: t\n`);
-    expect(unknown.message).toMatch(/kind: unknown kind "weather": one of market-report, smoke/);
+    expect(unknown.message).toMatch(/kind: unknown kind "weather": one of market-report, prospect-list, smoke/);
   });
 
   test('defaults, region expansion and per-country questions', () => {
