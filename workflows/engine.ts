@@ -144,6 +144,31 @@ export interface RunOptions {
 }
 
 /**
+ * A job run's options: the job's budget, id and account caps, the task queue it was started
+ * with, and the plan's most calls.
+ *
+ * @example
+ * const run = startRun(jobRunOptions(input, planMarketReport(input.job).maxCalls));
+ */
+export function jobRunOptions(
+  input: JobRunInput<{
+    id: string;
+    budget: { credits: number };
+    accountCaps?: AccountCaps | undefined;
+  }>,
+  plannedCalls: number,
+): RunOptions {
+  const { job } = input;
+  return {
+    creditsBudget: job.budget.credits,
+    apiTaskQueue: input.apiTaskQueue,
+    plannedCalls,
+    jobId: job.id,
+    ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
+  };
+}
+
+/**
  * Starts the run's bookkeeping; call it first in a job workflow.
  *
  * @example

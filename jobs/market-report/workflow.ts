@@ -10,7 +10,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import { slugId } from '../../lib/names.js';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
 import type { MarketReportActivities } from './activities.js';
 import type { MarketReportJob } from './job.js';
 import { expandQuestions, pagingStreams, planMarketReport } from './plan.js';
@@ -23,13 +23,7 @@ const report = proxyActivities<MarketReportActivities>(JOB_ACTIVITY_OPTIONS);
 
 export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {
   const { job } = input;
-  const run = startRun({
-    creditsBudget: job.budget.credits,
-    apiTaskQueue: input.apiTaskQueue,
-    plannedCalls: planMarketReport(job).maxCalls,
-    jobId: job.id,
-    ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
-  });
+  const run = startRun(jobRunOptions(input, planMarketReport(job).maxCalls));
   const questions = expandQuestions(job);
 
   // 1. The account: plan and balance bound what the run may spend.

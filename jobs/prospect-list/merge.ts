@@ -15,7 +15,8 @@ export type MergedRow = Omit<ProspectRow, 'rank'> & {
   seen: number;
 };
 
-const empty = (name: string): MergedRow => ({
+/** A row of a company known only by its name: every other field empty. */
+export const emptyRow = (name: string): Omit<ProspectRow, 'rank'> => ({
   key: null,
   name,
   domain: null,
@@ -42,7 +43,6 @@ const empty = (name: string): MergedRow => ({
   founders: [],
   investors: [],
   roundsCount: null,
-  seen: 0,
 });
 
 const SUBSECTOR = {
@@ -140,8 +140,7 @@ export class ProspectMerger {
     if (at === undefined && domain !== null) at = this.byDomain.get(domain);
     let row: MergedRow;
     if (at === undefined) {
-      row = empty(name);
-      row.seen = this.rows.length;
+      row = { ...emptyRow(name), seen: this.rows.length };
       at = this.rows.length;
       this.rows.push(row);
     } else {

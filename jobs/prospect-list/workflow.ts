@@ -10,7 +10,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
 import type { ProspectListActivities } from './activities.js';
 import type { ProspectListJob } from './job.js';
 import { briefParams, planProspectList, searchFilters, searchStreams } from './plan.js';
@@ -27,13 +27,7 @@ const list = proxyActivities<ProspectListActivities>({
 
 export async function prospectListWorkflow(input: ProspectListInput): Promise<ProspectListResult> {
   const { job } = input;
-  const run = startRun({
-    creditsBudget: job.budget.credits,
-    apiTaskQueue: input.apiTaskQueue,
-    plannedCalls: planProspectList(job).maxCalls,
-    jobId: job.id,
-    ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
-  });
+  const run = startRun(jobRunOptions(input, planProspectList(job).maxCalls));
   const limits: string[] = [];
 
   // 1. The account: plan and balance bound what the run may spend.

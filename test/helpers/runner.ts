@@ -5,11 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { loadSettings, type Settings } from '../../config/settings.js';
 import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../runtime/workers.js';
+import { followRun } from '../../cli/run-job.js';
+import type { JobRunResult } from '../../workflows/engine.js';
+import { progressQuery, type RunProgress } from '../../workflows/index.js';
 
 export interface RunnerHarness {
   settings: Settings;
@@ -89,4 +92,29 @@ export async function startRunner(opts: {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Follows a run to its end while asking its progress every 100 ms: the result and every
+ * progress seen (a wait for the daily limit shows there).
+ *
+ * @example
+ * const { result, seen } = await followWatching(handle);
+ * expect(seen.some((p) => p.waitingUntil !== null)).toBe(true);
+ */
+export async function followWatching<R extends JobRunResult>(
+  handle: WorkflowHandle,
+): Promise<{ result: R; seen: RunProgress[] }> {
+  const seen: RunProgress[] = [];
+  const poll = setInterval(() => {
+    handle.query(progressQuery).then(
+      (p) => seen.push(p),
+      () => undefined,
+    );
+  }, 100);
+  try {
+    return { result: await followRun<R>(handle, QUIET), seen };
+  } finally {
+    clearInterval(poll);
+  }
 }

@@ -5,11 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
-import { followRun, startJobRun } from '../../cli/run-job.js';
+import { startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { progressQuery, type RunProgress } from '../../workflows/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { followWatching, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { runHistories } from '../helpers/histories.js';
 
 let sandbox: RunningSandbox;
@@ -44,20 +43,8 @@ test('a daily limit reached makes the run wait until the reset and resume', asyn
     destination: `${h.dir}/reports`,
   });
   const handle = await startJobRun(h.client, h.settings, job);
-  const seen: RunProgress[] = [];
-  const poll = setInterval(() => {
-    handle.query(progressQuery).then(
-      (p) => seen.push(p),
-      () => undefined,
-    );
-  }, 100);
   const started = Date.now();
-  let result;
-  try {
-    result = await followRun(handle, QUIET);
-  } finally {
-    clearInterval(poll);
-  }
+  const { result, seen } = await followWatching(handle);
   // 1 + 2 overviews + 2 * (2 + 2 + 2) pages + 8 profiles = 23 calls or more: several "days".
   expect(result.callsMade).toBeGreaterThan(16);
   expect(result.partial).toBe(false);

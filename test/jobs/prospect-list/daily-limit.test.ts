@@ -8,13 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { startJobRun } from '../../../cli/run-job.js';
 import { parseProspectListJob, type ProspectListResult } from '../../../jobs/prospect-list/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
-import { progressQuery, type RunProgress } from '../../../workflows/index.js';
 import { runHistories } from '../../helpers/histories.js';
 import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { followWatching, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -48,19 +47,7 @@ test('a list longer than a day of calls waits for the next day, shows the wait, 
     destination: `${h.dir}/reports`,
   });
   const handle = await startJobRun(h.client, h.settings, job);
-  const seen: RunProgress[] = [];
-  const poll = setInterval(() => {
-    handle.query(progressQuery).then(
-      (p) => seen.push(p),
-      () => undefined,
-    );
-  }, 100);
-  let result: ProspectListResult;
-  try {
-    result = await followRun<ProspectListResult>(handle, QUIET);
-  } finally {
-    clearInterval(poll);
-  }
+  const { result, seen } = await followWatching<ProspectListResult>(handle);
   expect(result.partial, result.reasons.join('; ')).toBe(false);
   expect(result.callsMade).toBeGreaterThan(16);
   expect(seen.some((p) => p.waitingUntil !== null)).toBe(true);

@@ -4,6 +4,7 @@
  * optional fields are all null, and a stress variant (long names and reasons, 20 briefs and 20
  * searches, many limits and malformed suppression rows).
  */
+import { emptyRow } from '../../../../jobs/prospect-list/merge.js';
 import type {
   CountBar,
   ProspectRow,
@@ -72,35 +73,7 @@ export function prospectRow(i: number, long = false, unscored = false): Prospect
   const domain = i === 8 ? 'internationale-zahlungsdienste-gruppe.example.com' : `company${i}.de`;
   if (i === 5 || i === 26)
     // All optional fields null (the service gave a name and nothing else).
-    return {
-      rank: i,
-      key: null,
-      name: i === 5 ? 'Nameonly Startup' : `Bare Company ${i}`,
-      domain: null,
-      website: null,
-      profileUrl: null,
-      city: null,
-      country: null,
-      sector: null,
-      subsector: null,
-      stage: null,
-      status: null,
-      description: null,
-      totalRaisedUsd: null,
-      lastRoundDate: null,
-      lastRoundStage: null,
-      lastRoundAmountUsd: null,
-      fitPct: null,
-      momentum: null,
-      why: [],
-      sources: [],
-      deliveredOn: null,
-      enriched: false,
-      foundedYear: null,
-      founders: [],
-      investors: [],
-      roundsCount: null,
-    };
+    return { ...emptyRow(i === 5 ? 'Nameonly Startup' : `Bare Company ${i}`), rank: i };
   return {
     rank: i,
     key: `st_${i}`,
