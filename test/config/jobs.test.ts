@@ -88,7 +88,9 @@ describe('job files', () => {
     expect(missing.field).toBe('kind');
     expect(missing.message).toMatch(/job "x": kind: is required: one of market-report, prospect-list, smoke/);
     const unknown = errorOf(`jobs:\n  - id: x\n    kind: weather\n    title: t\n`);
-    expect(unknown.message).toMatch(/kind: unknown kind "weather": one of market-report, prospect-list, smoke/);
+    expect(unknown.message).toMatch(
+      /kind: unknown kind "weather": one of market-report, prospect-list, smoke/,
+    );
   });
 
   test('defaults, region expansion and per-country questions', () => {
