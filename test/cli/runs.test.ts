@@ -40,9 +40,11 @@ async function start(workflowId: string, jobId: string, taskQueue: string) {
 describe('vir runs', () => {
   it('builds the visibility query', () => {
     // Every registered kind's workflow type; a job's runs by each kind's id prefix.
-    expect(runsQuery()).toBe("WorkflowType IN ('marketReportWorkflow', 'smokeWorkflow')");
+    expect(runsQuery()).toBe(
+      "WorkflowType IN ('marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow')",
+    );
     expect(runsQuery("a'b")).toBe(
-      "WorkflowType IN ('marketReportWorkflow', 'smokeWorkflow') AND (WorkflowId STARTS_WITH 'market-report-a\\'b' OR WorkflowId STARTS_WITH 'smoke-a\\'b')",
+      "WorkflowType IN ('marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow') AND (WorkflowId STARTS_WITH 'market-report-a\\'b' OR WorkflowId STARTS_WITH 'prospect-list-a\\'b' OR WorkflowId STARTS_WITH 'smoke-a\\'b')",
     );
   });
 

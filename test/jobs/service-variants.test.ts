@@ -9,6 +9,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VisClient } from '../../api/client.js';
 import { readAccount } from '../../api/read.js';
@@ -32,6 +33,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 let sandbox: RunningSandbox;
 let proxy: CountingProxy;
 let h: RunnerHarness;
+/** find_customers is for service providers: the prospect list runs with the provider's key. */
+let provider: RunnerHarness;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({
@@ -41,10 +44,12 @@ beforeAll(async () => {
   });
   proxy = await startCountingProxy(sandbox.url);
   h = await startRunner({ baseUrl: proxy.url, apiKey: KEY, name: 'variants' });
+  provider = await startRunner({ baseUrl: proxy.url, apiKey: PROVIDER_KEY, name: 'variants-provider' });
 });
 
 afterAll(async () => {
   await h?.close();
+  await provider?.close();
   await proxy?.close();
   await sandbox?.close();
 });
@@ -66,9 +71,12 @@ interface Outcome {
   digest: ReportDigest | null;
 }
 
-/** Each kind's example job, as the variants run it. */
+/** Each kind's example job, as the variants run it: its demo when it has one. */
 async function exampleJob(kind: (typeof JOB_KINDS)[number]): Promise<AnyJob> {
-  const file = kind.kind === 'market-report' ? DEMO_JOB.file : kind.examples[0]!;
+  const file =
+    kind.kind === 'market-report'
+      ? DEMO_JOB.file
+      : (kind.examples.find((f) => f.endsWith('/demo.yaml')) ?? kind.examples[0]!);
   const { jobs } = await loadJobFile(resolve(root, file));
   return jobs.find((j) => j.kind === kind.kind)!;
 }
@@ -76,18 +84,20 @@ async function exampleJob(kind: (typeof JOB_KINDS)[number]): Promise<AnyJob> {
 /** The account's balance before every run, so that runs that spend the same end the same. */
 const BALANCE = 50_000;
 const KEY = 'vis_live_sandbox_vc';
+const PROVIDER_KEY = 'vis_live_sandbox_provider';
 
-function account() {
-  const id = sandbox.state.keys.get(KEY)!.account_id;
+function account(key = KEY) {
+  const id = sandbox.state.keys.get(key)!.account_id;
   return sandbox.state.accounts.get(id)!;
 }
 
 async function runThrough(job: AnyJob, label: string): Promise<Outcome> {
+  const runner = job.kind === 'prospect-list' ? provider : h;
   // Every run is a first run: the comparison with an earlier run is another test's business.
-  rmSync(join(h.dir, 'store', snapshotRefOf(job.id)), { force: true });
-  account().credits = BALANCE;
-  const run = { ...job, destination: join(h.dir, 'reports', label) } as AnyJob;
-  const result = await followRun(await startJobRun(h.client, h.settings, run), QUIET);
+  rmSync(join(runner.dir, 'store', snapshotRefOf(job.id)), { force: true });
+  account(runner.settings.visApiKey).credits = BALANCE;
+  const run = { ...job, destination: join(runner.dir, 'reports', label) } as AnyJob;
+  const result = await followRun(await startJobRun(runner.client, runner.settings, run), QUIET);
   const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as Manifest;
   const mask = (v: unknown) =>
     JSON.parse(
@@ -107,6 +117,18 @@ async function runThrough(job: AnyJob, label: string): Promise<Outcome> {
       runDate: manifest.startedAt.slice(0, 10),
     });
     return { manifest, figures: mask({ ...rest, stats }), digest };
+  }
+  if (job.kind === 'prospect-list') {
+    const { stats: _s, ...summary } = JSON.parse(
+      readFileSync(join(runner.dir, 'store', 'runs', result.workflowId, 'list', 'summary.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    const rows: Record<string, string>[] = parse(readFileSync(result.files['csv-generic']!), {
+      bom: true,
+      columns: true,
+    });
+    // The list itself: the same companies in the same order, and every cell.
+    const list = rows.map((r) => [r.service_key, r.name, r.domain]);
+    return { manifest, figures: mask({ ...summary, list, rows }), digest: null };
   }
   const summary = JSON.parse(readFileSync(Object.values(result.files)[0]!, 'utf8')) as Record<
     string,
@@ -199,8 +221,39 @@ function compareSmoke(plain: Outcome, got: Outcome, v: ServiceVariant): void {
   expect(got.figures).toEqual(want);
 }
 
+/**
+ * A prospect list's figures as the variant must give them: the same companies in the same order
+ * with the same counts, sources and charts; a search without totals says none; the search
+ * records' last round removed is named, and only those cells differ. What a brief cost is left
+ * out (the plain run pays, the repeats within 24 hours are free).
+ */
+function compareProspects(plain: Outcome, got: Outcome, v: ServiceVariant): void {
+  type Summary = {
+    briefs: { charged: number }[];
+    searches: { total: number | null }[];
+    limits: string[];
+    notProvided: string[];
+    rows?: unknown;
+  };
+  const want = structuredClone(plain.figures) as unknown as Summary;
+  const have = structuredClone(got.figures) as unknown as Summary;
+  for (const s of [want, have]) s.briefs.forEach((b) => (b.charged = 0));
+  if (v.noTotals) {
+    want.searches.forEach((s) => (s.total = null));
+    want.limits = want.limits.map((l) => l.replace(/ of \d+ matching startups/, ''));
+  }
+  if (v.removes.some((r) => r.startsWith('startup last round'))) {
+    want.notProvided = ['search_startups: last_round_date', 'search_startups: last_round_amount_usd'];
+    // The rows' last round cells of the searched companies are what the variant removed.
+    delete want.rows;
+    delete have.rows;
+  }
+  expect(have).toEqual(want);
+}
+
 const COMPARE: Record<string, (plain: Outcome, got: Outcome, v: ServiceVariant) => void> = {
   'market-report': compareMarket,
+  'prospect-list': compareProspects,
   smoke: compareSmoke,
 };
 
