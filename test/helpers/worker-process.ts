@@ -133,7 +133,10 @@ export async function workerTestBed(opts: {
     dir,
     workers,
     async startWorker() {
-      const child = await startWorkerProcess(workerEnv(settings, opts.key, opts.env));
+      // Their log level stays info: startWorkerProcess waits for their "workers running" line.
+      const child = await startWorkerProcess(
+        workerEnv(settings, opts.key, { ...opts.env, VIR_LOG_LEVEL: 'info' }),
+      );
       workers.push(child);
       return child;
     },

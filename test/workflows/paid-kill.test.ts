@@ -30,7 +30,6 @@ beforeAll(async () => {
     serviceUrl: sandbox.url,
     key: KEY,
     temporalAddress: inject('temporalAddress'),
-    env: { VIR_LOG_LEVEL: 'warn' },
   });
 });
 
