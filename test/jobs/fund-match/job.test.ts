@@ -2,6 +2,7 @@
 import { expect, test } from 'vitest';
 import { JobFileError } from '../../../jobs/base.js';
 import { parseFundMatchJob } from '../../../jobs/fund-match/job.js';
+import { planFundMatch, profilesToRead } from '../../../jobs/fund-match/plan.js';
 
 const base = { id: 'weekly-matches', kind: 'fund-match', title: 'Weekly matches' };
 
@@ -31,4 +32,24 @@ test('a batch over 30, a watchlist over 1000, a bad flag and an unknown field ar
   expect(problem({ watchlist: 5000 }).message).toMatch(/watchlist: must be at most 1000/);
   expect(problem({ digestWhenQuiet: 'yes' }).message).toMatch(/digestWhenQuiet: must be true or false/);
   expect(problem({ thesis: 'ai' }).message).toMatch(/unknown field "thesis"/);
+});
+
+test('the plan: one paid batch, a profile of every startup of the batch and of the followed past matches', () => {
+  const job = parseFundMatchJob({ ...base, limit: 20, watchlist: 50, budget: { credits: 3 } });
+  expect(planFundMatch(job)).toMatchObject({
+    maxCalls: 72,
+    paidCalls: 1,
+    creditsNeeded: 3,
+    paidCallsInBudget: 1,
+  });
+  expect(planFundMatch({ ...job, budget: { credits: 2 } }).paidCallsInBudget).toBe(0);
+  const tracked = [
+    { key: 'old', lastSeenRun: 1 },
+    { key: 'b', lastSeenRun: 3 },
+    { key: 'a', lastSeenRun: 3 },
+    { key: 'in', lastSeenRun: 3 },
+    { key: 'mid', lastSeenRun: 2 },
+  ];
+  expect(profilesToRead(['in', 'new'], tracked, 3)).toEqual(['in', 'new', 'a', 'b', 'mid']);
+  expect(profilesToRead(['in'], tracked, 0)).toEqual(['in']);
 });
