@@ -15,6 +15,13 @@ export interface KeyFigureCell {
   note?: string;
 }
 
+/** A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn. */
+export interface SheetChart {
+  title: string;
+  rendered: { png: Buffer; width: number; height: number } | null;
+  note: string | null;
+}
+
 /** Workbook properties written to the file. */
 export interface WorkbookMeta {
   creator?: string;
@@ -123,6 +130,47 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
       r++;
     }
     return r + 1;
+  }
+
+  /**
+   * Places a PNG at (row, col) (1-based) at `width` × `height` pixels on screen, `alt` its
+   * description where the writer keeps one. Returns the first row below the image.
+   */
+  abstract addImage(
+    ws: ExcelJS.Worksheet,
+    png: Buffer,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+    alt?: string,
+  ): number;
+
+  /**
+   * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
+   * drawn is its title and why, where it would be. Returns the next free row.
+   */
+  addChartColumn(
+    ws: ExcelJS.Worksheet,
+    charts: readonly SheetChart[],
+    at: { row: number; col: number },
+    zoom: number,
+  ): number {
+    let r = at.row;
+    for (const c of charts) {
+      if (c.rendered) {
+        const size = {
+          width: Math.round(c.rendered.width * zoom),
+          height: Math.round(c.rendered.height * zoom),
+        };
+        r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
+        continue;
+      }
+      const title = ws.getCell(r, at.col);
+      title.value = safeText(c.title);
+      title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+      ws.getCell(r + 1, at.col).value = safeText(c.note ?? 'Nothing to draw.');
+      r += 3;
+    }
+    return r;
   }
 
   /**

@@ -1,5 +1,7 @@
 /** PDF building blocks: a report document with cover, contents, tables, tiles and charts. */
 export { ReportPdf, COLORS } from './document.js';
+export { chartCell, chartRows } from './charts.js';
+export type { NotedChart } from './charts.js';
 export type {
   PdfOptions,
   TocEntry,

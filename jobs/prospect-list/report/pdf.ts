@@ -10,8 +10,8 @@
  */
 import { fontCovers, measureText } from '../../../reports/fonts.js';
 import { formatDate, formatInt, formatNumber, formatPct } from '../../../reports/format.js';
-import { COLORS, ReportPdf } from '../../../reports/pdf/index.js';
-import type { KeyFigure, RowCell, TableColumn } from '../../../reports/pdf/index.js';
+import { chartRows, COLORS, ReportPdf } from '../../../reports/pdf/index.js';
+import type { KeyFigure, TableColumn } from '../../../reports/pdf/index.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
 import { briefTitle, gaveText, leftOutLines, leftOutTotal, oneLine, sourceLines } from './text.js';
@@ -202,40 +202,15 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   );
 }
 
-function chartCell(pdf: ReportPdf, chart: ProspectChart): RowCell {
-  const rendered = chart.rendered;
-  if (rendered)
-    return {
-      measure: () => pdf.chartHeight(rendered),
-      draw: () => pdf.chart(rendered, { alt: chart.title }),
-    };
-  // Not drawn: the chart's title and why, where the chart would be.
-  const note = chart.note ?? 'Nothing to draw.';
-  return {
-    measure: () => pdf.paragraphHeight(chart.title, { size: 10 }) + pdf.paragraphHeight(note, { size: 8.5 }),
-    draw: () => {
-      pdf.paragraph(chart.title, { size: 10, color: COLORS.accent });
-      pdf.paragraph(note, { size: 8.5, color: COLORS.muted });
-    },
-  };
-}
-
 function chartsSection(pdf: ReportPdf, charts: readonly ProspectChart[]): void {
   const byId = new Map(charts.map((c) => [c.id, c]));
   // Sectors beside countries (both horizontal bars), the two score bands together, stages last.
   const pairs = [['sectors', 'countries'], ['momentum', 'fit'], ['stages']] as const;
-  const rows = pairs
-    .map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined))
-    .filter((cs) => cs.length > 0)
-    .map((cs) => {
-      const cells = cs.map((c) => chartCell(pdf, c));
-      // A lone chart keeps half the width, like the charts above it.
-      return cells.length === 1 ? [...cells, { measure: () => 0, draw: () => undefined }] : cells;
-    });
-  const first = rows[0];
-  if (!first) return;
-  pdf.heading('The list in charts', 2, { keepWith: pdf.measureRow(first) });
-  for (const cells of rows) pdf.row(cells);
+  chartRows(
+    pdf,
+    'The list in charts',
+    pairs.map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined)),
+  );
 }
 
 function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
