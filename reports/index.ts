@@ -8,6 +8,8 @@ export {
   truncateToWidth,
   wrapText,
   fontCovers,
+  printableName,
+  STAND_IN_MARK,
 } from './fonts.js';
 export {
   formatUsd,
@@ -18,6 +20,7 @@ export {
   formatDate,
   formatDateTime,
   formatDuration,
+  oneLine,
 } from './format.js';
 export { safeFileName } from '../lib/names.js';
 export * from './charts/index.js';
