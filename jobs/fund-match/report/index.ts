@@ -1,0 +1,5 @@
+/** The fund-match digest's report: charts, the partner's PDF and the workbook. */
+export { renderFundCharts, trendSpec, TREND_COLOURED } from './charts.js';
+export type { FundChart, FundChartId } from './charts.js';
+export { writeFundDigest, buildFundDigest, FIRST_PAGE_BUDGETS } from './pdf.js';
+export type { FirstPageBudget } from './pdf.js';
