@@ -24,7 +24,7 @@ import {
   whereNow,
 } from './text.js';
 
-/** A table under a level-2 heading kept with its first rows, then notes in small grey type. */
+/** A table under a level-2 heading kept with its first rows, then notes in small grey type (when it has rows). */
 function section(
   pdf: ReportPdf,
   title: string,
@@ -37,6 +37,7 @@ function section(
   const options = { fontSize: TABLE_SIZE, maxLines: 2, emptyText };
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(cols, rows, options) });
   pdf.table(cols, rows, options);
+  if (rows.length === 0) return;
   for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
