@@ -39,9 +39,14 @@ function rows(ws: ExcelJS.Worksheet): Record<string, ExcelJS.CellValue>[] {
   return out;
 }
 
-/** A cell's text, links included. */
-const text = (v: ExcelJS.CellValue): string =>
-  v && typeof v === 'object' && 'text' in v ? String(v.text) : String(v);
+/** A cell's text: a string, a link's text, a number or a date as written. */
+function text(v: ExcelJS.CellValue): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (v && typeof v === 'object' && 'text' in v) return String(v.text);
+  return '';
+}
 
 async function write(
   digest: FundDigest,
