@@ -145,6 +145,17 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   ): number;
 
   /**
+   * The first row whose top is at least `px` pixels below the top of `row`, plus one as a gap:
+   * rows as high as they were set (a row without a height is 15 pt, 20 px), so an image placed
+   * beside tall rows of text does not leave a gap or overlap the next.
+   */
+  protected rowBelow(ws: ExcelJS.Worksheet, row: number, px: number): number {
+    let r = row;
+    for (let y = 0; y < px; r++) y += (ws.findRow(r)?.height ?? 15) * (4 / 3);
+    return r + 1;
+  }
+
+  /**
    * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
    * drawn is its title and why, where it would be. Returns the next free row.
    */

@@ -135,8 +135,7 @@ export class ReportWorkbook extends WorkbookBlocks {
 
   /**
    * Places a PNG chart at (row, col) (1-based) at `width` × `height` pixels on screen (exceljs's
-   * in-memory writer keeps no description of an image). Returns the first row below the image
-   * (rows are about 20 px high).
+   * in-memory writer keeps no description of an image). Returns the first row below the image.
    */
   addImage(
     ws: ExcelJS.Worksheet,
@@ -150,7 +149,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       ext: { width: size.width, height: size.height },
       editAs: 'oneCell',
     });
-    return at.row + Math.ceil(size.height / 20) + 1;
+    return this.rowBelow(ws, at.row, size.height);
   }
 
   /** Writes the workbook to `path`. */
