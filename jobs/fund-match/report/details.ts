@@ -24,7 +24,7 @@ import {
   whereNow,
 } from './text.js';
 
-/** A table under a level-2 heading kept with its first rows, then notes in small grey type (when it has rows). */
+/** A table under a level-2 heading kept with its first rows, then notes in small grey type; a sentence when it has no rows. */
 function section(
   pdf: ReportPdf,
   title: string,
@@ -33,11 +33,15 @@ function section(
   emptyText: string,
   notes: string[] = [],
 ): void {
+  if (rows.length === 0) {
+    pdf.heading(title, 2, { keepWith: 30 });
+    pdf.paragraph(emptyText, { size: 8.5 });
+    return;
+  }
   const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
-  const options = { fontSize: TABLE_SIZE, maxLines: 2, emptyText };
+  const options = { fontSize: TABLE_SIZE, maxLines: 2 };
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(cols, rows, options) });
   pdf.table(cols, rows, options);
-  if (rows.length === 0) return;
   for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
@@ -175,7 +179,7 @@ export function details(
     const rest = digest.newMatches.slice(budget.matches);
     if (rest.length > 0) {
       pdf.heading(`New matches, continued (${formatInt(rest.length)} more)`, 2, { keepWith: 60 });
-      matchTable(pdf, rest, budget, '');
+      matchTable(pdf, rest, budget);
     }
     still(pdf, digest);
     dropped(pdf, digest);

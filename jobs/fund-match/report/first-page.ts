@@ -120,7 +120,6 @@ export function matchTable(
   pdf: ReportPdf,
   matches: readonly NewMatch[],
   budget: Pick<FirstPageBudget, 'reasons' | 'cellLines'>,
-  emptyText: string,
 ): void {
   const withPeople = matches.some((m) => m.founders.length > 0 || m.investors.length > 0);
   const rows = matches.map((m) => [
@@ -147,7 +146,7 @@ export function matchTable(
     ],
     TABLE_SIZE,
   );
-  pdf.table(columns, rows, { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText });
+  pdf.table(columns, rows, { fontSize: TABLE_SIZE, maxLines: budget.cellLines });
 }
 
 /** The matches the first page shows: the new ones, or on a baseline the batch's top ones. */
@@ -164,8 +163,13 @@ function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): v
   const { title, matches: all } = firstPageMatches(digest);
   const shown = all.slice(0, budget.matches);
   pdf.heading(title, 2, { keepWith: 60 });
-  const empty = `No new match since the run of ${previousRun(digest)?.date ?? 'before'}.`;
-  matchTable(pdf, shown, budget, empty);
+  if (shown.length === 0) {
+    pdf.paragraph(`No new match since the run of ${formatDate(previousRun(digest)?.date ?? null)}.`, {
+      size: 8.5,
+    });
+    return;
+  }
+  matchTable(pdf, shown, budget);
   const notes: string[] = [];
   if (all.length > shown.length)
     notes.push(

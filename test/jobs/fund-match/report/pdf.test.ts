@@ -124,12 +124,20 @@ describe('writeFundDigest', () => {
   });
 
   it('says so when nothing changed', async () => {
-    const { first } = await write(digests.third, 'quiet');
+    const { first, all } = await write(digests.third, 'quiet');
     expect(digests.third.quiet).toBe(true);
     expect(first).toContain(
       squeeze('Nothing changed since the run of 16 Nov 2026: no new match, no fit or rank change'),
     );
-    expect(first).toContain(squeeze('No new match since the run of 2026-11-16.'));
+    expect(first).toContain(
+      squeeze('New matches No new match since the run of 16 Nov 2026. Watchlist No watchlist event'),
+    );
+    // Empty lists are a sentence under their heading, not an empty table.
+    for (const s of [
+      'Dropped (0) No startup dropped out of the batch since the last run.',
+      'Watchlist events (0) No new round, stage or status change among the startups followed',
+    ])
+      expect(all, s).toContain(squeeze(s));
   });
 
   it('keeps the first page to one page with 30 new matches with long notes, and points to the rest', async () => {
