@@ -9,6 +9,7 @@ export {
   wrapText,
   fontCovers,
   printableName,
+  printableText,
   STAND_IN_MARK,
 } from './fonts.js';
 export {
