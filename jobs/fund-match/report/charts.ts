@@ -16,6 +16,7 @@ import {
   topWithOther,
 } from '../../../reports/charts/index.js';
 import type { ChartLayout, CountBar, ReportChart } from '../../../reports/charts/index.js';
+import { printableText } from '../../../reports/fonts.js';
 import { formatInt } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import { printedName } from './text.js';
@@ -54,7 +55,11 @@ function barsChart(
       layout: barLayout([]),
       note: `No ${what} chart: the service gave no ${what} for any startup of the batch.`,
     };
-  const shown = id === 'sectors' ? topWithOther(bars, TOP_SECTORS, 'sectors') : bars;
+  // Labels as the font draws them (resvg and the PDF have DejaVu Sans only).
+  const shown = (id === 'sectors' ? topWithOther(bars, TOP_SECTORS, 'sectors') : bars).map((b) => ({
+    ...b,
+    label: printableText(b.label),
+  }));
   return {
     spec: countBarSpec(title, shown, { series: 'Startups' }),
     layout: barLayout(shown.map((b) => b.label)),

@@ -4,7 +4,8 @@
  * its sign, rank change with an arrow), the dropped with their reason in words, every watchlist
  * event; then the charts.
  */
-import { formatDate, formatInt, oneLine } from '../../../reports/format.js';
+import { printableText } from '../../../reports/fonts.js';
+import { formatDate, formatInt } from '../../../reports/format.js';
 import { chartCell, chartRows, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
 import type { ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
 import type { FundDigest } from '../digest.js';
@@ -20,7 +21,8 @@ import {
   previousRun,
   printedName,
   rankChangeText,
-  STAND_IN_NOTE,
+  serviceText,
+  standInNote,
   whereNow,
 } from './text.js';
 
@@ -47,19 +49,15 @@ function section(
 
 const values = (rows: string[][], i: number): string[] => rows.map((r) => r[i] ?? '');
 
-/** Whether any of these names is printed as its key. */
-const anyStandIn = (items: readonly { name: string; key: string }[]): boolean =>
-  items.some((x) => printedName(x.name, x.key) !== (oneLine(x.name) || '—'));
-
 function wholeBatch(pdf: ReportPdf, digest: FundDigest): void {
   const rows = digest.batch.map((b) => [
     String(b.rank),
     printedName(b.name, b.key) + (b.conflict ? ' ⚠ conflict' : ''),
     fitText(b.fitPct),
-    b.sector ?? '—',
-    b.stage ?? '—',
-    b.country ?? '—',
-    b.why[0] ? oneLine(b.why[0]) : '—',
+    printableText(b.sector ?? '—'),
+    printableText(b.stage ?? '—'),
+    printableText(b.country ?? '—'),
+    b.why[0] ? serviceText(b.why[0], b) : '—',
   ]);
   section(
     pdf,
@@ -75,7 +73,7 @@ function wholeBatch(pdf: ReportPdf, digest: FundDigest): void {
     ],
     rows,
     'The batch is empty.',
-    anyStandIn(digest.batch) ? [STAND_IN_NOTE] : [],
+    standInNote(rows),
   );
 }
 
@@ -106,7 +104,7 @@ function still(pdf: ReportPdf, digest: FundDigest): void {
     [
       `Fit change in points and rank change in places since the run of ${formatDate(before?.date ?? null)} ` +
         '(↑ moved up, ↓ down, = same place); a startup back after a gap is compared with its last match.',
-      ...(anyStandIn(digest.still) ? [STAND_IN_NOTE] : []),
+      ...standInNote(rows),
     ],
   );
 }
@@ -115,7 +113,7 @@ function dropped(pdf: ReportPdf, digest: FundDigest): void {
   const rows = digest.dropped.map((d) => [
     printedName(d.name, d.key),
     DROP_REASONS[d.reason],
-    oneLine(d.detail),
+    serviceText(d.detail, d),
   ]);
   section(
     pdf,
@@ -135,7 +133,7 @@ function events(pdf: ReportPdf, digest: FundDigest): void {
     s.events.map((e) => [
       printedName(e.name, e.key),
       EVENT_KINDS[e.kind],
-      oneLine(e.detail),
+      serviceText(e.detail, e),
       whereNow(digest, s),
     ]),
   );
@@ -179,7 +177,8 @@ export function details(
     const rest = digest.newMatches.slice(budget.matches);
     if (rest.length > 0) {
       pdf.heading(`New matches, continued (${formatInt(rest.length)} more)`, 2, { keepWith: 60 });
-      matchTable(pdf, rest, budget);
+      for (const n of matchTable(pdf, rest, budget))
+        pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
     }
     still(pdf, digest);
     dropped(pdf, digest);

@@ -5,7 +5,8 @@
  * and founders or investors, and the notable watchlist events (status changes and new rounds
  * first). What a budget leaves out is counted and pointed to.
  */
-import { formatDate, formatInt, oneLine } from '../../../reports/format.js';
+import { printableText } from '../../../reports/fonts.js';
+import { formatDate, formatInt } from '../../../reports/format.js';
 import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
 import type { KeyFigure, ReportPdf } from '../../../reports/pdf/index.js';
 import type { FundDigest, NewMatch } from '../digest.js';
@@ -18,7 +19,8 @@ import {
   previousRun,
   printedName,
   quietLine,
-  STAND_IN_NOTE,
+  serviceText,
+  standInNote,
   whereNow,
 } from './text.js';
 import type { StartupEvents } from './text.js';
@@ -86,7 +88,7 @@ function conflicts(pdf: ReportPdf, digest: FundDigest): void {
     pdf,
     `Portfolio conflicts: ${plural(digest.conflicts.length, 'startup', 'startups')} of the batch`,
     digest.conflicts.map(
-      (c) => `#${rank.get(c.key) ?? '?'} ${printedName(c.name, c.key)}: ${oneLine(c.conflict)}`,
+      (c) => `#${rank.get(c.key) ?? '?'} ${printedName(c.name, c.key)}: ${serviceText(c.conflict, c)}`,
     ),
     { tone: 'alert' },
   );
@@ -94,17 +96,19 @@ function conflicts(pdf: ReportPdf, digest: FundDigest): void {
 
 /** Founders and investors in a few words: `Founders: A, B. Investors: C.` */
 function people(m: NewMatch): string {
-  return [
-    m.founders.length > 0 ? `Founders: ${m.founders.join(', ')}.` : '',
-    m.investors.length > 0 ? `Investors: ${m.investors.join(', ')}.` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  return printableText(
+    [
+      m.founders.length > 0 ? `Founders: ${m.founders.join(', ')}.` : '',
+      m.investors.length > 0 ? `Investors: ${m.investors.join(', ')}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 /** The startup's cell: its name, a conflict flagged, then its stage and country. */
 function startupCell(m: NewMatch): string {
-  const facts = [m.stage, m.country].filter((x): x is string => !!x).join(' · ');
+  const facts = printableText([m.stage, m.country].filter((x): x is string => !!x).join(' · '));
   return [
     printedName(m.name, m.key),
     ...(m.conflict ? ['⚠ portfolio conflict'] : []),
@@ -114,20 +118,24 @@ function startupCell(m: NewMatch): string {
 
 /**
  * The matches as a table: rank, startup, fit, the first reasons, the analyst note, and founders
- * and investors when any match has them.
+ * and investors when any match has them. Returns the note the table needs under it (a name
+ * printed as its key), if any.
  */
 export function matchTable(
   pdf: ReportPdf,
   matches: readonly NewMatch[],
   budget: Pick<FirstPageBudget, 'reasons' | 'cellLines'>,
-): void {
+): string[] {
   const withPeople = matches.some((m) => m.founders.length > 0 || m.investors.length > 0);
   const rows = matches.map((m) => [
     String(m.rank),
     startupCell(m),
     fitText(m.fitPct),
-    m.why.slice(0, budget.reasons).map(oneLine).join('; ') || '—',
-    m.note ? oneLine(m.note) : '—',
+    m.why
+      .slice(0, budget.reasons)
+      .map((w) => serviceText(w, m))
+      .join('; ') || '—',
+    m.note ? serviceText(m.note, m) : '—',
     ...(withPeople ? [people(m) || '—'] : []),
   ]);
   const col = (i: number) => rows.map((r) => r[i] ?? '');
@@ -147,6 +155,7 @@ export function matchTable(
     TABLE_SIZE,
   );
   pdf.table(columns, rows, { fontSize: TABLE_SIZE, maxLines: budget.cellLines });
+  return standInNote(rows);
 }
 
 /** The matches the first page shows: the new ones, or on a baseline the batch's top ones. */
@@ -169,7 +178,7 @@ function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): v
     });
     return;
   }
-  matchTable(pdf, shown, budget);
+  const standIns = matchTable(pdf, shown, budget);
   const notes: string[] = [];
   if (all.length > shown.length)
     notes.push(
@@ -177,13 +186,12 @@ function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): v
         ? `The other ${plural(all.length - shown.length, 'startup', 'startups')} of the batch are listed in the details (The batch) and the workbook.`
         : `… and ${plural(all.length - shown.length, 'more new match', 'more new matches')}: see New matches, continued, in the details.`,
     );
-  if (shown.some((m) => printedName(m.name, m.key) !== (oneLine(m.name) || '—'))) notes.push(STAND_IN_NOTE);
-  for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+  for (const n of [...notes, ...standIns]) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
 /** A startup's events in a sentence: `Vaultic: status active → acquired (dropped from the batch)`. */
 function eventLine(digest: FundDigest, s: StartupEvents): string {
-  return `${printedName(s.name, s.key)}: ${s.events.map((e) => oneLine(e.detail)).join('; ')} (${whereNow(digest, s)})`;
+  return `${printedName(s.name, s.key)}: ${s.events.map((e) => serviceText(e.detail, e)).join('; ')} (${whereNow(digest, s)})`;
 }
 
 function events(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): void {

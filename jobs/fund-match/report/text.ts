@@ -3,7 +3,7 @@
  * the line under it, the baseline and quiet sentences, a drop reason and a watchlist event's kind
  * in words, fit and rank changes with their sign, and names as the report's font can print them.
  */
-import { printableName } from '../../../reports/fonts.js';
+import { printableName, printableText, STAND_IN_MARK } from '../../../reports/fonts.js';
 import { formatDate } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import type { DropReason, WatchEvent, WatchKind } from '../history.js';
@@ -114,7 +114,30 @@ export function printedName(name: string, key: string): string {
   return printableName(name, key);
 }
 
-/** The sentence under a table with a name printed as its key. */
-export const STAND_IN_NOTE =
-  "* The startup's name is in a script this report's font cannot print (Chinese, for one): its " +
-  'service key stands in; the workbook has the name.';
+/** What a text the font cannot draw is printed as. */
+const UNPRINTABLE = '[…]';
+
+/**
+ * The service's words about a startup (a reason, a note, a conflict, an event) as the PDF prints
+ * them: on one line, its own name as printed (its key when the font cannot draw it), any other
+ * text the font cannot draw as `[…]`.
+ */
+export function serviceText(text: string, startup: { name: string; key: string }): string {
+  const name = startup.name.trim();
+  const shown = printedName(startup.name, startup.key);
+  return printableText(name && shown !== name ? text.replaceAll(name, shown) : text, UNPRINTABLE);
+}
+
+/**
+ * The sentence under a table whose rows print a name as its key (or other text as `[…]`), in a
+ * list of one; an empty list when no row does.
+ */
+export function standInNote(rows: readonly (readonly string[])[]): string[] {
+  const marked = rows.some((r) => r.some((c) => c.includes(STAND_IN_MARK) || c.includes(UNPRINTABLE)));
+  return marked
+    ? [
+        "* A startup's name in a script this report's font cannot print (Chinese, for one) is " +
+          'printed as its service key, other such text as […]; the workbook has them whole.',
+      ]
+    : [];
+}

@@ -110,7 +110,9 @@ describe('writeFundDigest', () => {
       'Ledgerline',
       FORMULA_NAME,
       `${CJK_KEY} *`,
-      'its service key stands in; the workbook has the name',
+      'printed as its service key, other such text as […]; the workbook has them whole.',
+      // The analyst note names the startup: its key stands in there too, no empty boxes.
+      `Check the burn (${CJK_KEY} *).`,
       'The watchlist starts with this batch',
     ])
       expect(first, s).toContain(squeeze(s));
