@@ -70,6 +70,19 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     });
   }
 
+  /**
+   * The Summary sheet a reader sees first: blue tab, printed landscape one page wide, columns
+   * A, B, ... as wide as `widths` (characters).
+   */
+  addSummarySheet(widths: readonly number[]): ExcelJS.Worksheet {
+    const ws = this.addSheet('Summary', {
+      tabColor: 'FF1F4E79',
+      pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+    });
+    widths.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+    return ws;
+  }
+
   /** A bold title (and optional subtitle) at the top-left of a sheet. Returns the next free row. */
   addTitle(ws: ExcelJS.Worksheet, title: string, subtitle?: string, row = 1): number {
     const t = ws.getCell(row, 1);

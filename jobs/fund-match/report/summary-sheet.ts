@@ -56,11 +56,7 @@ export function writeSummarySheet(
   digest: FundDigest,
   charts: readonly FundChart[],
 ): number {
-  const ws = book.addSheet('Summary', {
-    tabColor: 'FF1F4E79',
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
-  });
-  WIDTHS.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+  const ws = book.addSummarySheet(WIDTHS);
   let row = book.addTitle(ws, digestTitle(digest), digestSubtitle(digest));
   const lead = digest.baseline ? [BASELINE_LINE] : digest.quiet ? [quietLine(digest)] : [];
   if (lead.length > 0) row = book.addParagraphs(ws, lead, row, { span: 3, charsPerLine: 90 }) - 1;

@@ -154,11 +154,7 @@ export function writeSummarySheet(
   summary: ProspectSummary,
   charts: readonly ProspectChart[],
 ): number {
-  const ws = book.addSheet('Summary', {
-    tabColor: 'FF1F4E79',
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
-  });
-  WIDTHS.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+  const ws = book.addSummarySheet(WIDTHS);
   const title = briefTitle(summary);
   let row = book.addTitle(
     ws,
