@@ -116,7 +116,14 @@ function moved(fits: readonly (number | null)[]): number {
  * The trend as a line chart: one line a startup over the run dates; the `TREND_COLOURED` largest
  * moves (then the best fits) in colour with a legend, the others as grey lines under them.
  */
-export function trendSpec(digest: FundDigest): { spec: ChartSpec; coloured: string[]; title: string } {
+export function trendSpec(digest: FundDigest): {
+  spec: ChartSpec;
+  /** The series' names in drawing order (the grey ones first). */
+  drawn: string[];
+  /** The names drawn in colour, in the legend's order. */
+  coloured: string[];
+  title: string;
+} {
   const trend = digest.charts.trend;
   const names = legendNames(trend);
   const order = trend
@@ -136,6 +143,7 @@ export function trendSpec(digest: FundDigest): { spec: ChartSpec; coloured: stri
       : 'Fit across runs of the startups still matched';
   return {
     spec: { type: 'line', title, xKey: 'run', series, data },
+    drawn: series.map((x) => x.name),
     coloured: colouredIdx.map((i) => names[i] ?? ''),
     title,
   };
@@ -149,15 +157,16 @@ interface Encoding {
 async function trendChart(digest: FundDigest): Promise<FundChart> {
   const note = trendNote(digest);
   if (note !== null) return { id: 'trend', title: 'Fit across runs', rendered: null, note };
-  const { spec, coloured, title } = trendSpec(digest);
+  const { spec, drawn, coloured, title } = trendSpec(digest);
   const vl = toVegaLite(spec, TREND_LAYOUT);
+  // The line chart's colours and value axis, set here: the shared spec colours every series and
+  // starts percentages at zero.
   const encoding = (vl as { encoding?: Encoding }).encoding;
-  const names = (Array.isArray(spec.series) ? spec.series : []) as { name: string }[];
   if (encoding?.color && encoding.y) {
     const colours = new Map(coloured.map((n, i) => [n, LINE_COLOURS[i % LINE_COLOURS.length] ?? GREY]));
     encoding.color = {
       ...encoding.color,
-      scale: { domain: names.map((s) => s.name), range: names.map((s) => colours.get(s.name) ?? GREY) },
+      scale: { domain: drawn, range: drawn.map((n) => colours.get(n) ?? GREY) },
       legend: {
         orient: 'bottom',
         direction: 'horizontal',

@@ -52,6 +52,11 @@ describe('renderFundCharts', () => {
     expect(coloured).toContain('Neuronest');
     for (const name of coloured) expect(labels).toContain(name);
     expect(trend.title).toContain('in grey');
+    // The others are grey lines; the coloured ones take the palette, never its grey.
+    const svg = trend.rendered!.svg;
+    expect(svg).toContain('stroke="#c3cad2"');
+    expect(svg).toContain('stroke="#1f4e79"');
+    expect(svg).not.toContain('stroke="#7f8c8d"');
   });
 
   it('names a startup whose name the font cannot draw by its key, and keeps a formula-like name as text', () => {
