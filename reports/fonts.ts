@@ -70,6 +70,42 @@ export function fontCovers(text: string): boolean {
   return true;
 }
 
+/** Marks a name printed as a stand-in (its key, its domain): the font cannot draw the name. */
+export const STAND_IN_MARK = ' *';
+
+/**
+ * A name as a PDF or a chart prints it: on one line; `standIn` marked with ` *` when the font
+ * lacks the name's script (Chinese, for one); `—` when empty.
+ *
+ * @example printableName('北京智能科技', 'bj.cn') // 'bj.cn *'
+ */
+export function printableName(name: string, standIn: string): string {
+  const one = name.replace(/\s+/g, ' ').trim();
+  if (!one) return '—';
+  return fontCovers(one) ? one : `${standIn}${STAND_IN_MARK}`;
+}
+
+/**
+ * Text as a PDF prints it, on one line: each run of characters the font has no glyph for (a
+ * Chinese name inside a note, for one) becomes `replacement` instead of empty boxes.
+ *
+ * @example printableText('Check the burn (北京智能科技).') // 'Check the burn ([…]).'
+ */
+export function printableText(text: string, replacement = '[…]'): string {
+  let out = '';
+  let gap = false;
+  for (const ch of text.replace(/\s+/g, ' ').trim()) {
+    if (fontCovers(ch)) {
+      out += ch;
+      gap = false;
+    } else if (!gap) {
+      out += replacement;
+      gap = true;
+    }
+  }
+  return out;
+}
+
 /**
  * Cut `text` so that it fits `maxWidth` at `fontSize`, ending with an ellipsis when cut.
  * Returns the text unchanged when it fits; never returns more than the ellipsis when nothing fits.

@@ -47,6 +47,8 @@ export interface FundDigest {
   /** True when nothing is new, changed, dropped or an event (the job says whether to write it). */
   quiet: boolean;
   counts: { batch: number; new: number; changed: number; still: number; dropped: number; events: number };
+  /** The run's batch as read, in rank order (the workbook's Batch sheet lists every field). */
+  batch: BatchStartup[];
   /** The new matches; on a baseline, the whole batch (counted as the batch, not as new). */
   newMatches: NewMatch[];
   still: StillMatched[];
@@ -156,6 +158,7 @@ export function buildDigest(input: {
       dropped: changes.dropped.length,
       events: changes.events.length,
     },
+    batch: [...input.batch],
     newMatches,
     still: changes.still,
     dropped: changes.dropped,
