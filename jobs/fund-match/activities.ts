@@ -4,15 +4,18 @@
  * (the history after the run is its snapshot, committed when the run finishes).
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { readPreviousSnapshot } from '../../activities/run.js';
-import type { StoredCall, StoreRef } from '../../activities/types.js';
+import { join } from 'node:path';
+import { destinationRoot, outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
+import { safeFileName } from '../../lib/names.js';
 import { readProfile, readStartupPeople } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
-import { buildDigest } from './digest.js';
+import { buildDigest, type FundDigest } from './digest.js';
 import { asMatchHistory, compareBatch, nextHistory, type ProfileState } from './history.js';
 import type { FundMatchJob } from './job.js';
 import { profilesToRead } from './plan.js';
 import { readBatch, readProfileState } from './read.js';
+import { renderFundCharts, writeFundDigest, writeFundWorkbook } from './report/index.js';
 
 export interface PlanProfilesInput {
   job: Pick<FundMatchJob, 'id' | 'watchlist'>;
@@ -27,6 +30,13 @@ export interface BuildDigestInput {
   batchRef: StoreRef;
   /** The stored get_startup answer of each profile read (null: the call failed). */
   profiles: { key: string; ref: StoreRef | null }[];
+}
+
+export interface RenderDigestInput {
+  digestRef: StoreRef;
+  job: Pick<FundMatchJob, 'id' | 'destination' | 'outputs' | 'digestWhenQuiet'>;
+  date: string;
+  workflowId: string;
 }
 
 export interface BuildDigestOutput {
@@ -119,6 +129,35 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
           dropped: digest.counts.dropped,
           events: digest.counts.events,
         },
+      };
+    },
+
+    /**
+     * Writes the digest PDF and the workbook into <destination>/<job>/<date>/. A quiet run (nothing
+     * new, changed, dropped or watched) of a job with `digestWhenQuiet: false` writes the workbook only.
+     */
+    async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
+      const digest = await store.getJson<FundDigest>(input.digestRef);
+      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
+      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
+      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const charts = await renderFundCharts(digest);
+      const files: Record<string, string> = {};
+      let pages: number | null = null;
+      if (input.job.outputs.includes('xlsx')) {
+        files.xlsx = join(outDir, `${fileBase}.xlsx`);
+        await writeFundWorkbook(digest, files.xlsx, charts);
+      }
+      if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
+        files.pdf = join(outDir, `${fileBase}.pdf`);
+        pages = (await writeFundDigest(digest, files.pdf, charts)).pages;
+      }
+      return {
+        outDir,
+        files,
+        charts: charts.filter((c) => c.rendered !== null).length,
+        pages,
+        notProvided: [],
       };
     },
   };
