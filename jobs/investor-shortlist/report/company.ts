@@ -29,7 +29,7 @@ function enrichedCell(r: ShortlistRow): string {
   return (
     [check !== '—' ? `Check ${check}` : null, r.thesis ? serviceText(r.thesis) : null]
       .filter((x): x is string => x !== null)
-      .join('. ') || '—'
+      .join('\n') || '—'
   );
 }
 
@@ -45,7 +45,7 @@ function investorColumns(withNew: boolean, withEnriched: boolean): InvestorColum
   return [
     { column: { header: '#', align: 'right' }, cell: (r) => String(r.rank), fit: true },
     {
-      column: { header: 'Investor', share: withEnriched ? 0.22 : 0.3 },
+      column: { header: 'Investor', share: withEnriched ? 0.27 : 0.3 },
       cell: (r) => printedName(r.name, r.key),
     },
     ...(withNew
@@ -59,7 +59,7 @@ function investorColumns(withNew: boolean, withEnriched: boolean): InvestorColum
     },
     { column: { header: 'HQ', max: 0.16 }, cell: hqText, fit: true },
     {
-      column: { header: 'Why (first reasons)', share: withEnriched ? 0.42 : 0.7 },
+      column: { header: 'Why (first reasons)', share: withEnriched ? 0.37 : 0.7 },
       cell: (r) => r.why.slice(0, REASONS).map(serviceText).join('; ') || '—',
     },
     ...(withEnriched
@@ -122,7 +122,8 @@ export function companySection(
 ): void {
   const c = report.companies[i];
   if (!c) return;
-  pdf.heading(printedName(c.name, `Company ${i + 1}`), 1);
+  // A company without a list is a few lines: it does not take a page of its own.
+  pdf.heading(printedName(c.name, `Company ${i + 1}`), 1, c.problem === null ? {} : { newPage: false });
   pdf.paragraph(`Asked: ${serviceText(c.asked)}`, { size: 9 });
   if (c.readAs) pdf.paragraph(`Read by the service as: ${serviceText(c.readAs)}`, { size: 9 });
   if (c.problem !== null) {

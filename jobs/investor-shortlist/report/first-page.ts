@@ -65,17 +65,17 @@ function tiles(report: ShortlistReport): KeyFigure[] {
       value: formatInt(report.companies.length),
       note: missing > 0 ? `${formatInt(missing)} without a list` : 'each with a list',
     },
-    { label: 'Investors listed', value: formatInt(investors), note: 'over all the lists' },
+    { label: 'Investors', value: formatInt(investors), note: 'listed in all' },
     {
-      label: 'New since last run',
+      label: 'New',
       value: report.baseline ? '—' : formatInt(fresh),
-      note: report.baseline ? 'baseline: from the next run' : 'marked NEW',
+      note: report.baseline ? 'from the next run' : 'since the last run',
     },
-    { label: 'Fit several', value: formatInt(report.shared.length), note: 'investors on 2+ lists' },
+    { label: 'On several lists', value: formatInt(report.shared.length), note: 'investors' },
     {
-      label: 'Credits spent',
+      label: 'Credits',
       value: formatInt(report.credits.spent),
-      note: `of a budget of ${formatInt(report.credits.budget)}`,
+      note: `of ${formatInt(report.credits.budget)} budgeted`,
     },
   ];
 }
