@@ -33,7 +33,11 @@ function records(ws: ExcelJS.Worksheet): Record<string, ExcelJS.CellValue>[] {
 }
 
 const text = (v: ExcelJS.CellValue): string =>
-  v && typeof v === 'object' && 'text' in v ? String(v.text) : String(v ?? '');
+  v && typeof v === 'object' && 'text' in v
+    ? String(v.text)
+    : typeof v === 'string' || typeof v === 'number'
+      ? String(v)
+      : '';
 
 describe('writeShortlistWorkbook', () => {
   let result: ShortlistWorkbookResult;
