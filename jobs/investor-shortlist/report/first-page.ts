@@ -26,14 +26,17 @@ export const NOTE_SIZE = 7.5;
 
 const values = (rows: string[][], i: number): string[] => rows.map((r) => r[i] ?? '');
 
-/** A table under a level-2 heading kept with its first rows, then notes in small grey type. */
+/**
+ * A table under a level-2 heading kept with its first rows, then notes in small grey type (the
+ * stand-in note too, unless `standIn` is false). Returns true when the stand-in note was printed.
+ */
 export function tableSection(
   pdf: ReportPdf,
   title: string,
   columns: SizedColumn[],
   rows: string[][],
-  options: { maxLines?: number; notes?: string[]; links?: (string | null)[][] } = {},
-): void {
+  options: { maxLines?: number; notes?: string[]; links?: (string | null)[][]; standIn?: boolean } = {},
+): boolean {
   const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
   const table = {
     fontSize: TABLE_SIZE,
@@ -42,8 +45,10 @@ export function tableSection(
   };
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(cols, rows, table) });
   pdf.table(cols, rows, table);
-  for (const n of [...(options.notes ?? []), ...standInNote(rows)])
+  const standIn = options.standIn === false ? [] : standInNote(rows);
+  for (const n of [...(options.notes ?? []), ...standIn])
     pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+  return standIn.length > 0;
 }
 
 function header(pdf: ReportPdf, report: ShortlistReport): void {
@@ -80,7 +85,8 @@ function tiles(report: ShortlistReport): KeyFigure[] {
   ];
 }
 
-function overview(pdf: ReportPdf, report: ShortlistReport): void {
+/** The companies at a glance; returns true when it printed the stand-in note. */
+function overview(pdf: ReportPdf, report: ShortlistReport): boolean {
   const rows = report.companies.map((c) => {
     const top = c.investors[0];
     return [
@@ -95,7 +101,7 @@ function overview(pdf: ReportPdf, report: ShortlistReport): void {
           : 'The service listed no investor.',
     ];
   });
-  tableSection(
+  return tableSection(
     pdf,
     'Your companies at a glance',
     [
@@ -109,7 +115,8 @@ function overview(pdf: ReportPdf, report: ShortlistReport): void {
   );
 }
 
-function shared(pdf: ReportPdf, report: ShortlistReport): void {
+/** The investors on several lists; the stand-in note only when the overview has not printed it. */
+function shared(pdf: ReportPdf, report: ShortlistReport, standIn: boolean): void {
   const title = `Investors who fit several of your companies (${formatInt(report.shared.length)})`;
   if (report.shared.length === 0) {
     pdf.heading(title, 2, { keepWith: 30 });
@@ -135,6 +142,7 @@ function shared(pdf: ReportPdf, report: ShortlistReport): void {
     {
       maxLines: 3,
       notes: ['One introduction can serve several companies: these investors are on two or more lists.'],
+      standIn,
     },
   );
 }
@@ -143,6 +151,6 @@ function shared(pdf: ReportPdf, report: ShortlistReport): void {
 export function firstPage(pdf: ReportPdf, report: ShortlistReport): void {
   header(pdf, report);
   pdf.keyFigures(tiles(report), 5);
-  overview(pdf, report);
-  shared(pdf, report);
+  const noted = overview(pdf, report);
+  shared(pdf, report, !noted);
 }
