@@ -3,8 +3,10 @@
  * plan allows one find_investors run), and the report's model built from each company's list,
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
-import { readPreviousSnapshot } from '../../activities/run.js';
-import type { StoredCall, StoreRef } from '../../activities/types.js';
+import { join } from 'node:path';
+import { destinationRoot, outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
+import { safeFileName } from '../../lib/names.js';
 import { readAccount } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
 import {
@@ -16,6 +18,7 @@ import {
 } from './changes.js';
 import type { InvestorShortlistJob } from './job.js';
 import { chartsOf, enrichInvestor, readInvestorList } from './read.js';
+import { renderShortlistCharts, writeShortlistReport, writeShortlistWorkbook } from './report/index.js';
 import type { CompanySection, ShortlistReport } from './types.js';
 
 export interface BuildShortlistInput {
@@ -133,6 +136,37 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
           nextShortlist(previous, input.job.id, input.date, lists),
         ),
         baseline: report.baseline,
+      };
+    },
+
+    /** Writes the PDF and the workbook into <destination>/<job>/<date>/. */
+    async renderShortlist(input: {
+      reportRef: StoreRef;
+      job: Pick<InvestorShortlistJob, 'id' | 'destination' | 'outputs'>;
+      date: string;
+      workflowId: string;
+    }): Promise<RenderOutput> {
+      const report = await store.getJson<ShortlistReport>(input.reportRef);
+      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
+      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
+      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const charts = await renderShortlistCharts(report);
+      const files: Record<string, string> = {};
+      let pages: number | null = null;
+      if (input.job.outputs.includes('pdf')) {
+        files.pdf = join(outDir, `${fileBase}.pdf`);
+        pages = (await writeShortlistReport(report, files.pdf, charts)).pages;
+      }
+      if (input.job.outputs.includes('xlsx')) {
+        files.xlsx = join(outDir, `${fileBase}.xlsx`);
+        await writeShortlistWorkbook(report, files.xlsx, charts);
+      }
+      return {
+        outDir,
+        files,
+        charts: charts.filter((c) => c.rendered !== null).length,
+        pages,
+        notProvided: [],
       };
     },
   };

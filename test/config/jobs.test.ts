@@ -87,11 +87,11 @@ describe('job files', () => {
     const missing = errorOf(`jobs:\n  - id: x\n    title: t\n    countries: [Germany]\n`);
     expect(missing.field).toBe('kind');
     expect(missing.message).toMatch(
-      /job "x": kind: is required: one of fund-match, market-report, prospect-list, smoke/,
+      /job "x": kind: is required: one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
     );
     const unknown = errorOf(`jobs:\n  - id: x\n    kind: weather\n    title: t\n`);
     expect(unknown.message).toMatch(
-      /kind: unknown kind "weather": one of fund-match, market-report, prospect-list, smoke/,
+      /kind: unknown kind "weather": one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
     );
   });
 

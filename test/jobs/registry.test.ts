@@ -22,6 +22,7 @@ describe('the registry', () => {
     }
     expect(JOB_WORKFLOW_TYPES).toEqual([
       'fundMatchWorkflow',
+      'investorShortlistWorkflow',
       'marketReportWorkflow',
       'prospectListWorkflow',
       'smokeWorkflow',
