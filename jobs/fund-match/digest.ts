@@ -115,8 +115,13 @@ export function buildDigest(input: {
     founders: input.enrichment.get(f.key)?.founders ?? [],
     investors: input.enrichment.get(f.key)?.investors ?? [],
   }));
+  // A rank counts as changed when the startup moved among the still-matched: startups that
+  // dropped out or came in above it shift its rank without anything changing about it.
+  const before = [...changes.still].sort((a, b) => a.rank + a.rankChange - (b.rank + b.rankChange));
+  const placeBefore = new Map(before.map((s, i) => [s.key, i]));
   const changed = changes.still.filter(
-    (s) => (s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE) || s.rankChange !== 0,
+    (s, i) =>
+      (s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE) || placeBefore.get(s.key) !== i,
   ).length;
   const runs = history.runs.map((r) => ({ run: r.run, date: r.date }));
   const historyRows: HistoryRow[] = Object.values(history.startups)

@@ -87,6 +87,25 @@ test('a baseline, then new, changed, dropped and events, with conflicts shown an
     ['c', false, [77, null], [3, null], 'acquired'],
   ]);
 
+  // A startup dropping out above the others shifts their ranks: that alone is no change.
+  const b4 = [startup('a', 90.5, 1), startup('d', 70, 2)];
+  const c4 = compareBatch(h2, b4, p2, ['seed', 'series-a']);
+  const h4 = nextHistory(h2, job.id, { run: 3, date: '2026-11-30', workflowId: 'w4' }, b4, p2);
+  const d4 = buildDigest({
+    job,
+    date: '2026-11-30',
+    fundName: 'Fund',
+    batch: b4,
+    changes: c4,
+    history: h4,
+    enrichment: new Map(),
+  });
+  expect(d4.still.map((x) => [x.key, x.rankChange])).toEqual([
+    ['a', 1],
+    ['d', 1],
+  ]);
+  expect(d4.counts).toMatchObject({ changed: 0, dropped: 1 });
+
   // A third run where nothing happened is quiet.
   const c3 = compareBatch(h2, b2, p2, ['seed', 'series-a']);
   const h3 = nextHistory(h2, job.id, { run: 3, date: '2026-11-30', workflowId: 'w3' }, b2, p2);
