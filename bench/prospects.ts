@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { LocalStore } from '../activities/store.js';
 import type { RunStats } from '../activities/types.js';
-import { CHUNK_ROWS, readChunks } from '../jobs/prospect-list/chunks.js';
+import { CHUNK_ROWS, putChunk, readChunks } from '../jobs/prospect-list/chunks.js';
 import { writeProspectCsvs } from '../jobs/prospect-list/csv.js';
 import { CRM_PROFILES } from '../jobs/prospect-list/job.js';
 import { renderProspectCharts, writeProspectWorkbook } from '../jobs/prospect-list/report/index.js';
@@ -91,7 +91,7 @@ async function storeList(store: LocalStore): Promise<{ refs: string[]; summary: 
     const chunk = Array.from({ length: Math.min(CHUNK_ROWS, BENCH_ROWS - at) }, (_, j) => row(at + j));
     for (const r of chunk) tally.add(r);
     if (top.length === 0) top.push(...chunk.slice(0, 25));
-    refs.push(await store.putJson('bench', `list/rows-${String(refs.length).padStart(4, '0')}`, chunk));
+    refs.push(await putChunk(store, 'bench', 'list/rows', refs.length, chunk));
   }
   const summary: ProspectSummary = {
     job: {

@@ -10,7 +10,7 @@ import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activit
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
-import { putChunks, readChunks } from './chunks.js';
+import { putChunk, putChunks, readChunks } from './chunks.js';
 import type { ProspectListJob } from './job.js';
 import { ProspectMerger } from './merge.js';
 import { writeProspectCsvs } from './csv.js';
@@ -194,9 +194,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           if (top.length < TOP_ROWS) top.push(row);
           delivered.push({ key: row.key, domain: row.domain });
         }
-        rowChunks.push(
-          await store.putJson(input.runKey, `list/rows-${String(index).padStart(4, '0')}`, rows),
-        );
+        rowChunks.push(await putChunk(store, input.runKey, 'list/rows', index, rows));
         index += 1;
       }
       const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);

@@ -8,6 +8,17 @@ import type { StoreRef } from '../../activities/types.js';
 /** Rows in one stored chunk. */
 export const CHUNK_ROWS = 1000;
 
+/** Writes one chunk `<name>-<index, 4 digits>` of a run; gives its reference. */
+export function putChunk<T>(
+  store: Store,
+  runKey: string,
+  name: string,
+  index: number,
+  rows: readonly T[],
+): Promise<StoreRef> {
+  return store.putJson(runKey, `${name}-${String(index).padStart(4, '0')}`, rows);
+}
+
 /**
  * Writes rows as chunks `<name>-0000`, `<name>-0001`... of a run; gives their references in order.
  *
@@ -22,9 +33,7 @@ export async function putChunks<T>(
 ): Promise<StoreRef[]> {
   const refs: StoreRef[] = [];
   for (let at = 0, i = 0; at < rows.length; at += CHUNK_ROWS, i += 1) {
-    refs.push(
-      await store.putJson(runKey, `${name}-${String(i).padStart(4, '0')}`, rows.slice(at, at + CHUNK_ROWS)),
-    );
+    refs.push(await putChunk(store, runKey, name, i, rows.slice(at, at + CHUNK_ROWS)));
   }
   return refs;
 }

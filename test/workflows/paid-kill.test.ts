@@ -70,18 +70,25 @@ async function killedWithChargedAskInFlight(worker: ChildProcess, job: MarketRep
   return { handle, before, from, second };
 }
 
-test('a worker killed with a charged paid call in flight: the run counts the charge and stays in budget', async () => {
-  const job = parseMarketReportJob({
-    id: 'paid-kill',
-    title: 'Paid call in flight when the worker dies',
+/** A report of Germany with two data-agent questions and no enrichment; the test sets the rest. */
+function twoQuestionJob(over: Record<string, unknown>): MarketReportJob {
+  return parseMarketReportJob({
     countries: ['Germany'],
     top: { investors: 3, startups: 3 },
     paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
     enrich: { investors: 0, startups: 0 },
     questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
+    destination: join(bed.dir, 'reports'),
+    ...over,
+  });
+}
+
+test('a worker killed with a charged paid call in flight: the run counts the charge and stays in budget', async () => {
+  const job = twoQuestionJob({
+    id: 'paid-kill',
+    title: 'Paid call in flight when the worker dies',
     budget: { credits: 2 },
     outputs: ['xlsx'],
-    destination: join(bed.dir, 'reports'),
   });
   const { handle, before, from, second } = await killedWithChargedAskInFlight(await bed.startWorker(), job);
   try {
@@ -113,17 +120,11 @@ test('a worker killed with a charged paid call in flight: the run counts the cha
 
 test('with room in the budget, the run asks the lost question again and its report is the one of a run without faults', async () => {
   const job = (id: string) =>
-    parseMarketReportJob({
+    twoQuestionJob({
       id,
       title: 'Paid call in flight when the worker dies, asked again',
-      countries: ['Germany'],
-      top: { investors: 3, startups: 3 },
-      paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
-      enrich: { investors: 0, startups: 0 },
-      questions: ['which countries raised the most in 2025', 'median series A size in Germany'],
       budget: { credits: 3 },
       outputs: ['pdf', 'xlsx'],
-      destination: join(bed.dir, 'reports'),
     });
   const digestOf = async (id: string, result: Awaited<ReturnType<typeof followRun>>, started: number) => {
     const d = await reportDigest(result.files, {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, expect, test } from 'vitest';
-import { writeProspectCsv } from '../../../jobs/prospect-list/csv.js';
+import { writeProspectCsvs } from '../../../jobs/prospect-list/csv.js';
 import { parseProspectListJob } from '../../../jobs/prospect-list/job.js';
 import { ProspectMerger } from '../../../jobs/prospect-list/merge.js';
 import { prospectPlanDetail, prospectPlanLines } from '../../../jobs/prospect-list/plan.js';
@@ -181,7 +181,7 @@ test("a list longer than a profile's row limit is split into numbered files, eac
     for (let i = 0; i < 50_001; i++)
       yield { ...startupRow(), rank: i + 1, key: `k${i}`, name: `Company ${i}` };
   };
-  const out = await writeProspectCsv(rows(), 'salesforce', dir, 'big');
+  const out = (await writeProspectCsvs(rows(), ['salesforce'], dir, 'big')).salesforce!;
   expect(out.rows).toBe(50_001);
   expect(out.files.map((f) => f.slice(dir.length + 1))).toEqual([
     'big-salesforce-001.csv',
