@@ -112,6 +112,7 @@ export function printableText(text: string, replacement = '[…]'): string {
  */
 export function truncateToWidth(text: string, maxWidth: number, fontSize: number, bold = false): string {
   if (measureText(text, fontSize, bold) <= maxWidth) return text;
+  // A cut text ends with an ellipsis, at a word boundary unless that would give up much of the width.
   const ellipsis = '…';
   const chars = Array.from(text);
   let lo = 0;
@@ -122,7 +123,13 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize: number
     if (measureText(candidate, fontSize, bold) <= maxWidth) lo = mid;
     else hi = mid - 1;
   }
-  return lo === 0 ? ellipsis : chars.slice(0, lo).join('').trimEnd() + ellipsis;
+  if (lo === 0) return ellipsis;
+  // Cut at the last word boundary when that keeps most of the line: `in the thesis…`, not `in the thesis st…`.
+  const kept = chars.slice(0, lo).join('');
+  const space = kept.trimEnd().lastIndexOf(' ');
+  const atWord =
+    chars[lo] === ' ' || chars[lo] === undefined ? kept : space >= lo * 0.6 ? kept.slice(0, space) : kept;
+  return atWord.replace(/[\s,;:·–—-]+$/u, '') + ellipsis;
 }
 
 /**

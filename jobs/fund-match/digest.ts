@@ -52,6 +52,8 @@ export interface FundDigest {
   /** The new matches; on a baseline, the whole batch (counted as the batch, not as new). */
   newMatches: NewMatch[];
   still: StillMatched[];
+  /** Keys of the still-matched startups that count as changed (fit moved 2 points or more, or moved among the still-matched). */
+  changedKeys: string[];
   dropped: Dropped[];
   events: WatchEvent[];
   /** Startups of the batch a portfolio company conflicts with (shown, never hidden). */
@@ -119,10 +121,13 @@ export function buildDigest(input: {
   // dropped out or came in above it shift its rank without anything changing about it.
   const before = [...changes.still].sort((a, b) => a.rank + a.rankChange - (b.rank + b.rankChange));
   const placeBefore = new Map(before.map((s, i) => [s.key, i]));
-  const changed = changes.still.filter(
-    (s, i) =>
-      (s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE) || placeBefore.get(s.key) !== i,
-  ).length;
+  const changedKeys = changes.still
+    .filter(
+      (s, i) =>
+        (s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE) || placeBefore.get(s.key) !== i,
+    )
+    .map((s) => s.key);
+  const changed = changedKeys.length;
   const runs = history.runs.map((r) => ({ run: r.run, date: r.date }));
   const historyRows: HistoryRow[] = Object.values(history.startups)
     .map((t) => ({
@@ -166,6 +171,7 @@ export function buildDigest(input: {
     batch: [...input.batch],
     newMatches,
     still: changes.still,
+    changedKeys,
     dropped: changes.dropped,
     events: changes.events,
     conflicts: input.batch

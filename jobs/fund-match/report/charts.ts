@@ -29,7 +29,7 @@ export type FundChart = ReportChart<FundChartId>;
 /** Sectors drawn one bar each; the rest share one bar. */
 const TOP_SECTORS = 12;
 /** Startups of the trend drawn in colour (the largest moves); the others are grey lines. */
-export const TREND_COLOURED = 8;
+export const TREND_COLOURED = 6;
 const GREY = '#c3cad2';
 /** The palette's colours a trend line may take: not its grey, which reads as one of the grey lines. */
 const LINE_COLOURS = PALETTE.filter((c) => c !== '#7f8c8d');
@@ -114,7 +114,8 @@ function moved(fits: readonly (number | null)[]): number {
 
 /**
  * The trend as a line chart: one line a startup over the run dates; the `TREND_COLOURED` largest
- * moves (then the best fits) in colour with a legend, the others as grey lines under them.
+ * moves in colour with a legend (the best fits when no fit moved), the others as grey lines under
+ * them.
  */
 export function trendSpec(digest: FundDigest): {
   spec: ChartSpec;
@@ -129,18 +130,27 @@ export function trendSpec(digest: FundDigest): {
   const order = trend
     .map((t, i) => ({ i, moved: moved(t.fits), fit: t.fits.at(-1) ?? -1 }))
     .sort((a, b) => b.moved - a.moved || b.fit - a.fit || a.i - b.i);
-  const colouredIdx = order.slice(0, TREND_COLOURED).map((o) => o.i);
-  const greyIdx = order.slice(TREND_COLOURED).map((o) => o.i);
+  // Colour goes to the startups whose fit moved; when none moved, to the best fits.
+  const movers = order.filter((o) => o.moved >= 0.05).length;
+  const colouredIdx = order
+    .slice(0, movers > 0 ? Math.min(movers, TREND_COLOURED) : TREND_COLOURED)
+    .map((o) => o.i);
+  const greyIdx = order.slice(colouredIdx.length).map((o) => o.i);
   // Grey lines first, so the coloured ones are drawn over them.
   const series = [...greyIdx, ...colouredIdx].map((i) => ({ key: `s${i}`, name: names[i] ?? '', unit: '%' }));
   const data = digest.runs.map((r, j) => ({
     run: r.date,
     ...Object.fromEntries(trend.map((t, i) => [`s${i}`, t.fits[j] ?? null])),
   }));
+  const grey = `${formatInt(greyIdx.length)} more in grey`;
   const title =
-    greyIdx.length > 0
-      ? `Fit across runs: the ${colouredIdx.length} largest moves in colour, ${greyIdx.length} more in grey`
-      : 'Fit across runs of the startups still matched';
+    greyIdx.length === 0
+      ? 'Fit across runs of the startups still matched'
+      : movers === 0
+        ? `Fit across runs: no fit moved; the ${colouredIdx.length} best in colour, ${grey}`
+        : colouredIdx.length === 1
+          ? `Fit across runs: the one that moved in colour, ${grey}`
+          : `Fit across runs: the ${colouredIdx.length} largest moves in colour, ${grey}`;
   return {
     spec: { type: 'line', title, xKey: 'run', series, data },
     drawn: series.map((x) => x.name),

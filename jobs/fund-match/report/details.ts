@@ -6,8 +6,8 @@
  */
 import { printableText } from '../../../reports/fonts.js';
 import { formatDate, formatInt } from '../../../reports/format.js';
-import { chartCell, chartRows, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
-import type { ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
+import { chartCell, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
+import type { ReportPdf, RowCell, SizedColumn } from '../../../reports/pdf/index.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
 import { matchTable, NOTE_SIZE, TABLE_SIZE } from './first-page.js';
@@ -151,17 +151,35 @@ function events(pdf: ReportPdf, digest: FundDigest): void {
   );
 }
 
+/** An empty cell: a lone chart in a row of two keeps half the width, like the charts above it. */
+const EMPTY_CELL: RowCell = { measure: () => 0, draw: () => undefined };
+
+/**
+ * The charts under one heading, kept on one page when they fit one: the fit bands and the sector
+ * mix side by side, then the stage mix, then the trend across the page (when it is not drawn,
+ * its note sits beside the stage mix).
+ */
 function charts(pdf: ReportPdf, list: readonly FundChart[]): void {
   const byId = new Map(list.map((c) => [c.id, c]));
-  const pick = (...ids: FundChart['id'][]) =>
-    ids.map((id) => byId.get(id)).filter((c): c is FundChart => c !== undefined);
-  const trend = byId.get('trend');
-  // The trend runs across the page; when it is not drawn, its note sits beside the stage mix.
-  chartRows(pdf, 'The batch in charts', [
-    pick('fit', 'sectors'),
-    trend?.rendered ? pick('stages') : pick('stages', 'trend'),
-  ]);
-  if (trend?.rendered) pdf.row([chartCell(pdf, trend)]);
+  const cell = (id: FundChart['id']): RowCell | null => {
+    const c = byId.get(id);
+    return c ? chartCell(pdf, c) : null;
+  };
+  const present = (cells: (RowCell | null)[]): RowCell[] => cells.filter((c): c is RowCell => c !== null);
+  const trendDrawn = byId.get('trend')?.rendered != null;
+  const halves = [
+    present([cell('fit'), cell('sectors')]),
+    present([cell('stages'), trendDrawn ? null : cell('trend')]),
+  ]
+    .filter((r) => r.length > 0)
+    .map((r) => (r.length === 1 ? [...r, EMPTY_CELL] : r));
+  const rows = [...halves, ...(trendDrawn ? [present([cell('trend')])] : [])];
+  if (rows.length === 0) return;
+  const heights = rows.map((r) => pdf.measureRow(r));
+  const all = heights.reduce((a, b) => a + b, 0);
+  // The whole section when a page holds it (a heading takes about 40 points), else its first row.
+  pdf.heading('The batch in charts', 2, { keepWith: all + 40 <= pdf.pageBody ? all : (heights[0] ?? 0) });
+  for (const r of rows) pdf.row(r);
 }
 
 /** Lays out the details: the lists after the first page, then the charts. */

@@ -2,7 +2,8 @@
  * The digest's first page, what a partner reads in a minute: the title (job, fund, date), the
  * baseline or quiet line, the key figures, the portfolio conflicts in a red box (never hidden),
  * the new matches (on a baseline the batch's top matches) with fit, reasons, the analyst note
- * and founders or investors, and the notable watchlist events (status changes and new rounds
+ * and founders or investors, the changed and the dropped in a line each, and the notable
+ * watchlist events (status changes and new rounds
  * first). What a budget leaves out is counted and pointed to.
  */
 import { printableText } from '../../../reports/fonts.js';
@@ -14,11 +15,13 @@ import {
   BASELINE_LINE,
   digestSubtitle,
   digestTitle,
+  fitChangeText,
   fitText,
   notableEvents,
   previousRun,
   printedName,
   quietLine,
+  rankChangeText,
   serviceText,
   standInNote,
   whereNow,
@@ -35,6 +38,8 @@ export interface FirstPageBudget {
   cellLines: number;
   /** Startups whose watchlist events the first page lists (the notable first). */
   events: number;
+  /** Changed startups, and dropped ones, the first page names (the largest moves first). */
+  changes: number;
 }
 
 export const TABLE_SIZE = 7.5;
@@ -189,6 +194,49 @@ function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): v
   for (const n of [...notes, ...standIns]) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
+/** The changed startups, the largest moves first: fit change, then places moved, then rank. */
+export function changedStartups(digest: FundDigest): FundDigest['still'] {
+  const keys = new Set(digest.changedKeys);
+  return digest.still
+    .filter((s) => keys.has(s.key))
+    .sort(
+      (a, b) =>
+        Math.abs(b.fitChange ?? 0) - Math.abs(a.fitChange ?? 0) ||
+        Math.abs(b.rankChange) - Math.abs(a.rankChange) ||
+        a.rank - b.rank,
+    );
+}
+
+/** A bulleted list under a level-2 heading, at most `max` items, then how many more and where. */
+function shortList(pdf: ReportPdf, title: string, items: string[], max: number, where: string): void {
+  if (items.length === 0) return;
+  // One more than the budget takes the line "… and 1 more" would: it is shown instead.
+  const shown = items.length <= max + 1 ? items : items.slice(0, max);
+  pdf.heading(`${title} (${formatInt(items.length)})`, 2, { keepWith: 30 });
+  pdf.bullets(shown, { size: 8.5 });
+  if (items.length > shown.length)
+    pdf.paragraph(`… and ${formatInt(items.length - shown.length)} more: see ${where}, in the details.`, {
+      size: NOTE_SIZE,
+      color: COLORS.muted,
+    });
+}
+
+/**
+ * The still-matched startups that changed and the dropped ones, named with their change or
+ * reason, so the counts above are never all a partner sees (nothing on a baseline).
+ */
+function changedAndDropped(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): void {
+  if (digest.baseline) return;
+  const changed = changedStartups(digest).map(
+    (s) =>
+      `${printedName(s.name, s.key)}: fit ${fitText(s.fitPct)} (${fitChangeText(s.fitChange)} points), ` +
+      `rank ${s.rank} (${rankChangeText(s.rankChange)})`,
+  );
+  shortList(pdf, 'Changed', changed, budget.changes, 'Still matched');
+  const dropped = digest.dropped.map((d) => `${printedName(d.name, d.key)}: ${serviceText(d.detail, d)}`);
+  shortList(pdf, 'Dropped', dropped, budget.changes, 'Dropped');
+}
+
 /** A startup's events in a sentence: `Vaultic: status active → acquired (dropped from the batch)`. */
 function eventLine(digest: FundDigest, s: StartupEvents): string {
   return `${printedName(s.name, s.key)}: ${s.events.map((e) => serviceText(e.detail, e)).join('; ')} (${whereNow(digest, s)})`;
@@ -229,5 +277,6 @@ export function firstPage(pdf: ReportPdf, digest: FundDigest, budget: FirstPageB
   pdf.keyFigures(tiles(digest), 5);
   conflicts(pdf, digest);
   matches(pdf, digest, budget);
+  changedAndDropped(pdf, digest, budget);
   events(pdf, digest, budget);
 }

@@ -64,6 +64,12 @@ describe('writeFundDigest', () => {
       'New matches (4)',
       'Founders: Founder 1A (CEO), Founder 1B (CTO). Investors: Lead Capital, Seedcamp.',
       'Strong founder-market fit; the team sold a previous company in the same market.',
+      // The changed, the largest moves first, and the dropped with their reasons, named.
+      `Changed (${c.changed})`,
+      '• Neuronest: fit 87.8% (+9.0 points), rank 9 (↑ 11) • Parcelwise: fit 79.2% (−6.0 points), rank 19 (↓ 7)',
+      `and ${c.changed - 3} more: see Still matched, in the details.`,
+      'Dropped (4) • Carbonsense: acquired (was active) • Tidepool Analytics: a new round moved it to series-b',
+      'Mosaic Bio: outranked: other startups fit better this time',
       'Watchlist: 7 events of 5 startups',
       // A status change first, then the new rounds.
       'Carbonsense: status active → acquired (dropped from the batch) • Tidepool Analytics: new round',
@@ -92,7 +98,7 @@ describe('writeFundDigest', () => {
       'Watchlist events (7)',
       'Helio Grid Stage change stage seed → series-a in the batch',
       'The batch in charts',
-      'Fit across runs: the 8 largest moves in colour, 18 more in grey',
+      'Fit across runs: the 6 largest moves in colour, 20 more in grey',
     ])
       expect(all, s).toContain(squeeze(s));
     expect(all).not.toContain(CJK_NAME);
