@@ -90,6 +90,7 @@ function investors(pdf: ReportPdf, report: ShortlistReport, c: CompanySection): 
     maxLines: CELL_LINES,
     links,
     notes,
+    notesFirst: true,
   });
 }
 
@@ -105,11 +106,11 @@ function summaryLine(report: ShortlistReport, c: CompanySection): string {
     .join(' · ');
 }
 
-function charts(pdf: ReportPdf, list: readonly ShortlistChart[], i: number): void {
+function charts(pdf: ReportPdf, list: readonly ShortlistChart[], i: number, name: string): void {
   const { drawn, notes } = companyCharts(list, i);
   const pairs: ShortlistChart[][] = [];
   for (let k = 0; k < drawn.length; k += 2) pairs.push(drawn.slice(k, k + 2));
-  if (drawn.length > 0) chartRows(pdf, "The service's match overview", pairs);
+  if (drawn.length > 0) chartRows(pdf, `The service's match overview for ${printedName(name, name)}`, pairs);
   for (const n of notes) pdf.paragraph(serviceText(n), { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
@@ -139,7 +140,7 @@ export function companySection(
     pdf.paragraph(summaryLine(report, c), { size: 9, color: COLORS.muted });
     investors(pdf, report, c);
   }
-  charts(pdf, list, i);
+  charts(pdf, list, i, c.name);
   const url = safeUrl(c.reportUrl);
   if (url) {
     pdf.paragraph("The service's full report of this match (online):", { size: 9, gap: 0 });

@@ -35,7 +35,14 @@ export function tableSection(
   title: string,
   columns: SizedColumn[],
   rows: string[][],
-  options: { maxLines?: number; notes?: string[]; links?: (string | null)[][]; standIn?: boolean } = {},
+  options: {
+    maxLines?: number;
+    notes?: string[];
+    links?: (string | null)[][];
+    standIn?: boolean;
+    /** The notes go under the heading, before the table, so a long table never leaves them alone on a page. */
+    notesFirst?: boolean;
+  } = {},
 ): boolean {
   const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
   const table = {
@@ -43,11 +50,15 @@ export function tableSection(
     maxLines: options.maxLines ?? 2,
     ...(options.links ? { links: options.links } : {}),
   };
-  pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(cols, rows, table) });
-  pdf.table(cols, rows, table);
   const standIn = options.standIn === false ? [] : standInNote(rows);
-  for (const n of [...(options.notes ?? []), ...standIn])
-    pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+  const notes = [...(options.notes ?? []), ...standIn];
+  const note = (n: string) => pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+  const before = options.notesFirst === true ? notes : [];
+  const notesHeight = before.reduce((h, n) => h + pdf.paragraphHeight(n, { size: NOTE_SIZE, gap: 2 }), 0);
+  pdf.heading(title, 2, { keepWith: notesHeight + pdf.tableKeepHeight(cols, rows, table) });
+  for (const n of before) note(n);
+  pdf.table(cols, rows, table);
+  if (options.notesFirst !== true) for (const n of notes) note(n);
   return standIn.length > 0;
 }
 
