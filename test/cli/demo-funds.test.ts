@@ -32,7 +32,7 @@ async function sheetRows(path: string, sheet: string): Promise<Record<string, st
 
 test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of market news in the second digest', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vir-demo-funds-'));
-  const env = { ...process.env, VIR_DATA_DIR: dataDir, VIR_DEBUG: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, VIR_DATA_DIR: dataDir, VIR_DEBUG: '' };
   delete env.VIS_API_KEY;
   delete env.VIS_BASE_URL;
   delete env.VIR_STORE_DIR;
