@@ -29,7 +29,7 @@ export const fundMatchKind = defineJobKind<FundMatchJob>({
           `  ${r.counts.new} new, ${r.counts.changed} changed, ${r.counts.dropped} dropped, ${r.counts.events} watchlist events`,
         ];
   },
-  examples: ['jobs/fund-match/examples/weekly-matches.yaml'],
+  examples: ['jobs/fund-match/examples/weekly-matches.yaml', 'jobs/fund-match/examples/demo.yaml'],
 });
 
 export { parseFundMatchJob, FundMatchJobSchema, FUND_MATCH_KIND } from './job.js';
