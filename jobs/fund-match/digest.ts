@@ -94,6 +94,34 @@ function fitBands(fits: readonly (number | null)[]): CountBar[] {
 }
 
 /**
+ * The still-matched startups that changed: a fit moved by `NOTABLE_FIT_CHANGE` points or more,
+ * or a startup that moved among the still-matched. Startups that dropped out or came in above
+ * shift ranks without anything changing, and one startup jumping ten places moves ten others
+ * down by one: the ones that moved are those outside the longest run of startups still in
+ * their previous order (among the longest, the one that keeps the most unchanged fits).
+ */
+export function changedStartupKeys(still: readonly StillMatched[]): string[] {
+  const fitMoved = (s: StillMatched) => s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE;
+  const now = [...still].sort((a, b) => a.rank - b.rank);
+  const before = now.map((s) => s.rank + s.rankChange);
+  // Weighted longest increasing subsequence of the previous ranks, in the current order: each
+  // startup weighs 1, plus a little when its fit did not move (it is the one that stayed put).
+  const weight = now.map((s) => 1 + (fitMoved(s) ? 0 : 1 / (2 * now.length + 2)));
+  const best = now.map((_, i) => weight[i]!);
+  const prev = now.map(() => -1);
+  for (let i = 0; i < now.length; i++)
+    for (let j = 0; j < i; j++)
+      if (before[j]! < before[i]! && best[j]! + weight[i]! > best[i]!) {
+        best[i] = best[j]! + weight[i]!;
+        prev[i] = j;
+      }
+  const kept = new Set<string>();
+  let at = best.reduce((m, v, i) => (v > best[m]! ? i : m), 0);
+  for (; at >= 0 && now.length > 0; at = prev[at]!) kept.add(now[at]!.key);
+  return still.filter((s) => fitMoved(s) || !kept.has(s.key)).map((s) => s.key);
+}
+
+/**
  * Builds the digest of a run.
  *
  * @example
@@ -117,16 +145,7 @@ export function buildDigest(input: {
     founders: input.enrichment.get(f.key)?.founders ?? [],
     investors: input.enrichment.get(f.key)?.investors ?? [],
   }));
-  // A rank counts as changed when the startup moved among the still-matched: startups that
-  // dropped out or came in above it shift its rank without anything changing about it.
-  const before = [...changes.still].sort((a, b) => a.rank + a.rankChange - (b.rank + b.rankChange));
-  const placeBefore = new Map(before.map((s, i) => [s.key, i]));
-  const changedKeys = changes.still
-    .filter(
-      (s, i) =>
-        (s.fitChange !== null && Math.abs(s.fitChange) >= NOTABLE_FIT_CHANGE) || placeBefore.get(s.key) !== i,
-    )
-    .map((s) => s.key);
+  const changedKeys = changedStartupKeys(changes.still);
   const changed = changedKeys.length;
   const runs = history.runs.map((r) => ({ run: r.run, date: r.date }));
   const historyRows: HistoryRow[] = Object.values(history.startups)

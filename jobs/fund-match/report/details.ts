@@ -103,7 +103,7 @@ function still(pdf: ReportPdf, digest: FundDigest): void {
     'No startup of this batch was matched by the last run.',
     [
       `Fit change in points and rank change in places since the run of ${formatDate(before?.date ?? null)} ` +
-        '(↑ moved up, ↓ down, = same place); a startup back after a gap is compared with its last match.',
+        '(↑ moved up, ↓ down, = same place): a rank also falls when new matches come in above. A startup back after a gap is compared with its last match.',
       ...standInNote(rows),
     ],
   );

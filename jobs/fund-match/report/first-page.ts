@@ -69,7 +69,7 @@ function tiles(digest: FundDigest): KeyFigure[] {
     {
       label: 'Changed',
       value: digest.baseline ? '—' : formatInt(c.changed),
-      note: digest.baseline ? since : 'fit ±2 pts or rank',
+      note: digest.baseline ? since : 'fit ±2 pts or moved',
     },
     { label: 'Dropped', value: digest.baseline ? '—' : formatInt(c.dropped), note: since },
     {
@@ -147,7 +147,7 @@ export function matchTable(
   const columns = sizedColumns(
     pdf.pageContentWidth,
     [
-      { header: '#', values: col(0), align: 'right' },
+      { header: 'Rank', values: col(0), align: 'right' },
       { header: 'Startup', share: withPeople ? 0.19 : 0.24 },
       { header: 'Fit', values: col(2), align: 'right' },
       {

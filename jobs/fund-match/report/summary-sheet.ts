@@ -29,7 +29,7 @@ function keyFigures(digest: FundDigest): KeyFigureCell[] {
     { label: 'Run date', value: digest.date, kind: 'date', note: `run ${digest.run}` },
     { label: 'Startups in the batch', value: c.batch, kind: 'int' },
     compared('New matches', c.new, ''),
-    compared('Changed', c.changed, 'fit ±2 points or rank'),
+    compared('Changed', c.changed, 'fit ±2 points, or moved among the still matched'),
     compared('Still matched', c.still, ''),
     compared('Dropped', c.dropped, ''),
     compared('Watchlist events', c.events, 'rounds, stages, statuses'),

@@ -1,7 +1,12 @@
 /** The fund-match digest's model from a baseline run and a second run with changes. */
-import { expect, test } from 'vitest';
-import { buildDigest } from '../../../jobs/fund-match/digest.js';
-import { compareBatch, nextHistory, type ProfileState } from '../../../jobs/fund-match/history.js';
+import { describe, expect, it, test } from 'vitest';
+import { buildDigest, changedStartupKeys } from '../../../jobs/fund-match/digest.js';
+import {
+  compareBatch,
+  nextHistory,
+  type ProfileState,
+  type StillMatched,
+} from '../../../jobs/fund-match/history.js';
 import type { BatchStartup } from '../../../jobs/fund-match/read.js';
 
 const startup = (key: string, fit: number, rank: number, over: Partial<BatchStartup> = {}): BatchStartup => ({
@@ -71,7 +76,9 @@ test('a baseline, then new, changed, dropped and events, with conflicts shown an
     history: h2,
     enrichment: new Map([['d', { founders: ['Ada (CEO)'], investors: ['Lead Capital'] }]]),
   });
-  expect(d2.counts).toEqual({ batch: 3, new: 1, changed: 2, still: 2, dropped: 1, events: 1 });
+  // b's fit rose 2 points and it moved above a: b changed; a, whose fit held, did not.
+  expect(d2.counts).toEqual({ batch: 3, new: 1, changed: 1, still: 2, dropped: 1, events: 1 });
+  expect(d2.changedKeys).toEqual(['b']);
   expect(d2.newMatches.map((m) => [m.key, m.founders, m.investors])).toEqual([
     ['d', ['Ada (CEO)'], ['Lead Capital']],
   ]);
@@ -120,4 +127,34 @@ test('a baseline, then new, changed, dropped and events, with conflicts shown an
   });
   expect(d3.quiet).toBe(true);
   expect(d3.counts).toMatchObject({ new: 0, changed: 0, dropped: 0, events: 0 });
+});
+
+describe('changedStartupKeys', () => {
+  const s = (key: string, rank: number, before: number, fitChange = 0): StillMatched => ({
+    key,
+    name: key.toUpperCase(),
+    fitPct: 80,
+    fitChange,
+    rank,
+    rankChange: before - rank,
+  });
+
+  it('counts the one startup that jumped, not the ones it passed', () => {
+    // f was 6th, now 1st; a to e each lost a place because of it.
+    const still = [s('f', 1, 6, 3), s('a', 2, 1), s('b', 3, 2), s('c', 4, 3), s('d', 5, 4), s('e', 6, 5)];
+    expect(changedStartupKeys(still)).toEqual(['f']);
+  });
+
+  it('counts nothing when new matches came in above or dropped ones left gaps', () => {
+    const still = [s('a', 3, 1), s('b', 4, 2), s('c', 7, 3), s('d', 8, 6)];
+    expect(changedStartupKeys(still)).toEqual([]);
+  });
+
+  it('counts a fit that moved 2 points even in the same place, and one of two that swapped', () => {
+    expect(changedStartupKeys([s('a', 1, 1, -2.5), s('b', 2, 2, 1.5)])).toEqual(['a']);
+    expect(changedStartupKeys([s('b', 1, 2), s('a', 2, 1)])).toHaveLength(1);
+    // Of two that swapped, the one whose fit moved is the one that changed.
+    expect(changedStartupKeys([s('b', 1, 2), s('a', 2, 1, -4)])).toEqual(['a']);
+    expect(changedStartupKeys([])).toEqual([]);
+  });
 });
