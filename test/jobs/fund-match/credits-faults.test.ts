@@ -156,7 +156,7 @@ test('a budget of exactly one batch: the lost batch is not asked again, and the 
   // Without a batch there is nothing to compare: no profile read, no digest, no manifest.
   expect(r.result).toBeNull();
   expect(r.requests.filter((x) => x.operation === 'get_startup')).toHaveLength(0);
-  expect(r.failure).toMatch(/no batch this run/);
+  expect(r.failure).toMatch(/no batch this run \(3 credits spent\)/);
   expect(r.failure).toMatch(/the service charged 3 credits for an answer that was lost; not asked again/);
   expect(r.failure).toMatch(/credit budget of 3 reached/);
 });
@@ -185,7 +185,8 @@ test('mixed faults on the paid calls: the balance agrees with the manifest, neve
       expect(r.result.partial, r.result.reasons.join('; ')).toBe(false);
     } else {
       // Three batches lost, each one paid: the run fails and says so.
-      expect(r.failure).toMatch(/no batch this run/);
+      // The message says what the run spent: all three batches, not the last one only.
+      expect(r.failure).toContain(`no batch this run (${r.paid} credits spent)`);
       expect(r.failure).toMatch(/for an answer that was lost; not asked again after 3 attempts/);
       expect(r.requests.filter((x) => x.operation === 'get_startup')).toHaveLength(0);
     }
