@@ -37,8 +37,11 @@ export async function fundMatchWorkflow(input: FundMatchInput): Promise<FundMatc
   const ask = run.paidCall('find_startups_for_fund', { limit: job.limit }, 'batch', 'find_startups_for_fund');
   const batch = await ask.result;
   if (batch === null) {
+    // A failed run writes no manifest: its message says what it spent (batches lost after the
+    // charge, each attempt's, are paid for).
+    const spent = run.stats().creditsSpent;
     throw ApplicationFailure.create({
-      message: `no batch this run: ${ask.refused ?? run.stats().reasons.join('; ')}`,
+      message: `no batch this run (${spent} credit${spent === 1 ? '' : 's'} spent): ${ask.refused ?? run.stats().reasons.join('; ')}`,
       type: 'no_batch',
       nonRetryable: true,
     });

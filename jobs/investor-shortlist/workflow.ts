@@ -46,20 +46,20 @@ export async function investorShortlistWorkflow(
           problem: `not asked: the free plan allows one run of find_investors`,
         };
       }
-      const ask = run.paidCall(
-        'find_investors',
-        companyParams(c, free),
-        `investors/company-${i + 1}`,
-        `find_investors ${c.name}`,
-      );
+      const name = `investors/company-${i + 1}`;
+      const ask = run.paidCall('find_investors', companyParams(c, free), name, `find_investors ${c.name}`);
       const out = await ask.result;
+      // What the company cost: every attempt's charge, answers lost after the charge included.
+      const charged = run.paidCredits(name);
       const problem =
         ask.refused !== null
           ? `not asked: ${ask.refused}`
           : out === null
-            ? 'the call failed (see the manifest)'
+            ? charged > 0
+              ? `the answer was lost after the service charged ${charged} credit${charged === 1 ? '' : 's'} (see the manifest)`
+              : 'the call failed (see the manifest)'
             : null;
-      return { name: c.name, ref: out?.ref ?? null, charged: out?.charged ?? 0, problem };
+      return { name: c.name, ref: out?.ref ?? null, charged, problem };
     }),
   );
   const skipped = companies.filter((c) => c.problem?.startsWith('not asked')).length;
