@@ -89,6 +89,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-23-prospect-list');
   });
 
+  test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
+  });
+
   for (const set of frozenSets()) {
     test(`${set} replays without nondeterminism`, async () => {
       const histories = loadHistories(set);
