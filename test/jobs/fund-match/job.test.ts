@@ -1,5 +1,6 @@
 /** The fund-match job: defaults, bounds, and every problem named by its field. */
 import { expect, test } from 'vitest';
+import { describeEstimate } from '../../../cli/run-job.js';
 import { JobFileError } from '../../../jobs/base.js';
 import { parseFundMatchJob } from '../../../jobs/fund-match/job.js';
 import { planFundMatch, profilesToRead } from '../../../jobs/fund-match/plan.js';
@@ -52,4 +53,10 @@ test('the plan: one paid batch, a profile of every startup of the batch and of t
   ];
   expect(profilesToRead(['in', 'new'], tracked, 3)).toEqual(['in', 'new', 'a', 'b', 'mid']);
   expect(profilesToRead(['in'], tracked, 0)).toEqual(['in']);
+});
+
+test('the estimate before a run counts one batch in the singular', () => {
+  const job = parseFundMatchJob({ ...base, budget: { credits: 3 } });
+  const lines = describeEstimate(job, { rateLimitPerMinute: 60, rateLimitPerDay: 5000 });
+  expect(lines).toContain('estimate: 1 batch, 3 credits of the budget of 3');
 });
