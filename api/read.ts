@@ -266,6 +266,41 @@ export const ROUND_INVESTOR_FIELDS = {
   investor_names: f('strings', 'investor_names', 'investors'),
 } as const;
 
+/** Names of a list of people or investors (objects or texts). */
+function namesOf(objs: readonly unknown[] | null): string[] {
+  return (objs ?? [])
+    .map((o) =>
+      typeof o === 'string' ? o : readField(o, { kind: 'string', names: ['name', 'title', 'key'] }),
+    )
+    .filter((n): n is string => n !== null);
+}
+
+/**
+ * The people of a startup profile (get_startup): founders as `Name (Role)`, and the investors of
+ * its rounds, leads first, each once.
+ *
+ * @example
+ * readStartupPeople(readProfile('startup', data)); // { founders: ['Ada (CEO)'], investors: ['Lead Capital', ...] }
+ */
+export function readStartupPeople(profile: unknown): { founders: string[]; investors: string[] } {
+  const p = readRecord(profile, STARTUP_PROFILE_FIELDS);
+  const founders = (p.founders ?? [])
+    .map((f) => {
+      const name = readField(f, { kind: 'string', names: ['name', 'full_name'] });
+      const role = readField(f, { kind: 'string', names: ['role', 'title', 'position'] });
+      return name === null ? null : role === null ? name : `${name} (${role})`;
+    })
+    .filter((f): f is string => f !== null);
+  const leads = new Set<string>();
+  const others = new Set<string>();
+  for (const round of p.rounds ?? []) {
+    const r = readRecord(round, ROUND_INVESTOR_FIELDS);
+    for (const n of r.leads ? namesOf(r.leads) : (r.lead_names ?? [])) leads.add(n);
+    for (const n of r.investors ? namesOf(r.investors) : (r.investor_names ?? [])) others.add(n);
+  }
+  return { founders, investors: [...leads, ...[...others].filter((n) => !leads.has(n))] };
+}
+
 /** An investor profile's extra content (get_investor). */
 export const INVESTOR_PROFILE_FIELDS = {
   thesis: f('string', 'thesis', 'investment_thesis', 'focus', 'about', 'description'),

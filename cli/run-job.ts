@@ -139,7 +139,8 @@ export function describeEstimate(
     return kind.planLines(job, limits).map((line) => `estimate: ${line}`);
   }
   const plan = kind.estimate(job);
-  const [, nouns] = plan.paidCallNoun;
+  const [one, many] = plan.paidCallNoun;
+  const nouns = plan.paidCalls === 1 ? one : many;
   const minutes = plan.maxCalls / (settings.rateLimitPerMinute * rateShare);
   const lines = [
     `estimate: at most ${plan.maxCalls} calls, about ${minutes < 0.5 ? '<1' : Math.ceil(minutes)} min at ${settings.rateLimitPerMinute} calls/min`,

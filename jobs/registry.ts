@@ -3,11 +3,15 @@
  * name no kind: adding a kind is a folder under jobs/ and one line here.
  */
 import type { AnyJobKind } from './kind.js';
+import { fundMatchKind } from './fund-match/index.js';
+import { investorShortlistKind } from './investor-shortlist/index.js';
 import { marketReportKind } from './market-report/index.js';
 import { prospectListKind } from './prospect-list/index.js';
 import { smokeKind } from './smoke/index.js';
 
 export const JOB_KINDS = [
+  fundMatchKind,
+  investorShortlistKind,
   marketReportKind,
   prospectListKind,
   smokeKind,

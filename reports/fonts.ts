@@ -70,12 +70,49 @@ export function fontCovers(text: string): boolean {
   return true;
 }
 
+/** Marks a name printed as a stand-in (its key, its domain): the font cannot draw the name. */
+export const STAND_IN_MARK = ' *';
+
+/**
+ * A name as a PDF or a chart prints it: on one line; `standIn` marked with ` *` when the font
+ * lacks the name's script (Chinese, for one); `—` when empty.
+ *
+ * @example printableName('北京智能科技', 'bj.cn') // 'bj.cn *'
+ */
+export function printableName(name: string, standIn: string): string {
+  const one = name.replace(/\s+/g, ' ').trim();
+  if (!one) return '—';
+  return fontCovers(one) ? one : `${standIn}${STAND_IN_MARK}`;
+}
+
+/**
+ * Text as a PDF prints it, on one line: each run of characters the font has no glyph for (a
+ * Chinese name inside a note, for one) becomes `replacement` instead of empty boxes.
+ *
+ * @example printableText('Check the burn (北京智能科技).') // 'Check the burn ([…]).'
+ */
+export function printableText(text: string, replacement = '[…]'): string {
+  let out = '';
+  let gap = false;
+  for (const ch of text.replace(/\s+/g, ' ').trim()) {
+    if (fontCovers(ch)) {
+      out += ch;
+      gap = false;
+    } else if (!gap) {
+      out += replacement;
+      gap = true;
+    }
+  }
+  return out;
+}
+
 /**
  * Cut `text` so that it fits `maxWidth` at `fontSize`, ending with an ellipsis when cut.
  * Returns the text unchanged when it fits; never returns more than the ellipsis when nothing fits.
  */
 export function truncateToWidth(text: string, maxWidth: number, fontSize: number, bold = false): string {
   if (measureText(text, fontSize, bold) <= maxWidth) return text;
+  // A cut text ends with an ellipsis, at a word boundary unless that would give up much of the width.
   const ellipsis = '…';
   const chars = Array.from(text);
   let lo = 0;
@@ -86,7 +123,13 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize: number
     if (measureText(candidate, fontSize, bold) <= maxWidth) lo = mid;
     else hi = mid - 1;
   }
-  return lo === 0 ? ellipsis : chars.slice(0, lo).join('').trimEnd() + ellipsis;
+  if (lo === 0) return ellipsis;
+  // Cut at the last word boundary when that keeps most of the line: `in the thesis…`, not `in the thesis st…`.
+  const kept = chars.slice(0, lo).join('');
+  const space = kept.trimEnd().lastIndexOf(' ');
+  const atWord =
+    chars[lo] === ' ' || chars[lo] === undefined ? kept : space >= lo * 0.6 ? kept.slice(0, space) : kept;
+  return atWord.replace(/[\s,;:·–—-]+$/u, '') + ellipsis;
 }
 
 /**

@@ -96,3 +96,8 @@ export function formatDuration(ms: number | null | undefined): string {
   if (m < 60) return `${m}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
+
+/** Text on one line: runs of white space (new lines, tabs) as one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

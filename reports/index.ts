@@ -8,6 +8,9 @@ export {
   truncateToWidth,
   wrapText,
   fontCovers,
+  printableName,
+  printableText,
+  STAND_IN_MARK,
 } from './fonts.js';
 export {
   formatUsd,
@@ -18,6 +21,7 @@ export {
   formatDate,
   formatDateTime,
   formatDuration,
+  oneLine,
 } from './format.js';
 export { safeFileName } from '../lib/names.js';
 export * from './charts/index.js';

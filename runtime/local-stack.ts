@@ -41,12 +41,26 @@ export interface LocalStackOptions {
   logger?: Logger;
 }
 
+/** What the demo may do with the in-process sandbox beside serving the interface. */
+export interface LocalSandbox {
+  /**
+   * Moves the sandbox's market on by a simulated week of news about the fund thesis of the key's
+   * account (sandbox/market-week.ts); returns the week and its description in one line.
+   */
+  simulateMarketWeek(options?: SandboxModule.MarketWeekOptions & { key?: string }): {
+    week: SandboxModule.MarketWeek;
+    description: string;
+  };
+}
+
 /** What {@link startLocalStack} started. */
 export interface LocalStack {
   temporalAddress: string;
   namespace: string;
   uiUrl: string | null;
   sandboxUrl: string | null;
+  /** The in-process sandbox's demo controls (null when the stack started no sandbox). */
+  sandbox: LocalSandbox | null;
   /** Settings the workers run with (VIS_BASE_URL pointed at the sandbox when it runs). */
   settings: Settings;
   workers: RunningWorkers | null;
@@ -81,10 +95,17 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     let settings: Settings = { ...base, temporalAddress: server.address };
 
     let sandboxUrl: string | null = null;
+    let localSandbox: LocalSandbox | null = null;
     if (options.sandbox) {
-      const sandbox = await startSandboxPackage(options.sandbox);
+      const { sandbox, describeMarketWeek } = await startSandboxPackage(options.sandbox);
       closers.push(() => sandbox.close());
       sandboxUrl = sandbox.url;
+      localSandbox = {
+        simulateMarketWeek: (weekOptions) => {
+          const week = sandbox.simulateMarketWeek(weekOptions);
+          return { week, description: describeMarketWeek(week) };
+        },
+      };
       settings = {
         ...settings,
         visBaseUrl: sandbox.url,
@@ -110,6 +131,7 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
       namespace: server.namespace,
       uiUrl: server.uiUrl,
       sandboxUrl,
+      sandbox: localSandbox,
       settings,
       workers,
       running,
@@ -135,9 +157,10 @@ async function existingTemporal(
 }
 
 /** Starts the sandbox, a workspace package of its own that a production install leaves out. */
-async function startSandboxPackage(
-  options: Exclude<LocalStackOptions['sandbox'], false>,
-): Promise<{ url: string; close(): Promise<void> }> {
+async function startSandboxPackage(options: Exclude<LocalStackOptions['sandbox'], false>): Promise<{
+  sandbox: SandboxModule.RunningSandbox;
+  describeMarketWeek: typeof SandboxModule.describeMarketWeek;
+}> {
   let mod: typeof SandboxModule;
   try {
     mod = await import('../sandbox/index.js');
@@ -149,9 +172,10 @@ async function startSandboxPackage(
     );
   }
   const { port, stateFile, state, scale } = options;
-  return mod.startSandbox({
+  const sandbox = await mod.startSandbox({
     port,
     ...(stateFile === undefined ? {} : { stateFile, state: state ?? 'persist' }),
     ...(scale === undefined ? {} : { scale }),
   });
+  return { sandbox, describeMarketWeek: mod.describeMarketWeek };
 }

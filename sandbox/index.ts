@@ -45,6 +45,13 @@ export {
 export { successEnvelope, errorEnvelope } from './envelope.js';
 export { insertStartup } from './insert-startup.js';
 export {
+  simulateMarketWeek,
+  describeMarketWeek,
+  type MarketWeek,
+  type MarketWeekOptions,
+  type WeekStartup,
+} from './market-week.js';
+export {
   SANDBOX_DEFAULTS,
   SANDBOX_STATE_MODES,
   STATE_FILE_NAME,

@@ -12,11 +12,13 @@ import {
   loadAccountsFile,
   mergeNewAccounts,
   seedAccounts,
+  SEEDED_KEYS,
 } from './accounts.js';
 import { reviveRoom } from './decks/rooms.js';
 import { FaultInjector } from './faults.js';
 import { readJsonBody, readQueryParams } from './http-params.js';
 import { insertStartup } from './insert-startup.js';
+import { simulateMarketWeek } from './market-week.js';
 import { registerMcp } from './mcp.js';
 import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
@@ -308,6 +310,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       requestLog: () => [...requestLog],
       addAccount: (account, keys) => addAccounts(state, [account], keys),
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
+      simulateMarketWeek: ({ key = SEEDED_KEYS.vc, ...week } = {}) => {
+        const owner = state.accounts.get(state.keys.get(key)?.account_id ?? '');
+        const thesis = owner?.thesis ?? state.accounts.get('acct_vc')?.thesis;
+        if (!thesis)
+          throw new Error("simulateMarketWeek: neither the key's account nor acct_vc has a fund thesis");
+        return simulateMarketWeek(db, thesis, week);
+      },
       close: () => {
         closing ??= (async () => {
           faults.destroyHanging();

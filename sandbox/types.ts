@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { AccountType, ErrorCode, OperationName, ParamsOut, Plan, Scope } from '../api/index.js';
+import type { MarketWeek, MarketWeekOptions } from './market-week.js';
 import type { ChartSpec } from './result-shapes.js';
 
 /** A fund thesis of an investor account. */
@@ -283,6 +284,13 @@ export interface RunningSandbox {
     startup: Partial<StartupRow> & { name: string; hq_country: string },
     rounds?: Partial<RoundRow>[],
   ): string;
+  /**
+   * Moves the market on by a simulated week of news about the fund thesis of the key's account
+   * (default the seeded VC key; an account without a thesis uses the VC account's): new startups
+   * that fit it, a matched startup past the thesis stages, one acquired, one with another round
+   * at its stage (sandbox/market-week.ts). In-process only: no HTTP route offers it.
+   */
+  simulateMarketWeek(options?: MarketWeekOptions & { key?: string }): MarketWeek;
   close(): Promise<void>;
 }
 

@@ -241,6 +241,11 @@ export function startRun(options: RunOptions) {
   const rawPaidCall = createCaller(apiTaskQueue, hooks, { paid: true });
   /** Paid calls of the run go one at a time, so a balance read tells which one was charged. */
   let paidQueue: Promise<unknown> = Promise.resolve();
+  /** Credits settled for each paid call by its name: every attempt's, answers lost after the charge included. */
+  const paidByName = new Map<string, number>();
+  const addPaid = (name: string, credits: number) => {
+    if (credits > 0) paidByName.set(name, (paidByName.get(name) ?? 0) + credits);
+  };
 
   /** One call; a failure is thrown to the workflow. */
   async function call<N extends OperationName>(
@@ -291,6 +296,7 @@ export function startRun(options: RunOptions) {
     }
     const result = tryCall(operation, params, name, what).then((out) => {
       budget.settle(cost, out?.charged ?? 0, out?.remaining ?? null);
+      addPaid(name, out?.charged ?? 0);
       progress.creditsSpent = budget.spent;
       return out;
     });
@@ -334,6 +340,7 @@ export function startRun(options: RunOptions) {
         const out = await rawPaidCall(operation, params, runKey, name, account);
         count(operation, 1);
         budget.settle(reserved, out.charged, out.remaining);
+        addPaid(name, out.charged);
         progress.creditsSpent = budget.spent;
         return out;
       } catch (err) {
@@ -363,6 +370,7 @@ export function startRun(options: RunOptions) {
         if (paid > 0 && attemptsOfFailure(err)?.sent === 0)
           addAttempts(attempts, operation, { sent: 1, failed: 1 });
         budget.settleUnknown(reserved, paid, seen);
+        addPaid(name, paid);
         progress.creditsSpent = budget.spent;
         if (account) {
           await runActivities.settleAccountCredits({
@@ -520,6 +528,13 @@ export function startRun(options: RunOptions) {
     call,
     tryCall,
     paidCall,
+    /**
+     * Credits a paid call (by its name) cost so far: every attempt's, answers lost after the
+     * charge included; once its result is in, what the account paid for it.
+     */
+    paidCredits(name: string): number {
+      return paidByName.get(name) ?? 0;
+    },
     page,
     checkAccount,
     stats,

@@ -1,11 +1,12 @@
 /**
  * `vir run <job>`: starts a run of a job now, shows a progress bar until it finishes, then
  * prints the report paths (or the failure, clearly). `vir demo`: the whole system on this
- * machine (embedded Temporal, sandbox, workers) running the demo job once.
+ * machine (embedded Temporal, sandbox, workers) running the demo job once, or `--runs` times
+ * with a simulated week of market news in the sandbox before each run after the first.
  */
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { findJob, loadJobFile, type AnyJob } from '../../config/jobs.js';
 import { DEMO_JOB, JOB_KINDS } from '../../jobs/registry.js';
 import { startLocalStack } from '../../runtime/local-stack.js';
@@ -15,6 +16,7 @@ import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import { refuseBadJobs } from '../job-checks.js';
+import { positiveIntOption } from '../options.js';
 import { onShutdownSignal } from '../signals.js';
 import { shutdownSignalFor } from './worker.js';
 
@@ -95,7 +97,13 @@ export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunR
   for (const r of result.reasons) ctx.io.out(`  partial: ${r}`);
 }
 
-async function runAndFollow(ctx: CliContext, job: AnyJob, file: string, detach: boolean): Promise<void> {
+/** Runs a job and follows it; resolves with its result (null: detached, or no longer followed). */
+async function runAndFollow(
+  ctx: CliContext,
+  job: AnyJob,
+  file: string,
+  detach: boolean,
+): Promise<JobRunResult | null> {
   const settings = ctx.settings();
   await refuseBadJobs(ctx, [job], file);
   const client = await ctx.temporal();
@@ -104,20 +112,20 @@ async function runAndFollow(ctx: CliContext, job: AnyJob, file: string, detach: 
   ctx.io.err(`started ${handle.workflowId} (${job.kind} job ${job.id}, ${kindOf(job).scope(job)})`);
   if (detach) {
     ctx.io.out(handle.workflowId);
-    return;
+    return null;
   }
-  await followOrLetGo(ctx, handle, job);
+  return followOrLetGo(ctx, handle, job);
 }
 
 /**
- * Follows a run to its end and prints its result. Ctrl-C stops following, not the run: it says
- * so, and how to follow it again, and exits 130.
+ * Follows a run to its end, prints its result and resolves with it. Ctrl-C stops following, not
+ * the run: it says so, and how to follow it again, exits 130 and resolves with null.
  */
 export async function followOrLetGo(
   ctx: CliContext,
   handle: WorkflowHandle,
   job: AnyJob | null,
-): Promise<void> {
+): Promise<JobRunResult | null> {
   const signal = onShutdownSignal();
   try {
     const following = followRun(handle).then(
@@ -130,11 +138,12 @@ export async function followOrLetGo(
         `\n${outcome.signal}: stopped following; run ${handle.workflowId} goes on. Follow it again with: vir runs follow ${handle.workflowId}`,
       );
       ctx.exitCode = 130;
-      return;
+      return null;
     }
     if ('err' in outcome)
       throw new CliError(`run ${handle.workflowId} failed: ${explainFailure(outcome.err)}`);
     printResult(ctx, job, outcome.result);
+    return outcome.result;
   } finally {
     signal.dispose();
   }
@@ -166,24 +175,83 @@ export function registerRun(program: Command, ctx: CliContext): void {
   program
     .command('demo')
     .description(
-      'start embedded Temporal, the sandbox and the workers, run the demo job once, print the reports',
+      'start embedded Temporal, the sandbox and the workers, run the demo job once (or --runs times), print the reports',
     )
     .option('-f, --file <path>', 'job file', DEMO_JOB.file)
     .option('--job <id>', 'job id in the file', DEMO_JOB.id)
-    .action(async (opts: { file: string; job: string }) => {
-      const found = await locateJob(opts.job, opts.file);
-      const { sandboxKey } = kindOf(found.job);
-      shutdownSignalFor(ctx);
-      const base = ctx.settings();
-      const stack = await startLocalStack(base, {
-        temporal: { port: 0, uiPort: 0, dbFile: resolve(base.dataDir, 'demo-temporal.sqlite') },
-        sandbox: { port: 0, ...(sandboxKey ? { key: sandboxKey } : {}) },
-        workers: {},
-        logger: ctx.logger(),
-      });
-      ctx.defer(() => stack.close());
-      ctx.useSettings(stack.settings);
-      ctx.io.err(`Temporal UI ${stack.uiUrl ?? '(headless)'}, sandbox ${stack.sandboxUrl}`);
-      await runAndFollow(ctx, found.job, found.file, false);
+    .option(
+      '--runs <n>',
+      `run the job n times (at most ${MAX_DEMO_RUNS}), the sandbox's market moved on by a simulated week of news before each run after the first`,
+      demoRunsOption,
+      1,
+    )
+    .action(async (opts: { file: string; job: string; runs: number }) => {
+      await runDemo(ctx, opts);
     });
+}
+
+/** The most runs `vir demo --runs` makes. */
+export const MAX_DEMO_RUNS = 5;
+
+function demoRunsOption(value: string): number {
+  const n = positiveIntOption(value);
+  if (n > MAX_DEMO_RUNS) throw new InvalidArgumentError(`it must be at most ${MAX_DEMO_RUNS}.`);
+  return n;
+}
+
+/**
+ * `vir demo`: starts embedded Temporal, the in-process sandbox and the workers, then runs the job
+ * `runs` times. Before each run after the first, the sandbox's market moves on by a simulated
+ * week of news about the fund thesis of the demo's key (new startups that fit it, a matched
+ * startup past the thesis stages, one acquired, one with another round at its stage; seeded by
+ * the run's number, so the same every time), said in one line. A demo of several runs keeps its
+ * job's history in a store of its own (`<VIR_DATA_DIR>/demo-runs/<time>/store`): its first run is
+ * the baseline, whatever earlier demos left. Resolves with each run's result (null for a run no
+ * longer followed, which ends the demo).
+ */
+export async function runDemo(
+  ctx: CliContext,
+  opts: { file: string; job: string; runs: number },
+): Promise<(JobRunResult | null)[]> {
+  const found = await locateJob(opts.job, opts.file);
+  const { sandboxKey } = kindOf(found.job);
+  shutdownSignalFor(ctx);
+  const settings = ctx.settings();
+  const base =
+    opts.runs > 1
+      ? {
+          ...settings,
+          storeDir: resolve(
+            settings.dataDir,
+            'demo-runs',
+            new Date().toISOString().replace(/[:.]/g, '-'),
+            'store',
+          ),
+        }
+      : settings;
+  const stack = await startLocalStack(base, {
+    temporal: { port: 0, uiPort: 0, dbFile: resolve(base.dataDir, 'demo-temporal.sqlite') },
+    sandbox: { port: 0, ...(sandboxKey ? { key: sandboxKey } : {}) },
+    workers: {},
+    logger: ctx.logger(),
+  });
+  ctx.defer(() => stack.close());
+  ctx.useSettings(stack.settings);
+  ctx.io.err(`Temporal UI ${stack.uiUrl ?? '(headless)'}, sandbox ${stack.sandboxUrl}`);
+  if (opts.runs > 1) ctx.io.err(`job history of this demo: ${relative(process.cwd(), base.storeDir)}`);
+  const results: (JobRunResult | null)[] = [];
+  for (let run = 1; run <= opts.runs; run++) {
+    if (run > 1 && stack.sandbox) {
+      const { description } = stack.sandbox.simulateMarketWeek({
+        ...(stack.settings.visApiKey ? { key: stack.settings.visApiKey } : {}),
+        seed: run - 1,
+      });
+      ctx.io.out(`sandbox: a week of market news before run ${run}: ${description}`);
+    }
+    if (opts.runs > 1) ctx.io.out(`Run ${run} of ${opts.runs}:`);
+    const result = await runAndFollow(ctx, found.job, found.file, false);
+    results.push(result);
+    if (result === null) break;
+  }
+  return results;
 }

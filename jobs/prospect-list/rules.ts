@@ -4,13 +4,7 @@
  * "net new only", or marked), the enrichment of the top rows by get_startup, and the snapshot the
  * next run's net-new rule reads.
  */
-import {
-  readField,
-  readProfile,
-  readRecord,
-  ROUND_INVESTOR_FIELDS,
-  STARTUP_PROFILE_FIELDS,
-} from '../../api/read.js';
+import { readProfile, readRecord, readStartupPeople, STARTUP_PROFILE_FIELDS } from '../../api/read.js';
 import type { ProspectListJob } from './job.js';
 import { fill, type MergedRow } from './merge.js';
 import { isSuppressed, type SuppressionList } from './suppression.js';
@@ -130,15 +124,6 @@ export function applyRules(
   return out;
 }
 
-/** Names of a list of people or investors (objects or texts), each once. */
-function names(objs: readonly unknown[] | null): string[] {
-  return (objs ?? [])
-    .map((o) =>
-      typeof o === 'string' ? o : readField(o, { kind: 'string', names: ['name', 'title', 'key'] }),
-    )
-    .filter((n): n is string => n !== null);
-}
-
 /**
  * Fills a row from its get_startup profile: founders, founding year, rounds and their investors,
  * and whatever the sources left empty (a description, a status, the last round).
@@ -147,21 +132,7 @@ export function enrichRow(row: ProspectRow, data: unknown): ProspectRow {
   const profile = readProfile('startup', data);
   if (profile === null) return row;
   const p = readRecord(profile, STARTUP_PROFILE_FIELDS);
-  const founders = (p.founders ?? [])
-    .map((f) => {
-      const name = readField(f, { kind: 'string', names: ['name', 'full_name'] });
-      const role = readField(f, { kind: 'string', names: ['role', 'title', 'position'] });
-      return name === null ? null : role === null ? name : `${name} (${role})`;
-    })
-    .filter((f): f is string => f !== null);
-  const leads = new Set<string>();
-  const others = new Set<string>();
-  for (const round of p.rounds ?? []) {
-    const r = readRecord(round, ROUND_INVESTOR_FIELDS);
-    for (const n of r.leads ? names(r.leads) : (r.lead_names ?? [])) leads.add(n);
-    for (const n of r.investors ? names(r.investors) : (r.investor_names ?? [])) others.add(n);
-  }
-  const investors = [...leads, ...[...others].filter((n) => !leads.has(n))];
+  const { founders, investors } = readStartupPeople(profile);
   const filled = { ...row };
   fill(filled, profile);
   return {

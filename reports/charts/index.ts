@@ -20,4 +20,6 @@ export {
 } from './vegalite.js';
 export type { ChartLayout, ChartMeta } from './vegalite.js';
 export { renderChart, renderVegaLite, svgToPng, installTextMetrics, vegaTextWidth } from './render.js';
-export type { RenderedChart, RenderOptions } from './render.js';
+export type { RenderedChart, RenderOptions, ReportChart } from './render.js';
+export { barLayout, countBarSpec, topWithOther, HALF_CHART_WIDTH } from './bars.js';
+export type { CountBar } from './bars.js';

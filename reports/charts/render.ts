@@ -20,6 +20,16 @@ export interface RenderedChart {
   meta: ChartMeta | null;
 }
 
+/** A chart of a report: drawn, or the reason it is not (a chart with nothing to draw is not drawn). */
+export interface ReportChart<Id extends string = string> {
+  id: Id;
+  title: string;
+  /** The rendered chart (SVG and PNG); null when there is nothing to draw. */
+  rendered: RenderedChart | null;
+  /** Why the chart is not drawn; null when it is. */
+  note: string | null;
+}
+
 export interface RenderOptions extends ChartLayout {
   /** PNG pixels per SVG pixel. Default 2. */
   pngScale?: number;

@@ -15,6 +15,13 @@ export interface KeyFigureCell {
   note?: string;
 }
 
+/** A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn. */
+export interface SheetChart {
+  title: string;
+  rendered: { png: Buffer; width: number; height: number } | null;
+  note: string | null;
+}
+
 /** Workbook properties written to the file. */
 export interface WorkbookMeta {
   creator?: string;
@@ -61,6 +68,19 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           : { showGridLines: false },
       ],
     });
+  }
+
+  /**
+   * The Summary sheet a reader sees first: blue tab, printed landscape one page wide, columns
+   * A, B, ... as wide as `widths` (characters).
+   */
+  addSummarySheet(widths: readonly number[]): ExcelJS.Worksheet {
+    const ws = this.addSheet('Summary', {
+      tabColor: 'FF1F4E79',
+      pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+    });
+    widths.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+    return ws;
   }
 
   /** A bold title (and optional subtitle) at the top-left of a sheet. Returns the next free row. */
@@ -123,6 +143,58 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
       r++;
     }
     return r + 1;
+  }
+
+  /**
+   * Places a PNG at (row, col) (1-based) at `width` × `height` pixels on screen, `alt` its
+   * description where the writer keeps one. Returns the first row below the image.
+   */
+  abstract addImage(
+    ws: ExcelJS.Worksheet,
+    png: Buffer,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+    alt?: string,
+  ): number;
+
+  /**
+   * The first row whose top is at least `px` pixels below the top of `row`, plus one as a gap:
+   * rows as high as they were set (a row without a height is 15 pt, 20 px), so an image placed
+   * beside tall rows of text does not leave a gap or overlap the next.
+   */
+  protected rowBelow(ws: ExcelJS.Worksheet, row: number, px: number): number {
+    let r = row;
+    for (let y = 0; y < px; r++) y += (ws.findRow(r)?.height ?? 15) * (4 / 3);
+    return r + 1;
+  }
+
+  /**
+   * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
+   * drawn is its title and why, where it would be. Returns the next free row.
+   */
+  addChartColumn(
+    ws: ExcelJS.Worksheet,
+    charts: readonly SheetChart[],
+    at: { row: number; col: number },
+    zoom: number,
+  ): number {
+    let r = at.row;
+    for (const c of charts) {
+      if (c.rendered) {
+        const size = {
+          width: Math.round(c.rendered.width * zoom),
+          height: Math.round(c.rendered.height * zoom),
+        };
+        r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
+        continue;
+      }
+      const title = ws.getCell(r, at.col);
+      title.value = safeText(c.title);
+      title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+      ws.getCell(r + 1, at.col).value = safeText(c.note ?? 'Nothing to draw.');
+      r += 3;
+    }
+    return r;
   }
 
   /**

@@ -11,7 +11,7 @@ export {
 export { cellValue, linkValue, NUMBER_FORMATS, HEADER_FILL, LINK_FONT } from './cells.js';
 export type { ColumnKind } from './cells.js';
 export { WorkbookBlocks } from './blocks.js';
-export type { KeyFigureCell, WorkbookMeta } from './blocks.js';
+export type { KeyFigureCell, SheetChart, WorkbookMeta } from './blocks.js';
 export { ReportWorkbook } from './workbook.js';
 export type { DataColumn } from './workbook.js';
 export { StreamingReportWorkbook, RowSheet } from './stream.js';

@@ -126,7 +126,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
 
   /**
    * Places a PNG at (row, col) (1-based) at `width` × `height` pixels on screen, on a sheet not
-   * committed yet. Returns the first row below the image (rows are about 20 px high).
+   * committed yet. Returns the first row below the image.
    */
   addImage(
     ws: ExcelJS.Worksheet,
@@ -136,7 +136,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     alt = '',
   ): number {
     this.drawings.add(ws, png, at, size, alt);
-    return at.row + Math.ceil(size.height / 20) + 1;
+    return this.rowBelow(ws, at.row, size.height);
   }
 
   /**

@@ -18,6 +18,8 @@ export interface DataColumn {
   kind?: ColumnKind;
   /** Key of a url in the row: the cell becomes a hyperlink when that url is http(s). */
   linkKey?: string;
+  /** Number format overriding the kind's (`0.0`, `+0;-0;0`). */
+  numFmt?: string;
   /** Width in characters; default from the content (10 to 60). */
   width?: number;
   /** Wrap long text in the cell (rows grow when the file is opened). */
@@ -86,7 +88,7 @@ export class ReportWorkbook extends WorkbookBlocks {
     });
     input.columns.forEach((c, i) => {
       const col = ws.getColumn(origin.col + i);
-      const fmt = NUMBER_FORMATS[kinds[i] ?? 'text'];
+      const fmt = c.numFmt ?? NUMBER_FORMATS[kinds[i] ?? 'text'];
       const widest = Math.max(
         displayLength(headers[i] ?? '', 'text') + 3,
         ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')),
@@ -132,8 +134,8 @@ export class ReportWorkbook extends WorkbookBlocks {
   }
 
   /**
-   * Places a PNG chart at (row, col) (1-based) at `width` × `height` pixels on screen.
-   * Returns the first row below the image (rows are about 20 px high).
+   * Places a PNG chart at (row, col) (1-based) at `width` × `height` pixels on screen (exceljs's
+   * in-memory writer keeps no description of an image). Returns the first row below the image.
    */
   addImage(
     ws: ExcelJS.Worksheet,
@@ -147,7 +149,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       ext: { width: size.width, height: size.height },
       editAs: 'oneCell',
     });
-    return at.row + Math.ceil(size.height / 20) + 1;
+    return this.rowBelow(ws, at.row, size.height);
   }
 
   /** Writes the workbook to `path`. */

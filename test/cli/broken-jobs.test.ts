@@ -109,12 +109,12 @@ const CASES: Case[] = [
   {
     what: 'a job without a kind',
     text: (n) => file(job(n, '', { kind: '' })),
-    says: /job "[^"]+": kind: is required: one of market-report, prospect-list, smoke/,
+    says: /job "[^"]+": kind: is required: one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
   },
   {
     what: 'an unknown kind',
     text: (n) => file(job(n, '', { kind: 'weather' })),
-    says: /kind: unknown kind "weather": one of market-report, prospect-list, smoke/,
+    says: /kind: unknown kind "weather": one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
   },
   {
     what: 'an id in capitals',

@@ -41,10 +41,10 @@ describe('vir runs', () => {
   it('builds the visibility query', () => {
     // Every registered kind's workflow type; a job's runs by each kind's id prefix.
     expect(runsQuery()).toBe(
-      "WorkflowType IN ('marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow')",
+      "WorkflowType IN ('fundMatchWorkflow', 'investorShortlistWorkflow', 'marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow')",
     );
     expect(runsQuery("a'b")).toBe(
-      "WorkflowType IN ('marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow') AND (WorkflowId STARTS_WITH 'market-report-a\\'b' OR WorkflowId STARTS_WITH 'prospect-list-a\\'b' OR WorkflowId STARTS_WITH 'smoke-a\\'b')",
+      "WorkflowType IN ('fundMatchWorkflow', 'investorShortlistWorkflow', 'marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow') AND (WorkflowId STARTS_WITH 'fund-match-a\\'b' OR WorkflowId STARTS_WITH 'investor-shortlist-a\\'b' OR WorkflowId STARTS_WITH 'market-report-a\\'b' OR WorkflowId STARTS_WITH 'prospect-list-a\\'b' OR WorkflowId STARTS_WITH 'smoke-a\\'b')",
     );
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { JobFileError, loadJobFile, parseJobFile } from '../../config/jobs.js';
 import { parseMarketReportJob, type MarketReportJob } from '../../jobs/market-report/index.js';
+import { listJobFiles } from '../../cli/commands/run.js';
 import { JOB_KINDS } from '../../jobs/registry.js';
 import type { SmokeJob } from '../../jobs/smoke/index.js';
 
@@ -37,6 +38,23 @@ describe('job files', () => {
         if (job.kind === 'market-report') expect(job.countries.length).toBeGreaterThan(0);
       }
     }
+  });
+
+  test('every job id is in one file only, so `vir run <id>` finds the job meant', async () => {
+    const where = new Map<string, string[]>();
+    for (const f of await listJobFiles()) {
+      for (const job of (await loadJobFile(f)).jobs) where.set(job.id, [...(where.get(job.id) ?? []), f]);
+    }
+    expect([...where].filter(([, files]) => files.length > 1)).toEqual([]);
+  });
+
+  test('config/jobs has an example of the fund match and of the investor shortlist', async () => {
+    const fund = await loadJobFile('config/jobs/fund-match.yaml');
+    expect(fund.jobs.map((j) => [j.id, j.kind])).toEqual([['northwind-matches', 'fund-match']]);
+    const shortlist = await loadJobFile('config/jobs/investor-shortlist.yaml');
+    expect(shortlist.jobs.map((j) => [j.id, j.kind])).toEqual([
+      ['portfolio-next-rounds', 'investor-shortlist'],
+    ]);
   });
 
   test("a file may mix kinds: each job is read with its kind's schema", () => {
@@ -86,10 +104,12 @@ describe('job files', () => {
   test('a job without a kind, or of an unknown kind, names the field and lists the kinds', () => {
     const missing = errorOf(`jobs:\n  - id: x\n    title: t\n    countries: [Germany]\n`);
     expect(missing.field).toBe('kind');
-    expect(missing.message).toMatch(/job "x": kind: is required: one of market-report, prospect-list, smoke/);
+    expect(missing.message).toMatch(
+      /job "x": kind: is required: one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
+    );
     const unknown = errorOf(`jobs:\n  - id: x\n    kind: weather\n    title: t\n`);
     expect(unknown.message).toMatch(
-      /kind: unknown kind "weather": one of market-report, prospect-list, smoke/,
+      /kind: unknown kind "weather": one of fund-match, investor-shortlist, market-report, prospect-list, smoke/,
     );
   });
 

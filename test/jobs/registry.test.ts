@@ -20,7 +20,13 @@ describe('the registry', () => {
       const values = JOB_KINDS.map(field);
       expect(new Set(values).size).toBe(values.length);
     }
-    expect(JOB_WORKFLOW_TYPES).toEqual(['marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow']);
+    expect(JOB_WORKFLOW_TYPES).toEqual([
+      'fundMatchWorkflow',
+      'investorShortlistWorkflow',
+      'marketReportWorkflow',
+      'prospectListWorkflow',
+      'smokeWorkflow',
+    ]);
     expect(findKind('smoke')?.idPrefix).toBe('smoke');
     expect(findKind('weather')).toBeUndefined();
   });

@@ -35,6 +35,8 @@ let proxy: CountingProxy;
 let h: RunnerHarness;
 /** find_customers is for service providers: the prospect list runs with the provider's key. */
 let provider: RunnerHarness;
+/** find_investors is for startups: the investor shortlist runs with the startup account's key. */
+let startupRunner: RunnerHarness;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({
@@ -45,11 +47,13 @@ beforeAll(async () => {
   proxy = await startCountingProxy(sandbox.url);
   h = await startRunner({ baseUrl: proxy.url, apiKey: KEY, name: 'variants' });
   provider = await startRunner({ baseUrl: proxy.url, apiKey: PROVIDER_KEY, name: 'variants-provider' });
+  startupRunner = await startRunner({ baseUrl: proxy.url, apiKey: STARTUP_KEY, name: 'variants-startup' });
 });
 
 afterAll(async () => {
   await h?.close();
   await provider?.close();
+  await startupRunner?.close();
   await proxy?.close();
   await sandbox?.close();
 });
@@ -85,6 +89,7 @@ async function exampleJob(kind: (typeof JOB_KINDS)[number]): Promise<AnyJob> {
 const BALANCE = 50_000;
 const KEY = 'vis_live_sandbox_vc';
 const PROVIDER_KEY = 'vis_live_sandbox_provider';
+const STARTUP_KEY = 'vis_live_sandbox_startup';
 
 function account(key = KEY) {
   const id = sandbox.state.keys.get(key)!.account_id;
@@ -92,7 +97,8 @@ function account(key = KEY) {
 }
 
 async function runThrough(job: AnyJob, label: string): Promise<Outcome> {
-  const runner = job.kind === 'prospect-list' ? provider : h;
+  const runner =
+    job.kind === 'prospect-list' ? provider : job.kind === 'investor-shortlist' ? startupRunner : h;
   // Every run is a first run: the comparison with an earlier run is another test's business.
   rmSync(join(runner.dir, 'store', snapshotRefOf(job.id)), { force: true });
   account(runner.settings.visApiKey).credits = BALANCE;
@@ -117,6 +123,16 @@ async function runThrough(job: AnyJob, label: string): Promise<Outcome> {
       runDate: manifest.startedAt.slice(0, 10),
     });
     return { manifest, figures: mask({ ...rest, stats }), digest };
+  }
+  // The fund match's digest and the shortlist's report: the models their files are drawn from.
+  const model = { 'fund-match': 'digest/model.json', 'investor-shortlist': 'shortlist/report.json' }[
+    job.kind as string
+  ];
+  if (model) {
+    const figures = JSON.parse(
+      readFileSync(join(runner.dir, 'store', 'runs', result.workflowId, ...model.split('/')), 'utf8'),
+    ) as Record<string, unknown>;
+    return { manifest, figures: mask(figures), digest: null };
   }
   if (job.kind === 'prospect-list') {
     const { stats: _s, ...summary } = JSON.parse(
@@ -251,7 +267,27 @@ function compareProspects(plain: Outcome, got: Outcome, v: ServiceVariant): void
   expect(have).toEqual(want);
 }
 
+/** The fund match's digest is the same whatever the variant (it reads no section a variant removes). */
+function compareFundMatch(plain: Outcome, got: Outcome): void {
+  expect(got.figures).toEqual(plain.figures);
+}
+
+/**
+ * The shortlist's report is the same whatever the variant, its sections' charts aside: they are
+ * the service's own, kept as it gave them (their drawing is the charts variant's business).
+ */
+function compareShortlist(plain: Outcome, got: Outcome): void {
+  const strip = (f: Figures) => {
+    const r = structuredClone(f) as { companies: { charts: unknown[] }[] };
+    r.companies.forEach((c) => (c.charts = []));
+    return r;
+  };
+  expect(strip(got.figures)).toEqual(strip(plain.figures));
+}
+
 const COMPARE: Record<string, (plain: Outcome, got: Outcome, v: ServiceVariant) => void> = {
+  'fund-match': compareFundMatch,
+  'investor-shortlist': compareShortlist,
   'market-report': compareMarket,
   'prospect-list': compareProspects,
   smoke: compareSmoke,

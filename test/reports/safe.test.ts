@@ -119,6 +119,15 @@ describe('formats and text fitting', () => {
     const cut = truncateToWidth(long, 100, 10);
     expect(cut.endsWith('…')).toBe(true);
     expect(measureText(cut, 10)).toBeLessThanOrEqual(100);
+    // Cut between words, never inside one, and no dangling punctuation before the ellipsis.
+    expect(long.startsWith(cut.slice(0, -1))).toBe(true);
+    expect(long[cut.length - 1]).toBe(' ');
+    expect(truncateToWidth('next round Series A: in the thesis stages (seed, Series A)', 150, 8)).toMatch(
+      /[a-z)]…$/,
+    );
+    expect(truncateToWidth('next round Series A: in the thesis stages', 150, 8)).not.toMatch(/ st…$/);
+    // A single long word is still cut where it must be.
+    expect(truncateToWidth('Supercalifragilisticexpialidocious', 60, 10)).toMatch(/^Super\S*…$/);
     const lines = wrapText(long, 120, 9, { maxLines: 2 });
     expect(lines).toHaveLength(2);
     expect(lines[1]?.endsWith('…')).toBe(true);

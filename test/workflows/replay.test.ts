@@ -11,6 +11,8 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
+import { parseInvestorShortlistJob } from '../../jobs/investor-shortlist/index.js';
 import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { accountIdOf } from '../../activities/account.js';
@@ -85,6 +87,10 @@ describe('frozen histories', () => {
 
   test('the set recorded with the prospect list (its first runs) is there', () => {
     expect(frozenSets()).toContain('2026-11-23-prospect-list');
+  });
+
+  test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
   });
 
   for (const set of frozenSets()) {
@@ -236,6 +242,54 @@ describe('fresh runs', () => {
       fresh.push(...histories);
     } finally {
       await provider.close();
+    }
+  });
+
+  test('a fund match and an investor shortlist replay', async () => {
+    const fund = parseFundMatchJob({
+      id: 'replay-fund',
+      kind: 'fund-match',
+      title: 'Replay fund match',
+      limit: 8,
+      watchlist: 10,
+      budget: { credits: 3 },
+      destination: `${h.dir}/reports`,
+    });
+    const fundHandle = await startJobRun(h.client, h.settings, fund);
+    await followRun(fundHandle, QUIET);
+    const fundHistories = await runHistories(h.client, fundHandle.workflowId);
+    expectClean(await replay(fundHistories), fundHistories.length);
+    fresh.push(...fundHistories);
+    // find_investors is for startups: a runner with the startup account's key.
+    const startup = await startRunner({
+      baseUrl: sandbox.url,
+      apiKey: KEYS.startup,
+      name: 'replay-shortlist',
+    });
+    try {
+      const shortlist = parseInvestorShortlistJob({
+        id: 'replay-shortlist',
+        kind: 'investor-shortlist',
+        title: 'Replay shortlist',
+        companies: [
+          {
+            name: 'Ledgerly',
+            description: 'Payments reconciliation for marketplaces.',
+            sector: 'Finance & Blockchain',
+            limit: 6,
+          },
+        ],
+        enrich: 2,
+        budget: { credits: 3 },
+        destination: `${startup.dir}/reports`,
+      });
+      const handle = await startJobRun(startup.client, startup.settings, shortlist);
+      await followRun(handle, QUIET);
+      const histories = await runHistories(startup.client, handle.workflowId);
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      await startup.close();
     }
   });
 

@@ -8,13 +8,13 @@
  * quoted rows and lines a cell; when that takes more than three pages it is laid out again with
  * a smaller budget. What a budget leaves out is counted in a line that points to the workbook.
  */
-import { fontCovers, measureText } from '../../../reports/fonts.js';
-import { formatDate, formatInt, formatNumber, formatPct } from '../../../reports/format.js';
-import { COLORS, ReportPdf } from '../../../reports/pdf/index.js';
-import type { KeyFigure, RowCell, TableColumn } from '../../../reports/pdf/index.js';
+import { printableName } from '../../../reports/fonts.js';
+import { formatDate, formatInt, formatNumber, formatPct, oneLine } from '../../../reports/format.js';
+import { chartRows, COLORS, firstFitting, ReportPdf, sizedColumns } from '../../../reports/pdf/index.js';
+import type { KeyFigure, TableColumn } from '../../../reports/pdf/index.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
-import { briefTitle, gaveText, leftOutLines, leftOutTotal, oneLine, sourceLines } from './text.js';
+import { briefTitle, gaveText, leftOutLines, leftOutTotal, sourceLines } from './text.js';
 import type { SourceLine } from './text.js';
 
 /** The most pages the brief takes. */
@@ -43,7 +43,6 @@ export const BRIEF_BUDGETS: readonly BriefBudget[] = [
 
 const TABLE_SIZE = 7.5;
 const NOTE_SIZE = 7.5;
-const CELL_PAD = 8;
 
 function more(n: number, what: string): string {
   return `… and ${formatInt(n)} more ${what} (the workbook's Summary sheet lists them all).`;
@@ -128,23 +127,9 @@ function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
 
-/** Width of a column that holds `header` and `values` on one line each, padding included. */
-function fitWidth(header: string, values: string[]): number {
-  return (
-    Math.ceil(
-      Math.max(measureText(header, TABLE_SIZE, true), ...values.map((v) => measureText(v, TABLE_SIZE))),
-    ) + CELL_PAD
-  );
-}
-
-/** Marks a name printed as its domain: the font cannot draw the name (Chinese, for one). */
-const UNPRINTABLE = ' *';
-
 /** The name as printed: itself, or its domain (key) marked when the font lacks its script. */
 function printedName(r: ProspectRow): string {
-  const name = oneLine(r.name);
-  if (!name) return '—';
-  return fontCovers(name) ? name : `${r.domain ?? r.key ?? '(name)'}${UNPRINTABLE}`;
+  return printableName(r.name, r.domain ?? r.key ?? '(name)');
 }
 
 function topRow(r: ProspectRow): string[] {
@@ -165,25 +150,20 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   const col = (i: number) => rows.map((r) => r[i] ?? '');
   // Short columns take what their longest value needs (domain, country and stage at most a
   // share); the name and the reason share the rest.
-  const width = pdf.pageContentWidth;
-  const fixed = [
-    fitWidth('#', col(0)),
-    0,
-    Math.min(fitWidth('Domain', col(2)), width * 0.16),
-    Math.min(fitWidth('Country', col(3)), width * 0.12),
-    Math.min(fitWidth('Stage', col(4)), width * 0.12),
-    fitWidth('Fit', col(5)),
-    fitWidth('Momentum', col(6)),
-    0,
-  ];
-  const rest = width - fixed.reduce((a, b) => a + b, 0);
-  const headers = ['#', 'Company', 'Domain', 'Country', 'Stage', 'Fit', 'Momentum', 'Why (first reason)'];
-  const shares = [0, 0.38, 0, 0, 0, 0, 0, 0.62];
-  const columns: TableColumn[] = headers.map((h, i) => ({
-    header: h,
-    width: (fixed[i] ?? 0) + (shares[i] ?? 0) * rest,
-    ...(i === 0 || i === 5 || i === 6 ? { align: 'right' as const } : {}),
-  }));
+  const columns = sizedColumns(
+    pdf.pageContentWidth,
+    [
+      { header: '#', values: col(0), align: 'right' },
+      { header: 'Company', share: 0.38 },
+      { header: 'Domain', values: col(2), max: 0.16 },
+      { header: 'Country', values: col(3), max: 0.12 },
+      { header: 'Stage', values: col(4), max: 0.12 },
+      { header: 'Fit', values: col(5), align: 'right' },
+      { header: 'Momentum', values: col(6), align: 'right' },
+      { header: 'Why (first reason)', share: 0.62 },
+    ],
+    TABLE_SIZE,
+  );
   const options = { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText: 'The list is empty.' };
   const title = rows.length > 0 ? `Top ${rows.length} targets` : 'Top targets';
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
@@ -202,40 +182,15 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   );
 }
 
-function chartCell(pdf: ReportPdf, chart: ProspectChart): RowCell {
-  const rendered = chart.rendered;
-  if (rendered)
-    return {
-      measure: () => pdf.chartHeight(rendered),
-      draw: () => pdf.chart(rendered, { alt: chart.title }),
-    };
-  // Not drawn: the chart's title and why, where the chart would be.
-  const note = chart.note ?? 'Nothing to draw.';
-  return {
-    measure: () => pdf.paragraphHeight(chart.title, { size: 10 }) + pdf.paragraphHeight(note, { size: 8.5 }),
-    draw: () => {
-      pdf.paragraph(chart.title, { size: 10, color: COLORS.accent });
-      pdf.paragraph(note, { size: 8.5, color: COLORS.muted });
-    },
-  };
-}
-
 function chartsSection(pdf: ReportPdf, charts: readonly ProspectChart[]): void {
   const byId = new Map(charts.map((c) => [c.id, c]));
   // Sectors beside countries (both horizontal bars), the two score bands together, stages last.
   const pairs = [['sectors', 'countries'], ['momentum', 'fit'], ['stages']] as const;
-  const rows = pairs
-    .map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined))
-    .filter((cs) => cs.length > 0)
-    .map((cs) => {
-      const cells = cs.map((c) => chartCell(pdf, c));
-      // A lone chart keeps half the width, like the charts above it.
-      return cells.length === 1 ? [...cells, { measure: () => 0, draw: () => undefined }] : cells;
-    });
-  const first = rows[0];
-  if (!first) return;
-  pdf.heading('The list in charts', 2, { keepWith: pdf.measureRow(first) });
-  for (const cells of rows) pdf.row(cells);
+  chartRows(
+    pdf,
+    'The list in charts',
+    pairs.map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined)),
+  );
 }
 
 function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
@@ -321,11 +276,10 @@ export async function writeProspectBrief(
   charts: readonly ProspectChart[],
   options: { creationDate?: Date } = {},
 ): Promise<{ pages: number }> {
-  let pdf: ReportPdf | null = null;
-  for (const budget of BRIEF_BUDGETS) {
-    pdf = buildProspectBrief(summary, charts, budget, options);
-    if (pdf.pageCount <= MAX_BRIEF_PAGES) break;
-  }
-  if (!pdf) throw new Error('no brief budget');
+  const pdf = firstFitting(
+    BRIEF_BUDGETS,
+    (budget) => buildProspectBrief(summary, charts, budget, options),
+    (built) => built.pageCount <= MAX_BRIEF_PAGES,
+  );
   return { pages: await pdf.writeTo(path) };
 }

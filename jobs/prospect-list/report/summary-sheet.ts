@@ -148,42 +148,13 @@ function suppressionBlock(
   return r;
 }
 
-function chartsColumn(
-  book: StreamingReportWorkbook,
-  ws: ExcelJS.Worksheet,
-  charts: readonly ProspectChart[],
-  row: number,
-): number {
-  let r = row;
-  for (const c of charts) {
-    if (c.rendered) {
-      const size = {
-        width: Math.round(c.rendered.width * CHART_ZOOM),
-        height: Math.round(c.rendered.height * CHART_ZOOM),
-      };
-      r = book.addImage(ws, c.rendered.png, { row: r, col: CHART_COL }, size, c.title);
-      continue;
-    }
-    const title = ws.getCell(r, CHART_COL);
-    title.value = safeText(c.title);
-    title.font = { bold: true, color: { argb: 'FF1F4E79' } };
-    ws.getCell(r + 1, CHART_COL).value = safeText(c.note ?? 'Nothing to draw.');
-    r += 3;
-  }
-  return r;
-}
-
 /** Builds the Summary sheet whole and commits it (streamed sheets go into the file in order). */
 export function writeSummarySheet(
   book: StreamingReportWorkbook,
   summary: ProspectSummary,
   charts: readonly ProspectChart[],
 ): number {
-  const ws = book.addSheet('Summary', {
-    tabColor: 'FF1F4E79',
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
-  });
-  WIDTHS.forEach((w, i) => (ws.getColumn(i + 1).width = w));
+  const ws = book.addSummarySheet(WIDTHS);
   const title = briefTitle(summary);
   let row = book.addTitle(
     ws,
@@ -207,7 +178,7 @@ export function writeSummarySheet(
       },
     );
   const images = charts.filter((c) => c.rendered).length;
-  chartsColumn(book, ws, charts, top);
+  book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM);
   ws.commit();
   return images;
 }

@@ -92,8 +92,3 @@ export function leftOutTotal(summary: ProspectSummary): number {
   const c = summary.counts;
   return c.suppressedByDomain + c.suppressedByName + c.suppressedDelivered;
 }
-
-/** Text on one line: runs of white space (new lines, tabs) as one space. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

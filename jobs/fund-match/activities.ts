@@ -1,0 +1,166 @@
+/**
+ * The fund match's own activities on the jobs task queue: which profiles a run reads (the batch's
+ * and the watchlist's), and the digest built from the batch, the profiles and the job's history
+ * (the history after the run is its snapshot, committed when the run finishes).
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { join } from 'node:path';
+import { destinationRoot, outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
+import { safeFileName } from '../../lib/names.js';
+import { readProfile, readStartupPeople } from '../../api/read.js';
+import type { KindActivityDeps } from '../kind.js';
+import { buildDigest, type FundDigest } from './digest.js';
+import { asMatchHistory, compareBatch, nextHistory, type ProfileState } from './history.js';
+import type { FundMatchJob } from './job.js';
+import { profilesToRead } from './plan.js';
+import { readBatch, readProfileState } from './read.js';
+import { renderFundCharts, writeFundDigest, writeFundWorkbook } from './report/index.js';
+
+export interface PlanProfilesInput {
+  job: Pick<FundMatchJob, 'id' | 'watchlist'>;
+  batchRef: StoreRef;
+}
+
+export interface BuildDigestInput {
+  runKey: string;
+  job: Pick<FundMatchJob, 'id' | 'title' | 'enrichNew'>;
+  date: string;
+  workflowId: string;
+  batchRef: StoreRef;
+  /** The stored get_startup answer of each profile read (null: the call failed). */
+  profiles: { key: string; ref: StoreRef | null }[];
+}
+
+export interface RenderDigestInput {
+  digestRef: StoreRef;
+  job: Pick<FundMatchJob, 'id' | 'destination' | 'outputs' | 'digestWhenQuiet'>;
+  date: string;
+  workflowId: string;
+}
+
+export interface BuildDigestOutput {
+  digestRef: StoreRef;
+  /** The job's history after this run: the next run compares with it. */
+  snapshotRef: StoreRef;
+  baseline: boolean;
+  quiet: boolean;
+  counts: { batch: number; new: number; changed: number; dropped: number; events: number };
+}
+
+/**
+ * Creates the fund match's activities.
+ *
+ * @example
+ * const acts = createFundMatchActivities({ store: new LocalStore('.data/store'), reportsDir: '.data/reports' });
+ */
+export function createFundMatchActivities(deps: KindActivityDeps) {
+  const { store } = deps;
+  const batchOf = async (ref: StoreRef) => {
+    const call = await store.getJson<StoredCall>(ref);
+    const batch = readBatch(call.result.data);
+    if (batch.startups.length === 0) {
+      throw ApplicationFailure.create({
+        message:
+          'find_startups_for_fund gave no startups the runner could read (no list of startups with keys)',
+        type: 'unreadable_batch',
+        nonRetryable: true,
+      });
+    }
+    return batch;
+  };
+  return {
+    /** The startups whose profile the run reads: the batch's, then the watchlist's past matches. */
+    async planFundProfiles(input: PlanProfilesInput): Promise<{ keys: string[]; batch: number }> {
+      const batch = await batchOf(input.batchRef);
+      const history = asMatchHistory(await readPreviousSnapshot(store, input.job.id), input.job.id);
+      const keys = batch.startups.map((s) => s.key);
+      return {
+        keys: profilesToRead(keys, Object.values(history?.startups ?? {}), input.job.watchlist),
+        batch: keys.length,
+      };
+    },
+
+    /** Compares the batch with the job's history and writes the digest's model and the next history. */
+    async buildFundDigest(input: BuildDigestInput): Promise<BuildDigestOutput> {
+      const batch = await batchOf(input.batchRef);
+      const previous = asMatchHistory(await readPreviousSnapshot(store, input.job.id), input.job.id);
+      const states = new Map<string, ProfileState>();
+      const people = new Map<string, { founders: string[]; investors: string[] }>();
+      for (const p of input.profiles) {
+        if (p.ref === null) continue;
+        const data = (await store.getJson<StoredCall>(p.ref)).result.data;
+        const state = readProfileState(data);
+        if (state) states.set(p.key, state);
+        people.set(p.key, readStartupPeople(readProfile('startup', data)));
+      }
+      const changes = compareBatch(previous, batch.startups, states, batch.thesisStages);
+      const history = nextHistory(
+        previous,
+        input.job.id,
+        { run: changes.run, date: input.date, workflowId: input.workflowId },
+        batch.startups,
+        states,
+      );
+      const enrichment = new Map(
+        changes.fresh.slice(0, input.job.enrichNew).flatMap((f) => {
+          const p = people.get(f.key);
+          return p ? [[f.key, p] as const] : [];
+        }),
+      );
+      const digest = buildDigest({
+        job: { id: input.job.id, title: input.job.title },
+        date: input.date,
+        fundName: batch.fundName,
+        batch: batch.startups,
+        changes,
+        history,
+        enrichment,
+      });
+      return {
+        digestRef: await store.putJson(input.runKey, 'digest/model', digest),
+        snapshotRef: await store.putJson(input.runKey, 'digest/history', history),
+        baseline: digest.baseline,
+        quiet: digest.quiet,
+        counts: {
+          batch: digest.counts.batch,
+          new: digest.counts.new,
+          changed: digest.counts.changed,
+          dropped: digest.counts.dropped,
+          events: digest.counts.events,
+        },
+      };
+    },
+
+    /**
+     * Writes the digest PDF and the workbook into <destination>/<job>/<date>/. A quiet run (nothing
+     * new, changed, dropped or watched) of a job with `digestWhenQuiet: false` writes the workbook only.
+     */
+    async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
+      const digest = await store.getJson<FundDigest>(input.digestRef);
+      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
+      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
+      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const charts = await renderFundCharts(digest);
+      const files: Record<string, string> = {};
+      let pages: number | null = null;
+      if (input.job.outputs.includes('xlsx')) {
+        files.xlsx = join(outDir, `${fileBase}.xlsx`);
+        await writeFundWorkbook(digest, files.xlsx, charts);
+      }
+      if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
+        files.pdf = join(outDir, `${fileBase}.pdf`);
+        pages = (await writeFundDigest(digest, files.pdf, charts)).pages;
+      }
+      return {
+        outDir,
+        files,
+        charts: charts.filter((c) => c.rendered !== null).length,
+        pages,
+        notProvided: [],
+      };
+    },
+  };
+}
+
+export type FundMatchActivities = ReturnType<typeof createFundMatchActivities>;

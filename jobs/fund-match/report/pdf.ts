@@ -1,0 +1,74 @@
+/**
+ * The fund-match digest as a PDF for partners: a first page read in a minute (title, baseline
+ * line, key figures, portfolio conflicts, new matches, notable watchlist events), then the
+ * details (still matched, dropped, every event; the whole batch on a baseline) and the charts.
+ *
+ * The first page is laid out with a budget of matches, reasons, cell lines and events; when it
+ * takes more than one page the digest is laid out again with a smaller budget. What a budget
+ * leaves out of the first page is counted there and listed in the details.
+ */
+import { formatDate } from '../../../reports/format.js';
+import { firstFitting, ReportPdf } from '../../../reports/pdf/index.js';
+import type { FundDigest } from '../digest.js';
+import type { FundChart } from './charts.js';
+import { details } from './details.js';
+import { firstPage } from './first-page.js';
+import type { FirstPageBudget } from './first-page.js';
+import { digestTitle } from './text.js';
+
+export type { FirstPageBudget } from './first-page.js';
+
+/** The first page's budgets, tried in order; the last keeps the first page to one page for a batch of 30. */
+export const FIRST_PAGE_BUDGETS: readonly FirstPageBudget[] = [
+  { matches: 8, reasons: 2, cellLines: 4, events: 6, changes: 3 },
+  { matches: 6, reasons: 2, cellLines: 3, events: 5, changes: 3 },
+  { matches: 5, reasons: 1, cellLines: 2, events: 4, changes: 2 },
+  { matches: 3, reasons: 1, cellLines: 2, events: 3, changes: 2 },
+];
+
+/**
+ * Lays the digest out with one first-page budget (see `writeFundDigest`, which picks it).
+ * Returns the document and whether the first page held its content.
+ */
+export function buildFundDigest(
+  digest: FundDigest,
+  charts: readonly FundChart[],
+  budget: FirstPageBudget,
+  options: { creationDate?: Date } = {},
+): { pdf: ReportPdf; firstPageFits: boolean } {
+  const title = digestTitle(digest);
+  const pdf = new ReportPdf({
+    title,
+    subject: `Fund matches of ${formatDate(digest.date)}${digest.fundName ? ` for ${digest.fundName}` : ''}`,
+    keywords: 'fund matches, startups, venture intelligence',
+    footerText: `${title} · ${formatDate(digest.date)}`,
+    coverPage: false,
+    ...(options.creationDate ? { creationDate: options.creationDate } : {}),
+  });
+  firstPage(pdf, digest, budget);
+  const firstPageFits = pdf.pageCount === 1;
+  details(pdf, digest, charts, budget);
+  return { pdf, firstPageFits };
+}
+
+/**
+ * Writes the digest to `path` with the first budget whose first page fits one page. Returns
+ * the page count.
+ *
+ * @example
+ * const charts = await renderFundCharts(digest);
+ * const { pages } = await writeFundDigest(digest, 'out/digest.pdf', charts);
+ */
+export async function writeFundDigest(
+  digest: FundDigest,
+  path: string,
+  charts: readonly FundChart[],
+  options: { creationDate?: Date } = {},
+): Promise<{ pages: number }> {
+  const { pdf } = firstFitting(
+    FIRST_PAGE_BUDGETS,
+    (budget) => buildFundDigest(digest, charts, budget, options),
+    (built) => built.firstPageFits,
+  );
+  return { pages: await pdf.writeTo(path) };
+}

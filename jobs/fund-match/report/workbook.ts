@@ -1,0 +1,190 @@
+/**
+ * The fund-match digest as a workbook: Summary (key figures, portfolio conflicts, the charts as
+ * images), Batch (this run's startups), Match history (every startup ever matched, fit and rank
+ * per run; Excel reserves the name "History"), Watchlist (the events) and Dropped. Every data
+ * sheet is an Excel table: frozen header, filter buttons, number formats (fit as 0.0, changes
+ * with their sign). Every text cell from the service is formula-safe; names link to the
+ * startup's http(s) url only; lists are joined by "; ".
+ */
+import { ReportWorkbook } from '../../../reports/excel/index.js';
+import type { DataColumn } from '../../../reports/excel/index.js';
+import type { FundDigest } from '../digest.js';
+import type { FundChart } from './charts.js';
+import { writeSummarySheet } from './summary-sheet.js';
+import { digestTitle, DROP_REASONS, EVENT_KINDS, notableEvents } from './text.js';
+
+/** Fit in percent points with one decimal. */
+const FIT = '0.0';
+/** A change with its sign. */
+const FIT_CHANGE = '+0.0;-0.0;0.0';
+const RANK_CHANGE = '+0;-0;0';
+
+const yesNo = (b: boolean): string => (b ? 'Yes' : 'No');
+
+/** The Batch sheet's columns, in order. */
+export const BATCH_COLUMNS: readonly DataColumn[] = [
+  { header: 'Rank', key: 'rank', kind: 'int', width: 7 },
+  { header: 'Startup', key: 'name', linkKey: 'url', width: 30 },
+  { header: 'Fit', key: 'fit', kind: 'number', numFmt: FIT, width: 8 },
+  { header: 'New or still', key: 'status', width: 13 },
+  { header: 'Fit change', key: 'fitChange', kind: 'number', numFmt: FIT_CHANGE, width: 11 },
+  { header: 'Rank change', key: 'rankChange', kind: 'int', numFmt: RANK_CHANGE, width: 13 },
+  { header: 'Sector', key: 'sector', width: 30 },
+  { header: 'Stage', key: 'stage', width: 12 },
+  { header: 'Country', key: 'country', width: 16 },
+  { header: 'Portfolio conflict', key: 'conflict', width: 36, wrap: true },
+  { header: 'Why', key: 'why', width: 60, wrap: true },
+  { header: 'Analyst note', key: 'note', width: 50, wrap: true },
+  { header: 'Service key', key: 'key', width: 14 },
+];
+
+function batchRows(digest: FundDigest): Record<string, unknown>[] {
+  const still = new Map(digest.still.map((s) => [s.key, s]));
+  return digest.batch.map((b) => {
+    const s = still.get(b.key);
+    return {
+      rank: b.rank,
+      name: b.name,
+      url: b.url,
+      fit: b.fitPct,
+      status: digest.baseline ? 'baseline' : s ? 'still' : 'new',
+      fitChange: s?.fitChange ?? null,
+      rankChange: s?.rankChange ?? null,
+      sector: b.sector,
+      stage: b.stage,
+      country: b.country,
+      conflict: b.conflict,
+      why: b.why.length > 0 ? b.why.join('; ') : null,
+      note: b.note,
+      key: b.key,
+    };
+  });
+}
+
+/** A run's column header: its date, and its number when two runs share a date. */
+function runHeaders(digest: FundDigest): string[] {
+  const dates = digest.runs.map((r) => r.date);
+  return digest.runs.map((r) =>
+    dates.filter((d) => d === r.date).length > 1 ? `${r.date} (run ${r.run})` : r.date,
+  );
+}
+
+/** The Match history sheet's columns: fit per run, then rank per run, headed by the run dates. */
+export function historyColumns(digest: FundDigest): DataColumn[] {
+  const heads = runHeaders(digest);
+  return [
+    { header: 'Startup', key: 'name', width: 30 },
+    { header: 'First seen', key: 'firstSeen', kind: 'date', width: 12 },
+    { header: 'Last seen', key: 'lastSeen', kind: 'date', width: 12 },
+    ...heads.map((h, j): DataColumn => ({ header: `Fit ${h}`, key: `fit${j}`, kind: 'number', numFmt: FIT })),
+    ...heads.map((h, j): DataColumn => ({ header: `Rank ${h}`, key: `rank${j}`, kind: 'int' })),
+    { header: 'In the batch', key: 'inBatch', width: 13 },
+    { header: 'Stage', key: 'stage', width: 12 },
+    { header: 'Status', key: 'status', width: 12 },
+    { header: 'Service key', key: 'key', width: 14 },
+  ];
+}
+
+function historyRows(digest: FundDigest): Record<string, unknown>[] {
+  return digest.history.map((h) => ({
+    name: h.name,
+    firstSeen: h.firstSeen,
+    lastSeen: h.lastSeen,
+    ...Object.fromEntries(h.fits.map((f, j) => [`fit${j}`, f])),
+    ...Object.fromEntries(h.ranks.map((r, j) => [`rank${j}`, r])),
+    inBatch: yesNo(h.inBatch),
+    stage: h.stage,
+    status: h.status,
+    key: h.key,
+  }));
+}
+
+/** The Watchlist sheet's columns. */
+export const WATCHLIST_COLUMNS: readonly DataColumn[] = [
+  { header: 'Startup', key: 'name', width: 30 },
+  { header: 'Event', key: 'kind', width: 14 },
+  { header: 'From', key: 'from', width: 14 },
+  { header: 'To', key: 'to', width: 14 },
+  { header: 'Detail', key: 'detail', width: 44 },
+  { header: 'In the batch', key: 'inBatch', width: 13 },
+  { header: 'Service key', key: 'key', width: 14 },
+];
+
+/** The Dropped sheet's columns. */
+export const DROPPED_COLUMNS: readonly DataColumn[] = [
+  { header: 'Startup', key: 'name', width: 30 },
+  { header: 'Reason', key: 'reason', width: 28 },
+  { header: 'Detail', key: 'detail', width: 70, wrap: true },
+  { header: 'Service key', key: 'key', width: 14 },
+];
+
+/** What `writeFundWorkbook` wrote. */
+export interface FundWorkbookResult {
+  path: string;
+  /** The sheets, in order. */
+  sheets: string[];
+  /** Charts placed on the Summary sheet as images. */
+  images: number;
+}
+
+/**
+ * Writes the digest's workbook to `path` (a batch is at most 30 startups: the workbook is built
+ * in memory). The charts are the ones rendered for the PDF.
+ *
+ * @example
+ * const charts = await renderFundCharts(digest);
+ * await writeFundWorkbook(digest, 'out/matches.xlsx', charts);
+ */
+export async function writeFundWorkbook(
+  digest: FundDigest,
+  path: string,
+  charts: readonly FundChart[],
+  options: { created?: Date } = {},
+): Promise<FundWorkbookResult> {
+  const runDay = new Date(`${digest.date}T00:00:00Z`);
+  const book = new ReportWorkbook({
+    title: digestTitle(digest),
+    created: options.created ?? (Number.isNaN(runDay.getTime()) ? new Date() : runDay),
+  });
+  const images = writeSummarySheet(book, digest, charts);
+  const table = (
+    sheet: string,
+    name: string,
+    tab: string,
+    columns: readonly DataColumn[],
+    rows: Record<string, unknown>[],
+  ) => book.addDataTable(book.addSheet(sheet, { tabColor: tab }), { name, columns: [...columns], rows });
+  table('Batch', 'Batch', 'FF2E8B57', BATCH_COLUMNS, batchRows(digest));
+  table('Match history', 'MatchHistory', 'FF8E44AD', historyColumns(digest), historyRows(digest));
+  table(
+    'Watchlist',
+    'Watchlist',
+    'FFE08A1E',
+    WATCHLIST_COLUMNS,
+    notableEvents(digest.events).flatMap((s) =>
+      s.events.map((e) => ({
+        name: e.name,
+        kind: EVENT_KINDS[e.kind],
+        from: e.from,
+        to: e.to,
+        detail: e.detail,
+        inBatch: yesNo(e.inBatch),
+        key: e.key,
+      })),
+    ),
+  );
+  table(
+    'Dropped',
+    'Dropped',
+    'FF7F8C8D',
+    DROPPED_COLUMNS,
+    digest.dropped.map((d) => ({
+      name: d.name,
+      reason: DROP_REASONS[d.reason],
+      detail: d.detail,
+      key: d.key,
+    })),
+  );
+  await book.writeTo(path);
+  return { path, sheets: book.wb.worksheets.map((w) => w.name), images };
+}

@@ -1,0 +1,99 @@
+/**
+ * Reading a find_investors answer and the get_investor profiles of its top investors, through
+ * the tolerant readers (api/read.ts): the spec names the investors' name, fit_pct, why and url;
+ * the key (normalized_key in the spec's words, key in the sandbox's), the type, the HQ and the
+ * profile's thesis, check size and recent portfolio are read under plausible names and are null
+ * when the service leaves them out.
+ */
+import type { ChartSpec } from '../../api/envelope.js';
+import {
+  INVESTOR_FIELDS,
+  INVESTOR_PROFILE_FIELDS,
+  pick,
+  readField,
+  readPage,
+  readProfile,
+  readReasons,
+  readRecord,
+  RANKED_FIELDS,
+  toStr,
+} from '../../api/read.js';
+import type { ShortlistRow } from './types.js';
+
+/** A company's list as read: the rows (not enriched yet) and how the service read the startup. */
+export function readInvestorList(data: unknown): { rows: ShortlistRow[]; readAs: string | null } {
+  const rows: ShortlistRow[] = [];
+  for (const item of readPage('find_investors', data).items) {
+    const i = readRecord(item, INVESTOR_FIELDS);
+    const key = i.key ?? i.name;
+    if (key === null) continue;
+    rows.push({
+      rank: rows.length + 1,
+      key,
+      name: i.name ?? key,
+      fitPct: readField(item, RANKED_FIELDS.fit_pct),
+      why: readReasons(item),
+      url: i.url,
+      isNew: false,
+      investorType: i.investor_type,
+      hqCity: i.hq_city,
+      hqCountry: i.hq_country,
+      enriched: false,
+      thesis: null,
+      checkMinUsd: null,
+      checkMaxUsd: null,
+      recentPortfolio: [],
+    });
+  }
+  const startup = pick(data, ['startup', 'company', 'read_as']);
+  // Its name when the service knew the startup; else the market it read (sector, stage).
+  const named = toStr(pick(startup, ['name', 'summary', 'description']));
+  const market = [
+    toStr(pick(startup, ['sector', 'primary_sector'])),
+    toStr(pick(startup, ['stage', 'raising_stage'])),
+  ]
+    .filter((x): x is string => x !== null)
+    .join(', ');
+  return { rows, readAs: named ?? (market !== '' ? market : toStr(startup)) };
+}
+
+const CHECK_MIN = {
+  kind: 'number',
+  names: ['check_min_usd', 'check_size.min_usd', 'check_size.min', 'min_check_usd'],
+} as const;
+const CHECK_MAX = {
+  kind: 'number',
+  names: ['check_max_usd', 'check_size.max_usd', 'check_size.max', 'max_check_usd'],
+} as const;
+
+/** A row enriched from the investor's profile (get_investor): thesis, check size, recent portfolio. */
+export function enrichInvestor(row: ShortlistRow, data: unknown): ShortlistRow {
+  const profile = readProfile('investor', data);
+  if (profile === null) return row;
+  const p = readRecord(profile, INVESTOR_PROFILE_FIELDS);
+  const i = readRecord(profile, INVESTOR_FIELDS);
+  const portfolio = (p.recent_portfolio ?? [])
+    .map((c) => readField(c, { kind: 'string', names: ['name', 'startup', 'company', 'key'] }))
+    .filter((n): n is string => n !== null);
+  return {
+    ...row,
+    enriched: true,
+    thesis: p.thesis ?? row.thesis,
+    investorType: row.investorType ?? i.investor_type,
+    hqCity: row.hqCity ?? i.hq_city,
+    hqCountry: row.hqCountry ?? i.hq_country,
+    checkMinUsd: readField(profile, CHECK_MIN),
+    checkMaxUsd: readField(profile, CHECK_MAX),
+    recentPortfolio: portfolio.slice(0, 8),
+  };
+}
+
+/** The charts of an answer that look like charts (an object with a type). */
+export function chartsOf(charts: unknown): ChartSpec[] {
+  return Array.isArray(charts)
+    ? charts.filter(
+        (c): c is ChartSpec =>
+          typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string',
+      )
+    : [];
+}

@@ -1,0 +1,167 @@
+/**
+ * The shortlist's opening, what a platform team reads first: the title (job, date), the baseline
+ * line, the plan's note, the credits spent of the budget, key figures, an overview of the
+ * companies (investors listed, new since the last run, top fit and top investor, or why a
+ * company has no list) and the investors who fit several of the companies.
+ */
+import { formatInt } from '../../../reports/format.js';
+import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
+import type { KeyFigure, ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
+import type { ShortlistReport } from '../types.js';
+import {
+  BASELINE_LINE,
+  creditsLine,
+  fitText,
+  printedName,
+  problemSentence,
+  serviceText,
+  shortlistSubtitle,
+  shortlistTitle,
+  standInNote,
+  topFit,
+} from './text.js';
+
+export const TABLE_SIZE = 7.5;
+export const NOTE_SIZE = 7.5;
+
+const values = (rows: string[][], i: number): string[] => rows.map((r) => r[i] ?? '');
+
+/**
+ * A table under a level-2 heading kept with its first rows, then notes in small grey type (the
+ * stand-in note too, unless `standIn` is false). Returns true when the stand-in note was printed.
+ */
+export function tableSection(
+  pdf: ReportPdf,
+  title: string,
+  columns: SizedColumn[],
+  rows: string[][],
+  options: {
+    maxLines?: number;
+    notes?: string[];
+    links?: (string | null)[][];
+    standIn?: boolean;
+    /** The notes go under the heading, before the table, so a long table never leaves them alone on a page. */
+    notesFirst?: boolean;
+  } = {},
+): boolean {
+  const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
+  const table = {
+    fontSize: TABLE_SIZE,
+    maxLines: options.maxLines ?? 2,
+    ...(options.links ? { links: options.links } : {}),
+  };
+  const standIn = options.standIn === false ? [] : standInNote(rows);
+  const notes = [...(options.notes ?? []), ...standIn];
+  const note = (n: string) => pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
+  const before = options.notesFirst === true ? notes : [];
+  const notesHeight = before.reduce((h, n) => h + pdf.paragraphHeight(n, { size: NOTE_SIZE, gap: 2 }), 0);
+  pdf.heading(title, 2, { keepWith: notesHeight + pdf.tableKeepHeight(cols, rows, table) });
+  for (const n of before) note(n);
+  pdf.table(cols, rows, table);
+  if (options.notesFirst !== true) for (const n of notes) note(n);
+  return standIn.length > 0;
+}
+
+function header(pdf: ReportPdf, report: ShortlistReport): void {
+  pdf.heading(shortlistTitle(report), 1);
+  pdf.paragraph(shortlistSubtitle(report), { size: 9, color: COLORS.muted });
+  if (report.baseline) pdf.paragraph(BASELINE_LINE, { size: 10, color: COLORS.accent });
+  if (report.planNote) callout(pdf, 'Your plan limits this run', [problemSentence(report.planNote)]);
+  pdf.paragraph(creditsLine(report), { size: 9 });
+}
+
+function tiles(report: ShortlistReport): KeyFigure[] {
+  const listed = report.companies.filter((c) => c.problem === null);
+  const investors = report.companies.reduce((n, c) => n + c.investors.length, 0);
+  const fresh = report.companies.reduce((n, c) => n + c.newCount, 0);
+  const missing = report.companies.length - listed.length;
+  return [
+    {
+      label: 'Companies',
+      value: formatInt(report.companies.length),
+      note: missing > 0 ? `${formatInt(missing)} without a list` : 'each with a list',
+    },
+    { label: 'Investors', value: formatInt(investors), note: 'listed in all' },
+    {
+      label: 'New',
+      value: report.baseline ? '—' : formatInt(fresh),
+      note: report.baseline ? 'from the next run' : 'since the last run',
+    },
+    { label: 'On several lists', value: formatInt(report.shared.length), note: 'investors' },
+    {
+      label: 'Credits',
+      value: formatInt(report.credits.spent),
+      note: `of ${formatInt(report.credits.budget)} budgeted`,
+    },
+  ];
+}
+
+/** The companies at a glance; returns true when it printed the stand-in note. */
+function overview(pdf: ReportPdf, report: ShortlistReport): boolean {
+  const rows = report.companies.map((c) => {
+    const top = c.investors[0];
+    return [
+      printedName(c.name, c.name),
+      c.problem === null ? formatInt(c.investors.length) : '—',
+      c.problem !== null ? '—' : report.baseline ? 'baseline' : formatInt(c.newCount),
+      fitText(topFit(c)),
+      c.problem !== null
+        ? serviceText(problemSentence(c.problem))
+        : top
+          ? printedName(top.name, top.key)
+          : 'The service listed no investor.',
+    ];
+  });
+  return tableSection(
+    pdf,
+    'Your companies at a glance',
+    [
+      { header: 'Company', share: 0.4 },
+      { header: 'Investors', values: values(rows, 1), align: 'right' },
+      { header: 'New since last run', values: values(rows, 2), align: 'right' },
+      { header: 'Top fit', values: values(rows, 3), align: 'right' },
+      { header: 'Top investor, or why no list', share: 0.6 },
+    ],
+    rows,
+  );
+}
+
+/** The investors on several lists; the stand-in note only when the overview has not printed it. */
+function shared(pdf: ReportPdf, report: ShortlistReport, standIn: boolean): void {
+  const title = `Investors who fit several of your companies (${formatInt(report.shared.length)})`;
+  if (report.shared.length === 0) {
+    pdf.heading(title, 2, { keepWith: 30 });
+    pdf.paragraph("No investor is on more than one company's list.", { size: 8.5 });
+    return;
+  }
+  const rows = report.shared.map((s) => [
+    printedName(s.name, s.key),
+    formatInt(s.companies.length),
+    s.companies.map((c) => printedName(c, c)).join(', '),
+    fitText(s.bestFit),
+  ]);
+  tableSection(
+    pdf,
+    title,
+    [
+      { header: 'Investor', share: 0.35 },
+      { header: 'Companies', values: values(rows, 1), align: 'right' },
+      { header: 'Which', share: 0.65 },
+      { header: 'Best fit', values: values(rows, 3), align: 'right' },
+    ],
+    rows,
+    {
+      maxLines: 3,
+      notes: ['One introduction can serve several companies: these investors are on two or more lists.'],
+      standIn,
+    },
+  );
+}
+
+/** Lays out the opening: header, key figures, the overview and the shared investors. */
+export function firstPage(pdf: ReportPdf, report: ShortlistReport): void {
+  header(pdf, report);
+  pdf.keyFigures(tiles(report), 5);
+  const noted = overview(pdf, report);
+  shared(pdf, report, !noted);
+}

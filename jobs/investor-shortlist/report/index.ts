@@ -1,0 +1,8 @@
+/** The investor shortlist's report: the service's charts, the PDF and the workbook. */
+export { renderShortlistCharts, companyCharts } from './charts.js';
+export type { ShortlistChart } from './charts.js';
+export { writeShortlistReport, buildShortlistReport } from './pdf.js';
+export { writeShortlistWorkbook, INVESTOR_COLUMNS, SHARED_COLUMNS } from './workbook.js';
+export type { ShortlistWorkbookResult } from './workbook.js';
+export { OVERVIEW_COLUMNS } from './summary-sheet.js';
+export { BASELINE_LINE, NEW_MARK } from './text.js';

@@ -1,0 +1,50 @@
+/**
+ * The investor shortlist as a PDF for a platform team preparing its companies' raises: the
+ * opening (title, date, baseline line, the plan's note, credits, key figures, the companies at a
+ * glance, the investors who fit several companies), then a section per company (what was asked
+ * and how the service read it, its ranked investors with the new ones marked, the service's
+ * charts, the link to its full report; why a company has no list).
+ */
+import { formatDate } from '../../../reports/format.js';
+import { ReportPdf } from '../../../reports/pdf/index.js';
+import type { ShortlistReport } from '../types.js';
+import type { ShortlistChart } from './charts.js';
+import { companySection } from './company.js';
+import { firstPage } from './first-page.js';
+import { shortlistTitle } from './text.js';
+
+/** Lays the report out (see `writeShortlistReport`). */
+export function buildShortlistReport(
+  report: ShortlistReport,
+  charts: readonly ShortlistChart[],
+  options: { creationDate?: Date } = {},
+): ReportPdf {
+  const title = shortlistTitle(report);
+  const pdf = new ReportPdf({
+    title,
+    subject: `Investor shortlist of ${formatDate(report.date)}`,
+    keywords: 'investors, shortlist, fundraising, venture intelligence',
+    footerText: `${title} · ${formatDate(report.date)}`,
+    coverPage: false,
+    ...(options.creationDate ? { creationDate: options.creationDate } : {}),
+  });
+  firstPage(pdf, report);
+  report.companies.forEach((_, i) => companySection(pdf, report, charts, i));
+  return pdf;
+}
+
+/**
+ * Writes the shortlist's PDF to `path`. Returns the page count.
+ *
+ * @example
+ * const charts = await renderShortlistCharts(report);
+ * const { pages } = await writeShortlistReport(report, 'out/shortlist.pdf', charts);
+ */
+export async function writeShortlistReport(
+  report: ShortlistReport,
+  path: string,
+  charts: readonly ShortlistChart[],
+  options: { creationDate?: Date } = {},
+): Promise<{ pages: number }> {
+  return { pages: await buildShortlistReport(report, charts, options).writeTo(path) };
+}

@@ -1,0 +1,65 @@
+/**
+ * The investor shortlist's report model: a section per portfolio company (the investors
+ * find_investors ranked for it, the top ones enriched with get_investor, each marked when it is
+ * new since the last run, and the service's match-overview charts, its combo chart among them),
+ * and the investors who fit several of the companies.
+ */
+import type { ChartSpec } from '../../api/envelope.js';
+import type { SharedInvestor } from './changes.js';
+
+/** One investor of a company's list. */
+export interface ShortlistRow {
+  /** 1-based place in the service's ranking. */
+  rank: number;
+  key: string;
+  name: string;
+  fitPct: number | null;
+  why: string[];
+  /** The service's page of the investor. */
+  url: string | null;
+  /** Not on this company's list at the job's last run (never on a baseline). */
+  isNew: boolean;
+  investorType: string | null;
+  hqCity: string | null;
+  hqCountry: string | null;
+  /** True when get_investor enriched the row. */
+  enriched: boolean;
+  thesis: string | null;
+  /** Typical check, in USD (null when not given). */
+  checkMinUsd: number | null;
+  checkMaxUsd: number | null;
+  /** Recent portfolio companies' names (enriched rows). */
+  recentPortfolio: string[];
+}
+
+/** A portfolio company's section. */
+export interface CompanySection {
+  name: string;
+  /** What the job asked: the website or the description, the stage, the region or countries, the sector. */
+  asked: string;
+  /** How the service read the startup (its name or summary of data.startup), when it says. */
+  readAs: string | null;
+  investors: ShortlistRow[];
+  /** The service's match-overview charts as it gave them (drawn by reports/charts). */
+  charts: ChartSpec[];
+  /** The service's full report of the match. */
+  reportUrl: string | null;
+  /** Credits the call cost. */
+  charged: number;
+  /** Why the company has no list: not asked (budget, the free plan's one run) or the call failed. */
+  problem: string | null;
+  newCount: number;
+}
+
+export interface ShortlistReport {
+  job: { id: string; title: string };
+  date: string;
+  /** True on the job's first run: nothing is marked new. */
+  baseline: boolean;
+  companies: CompanySection[];
+  /** Investors on two or more companies' lists. */
+  shared: SharedInvestor[];
+  /** Said when the account's plan limits the run (a free plan: one run, the top 5). */
+  planNote: string | null;
+  credits: { spent: number; budget: number };
+}

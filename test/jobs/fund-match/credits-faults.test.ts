@@ -1,0 +1,200 @@
+/**
+ * The fund match's credits under the faults that happen after the service charged (the answer
+ * dropped, a 500 or 503, an answer that never finishes, a body that is not the envelope; one
+ * mode at a time and mixed), on the real embedded Temporal server against the sandbox. Proven
+ * from the outside: the account's balance in the sandbox's own books falls by exactly what the
+ * run's manifest says it charged, never above the budget; only find_startups_for_fund costs
+ * anything (the log's get_startup calls are free): the fall is 3 credits for each batch the log
+ * shows charged. The spec gives no way to read a lost batch back (my_account names the match
+ * list's latest batch, not its startups), so a lost batch is asked again, and paid again, when
+ * the budget has room; without room the run fails, saying what the lost batch cost.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-match/index.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import type { AfterChargeFaults } from '../../../sandbox/types.js';
+import {
+  bookBalance,
+  chargedRequests,
+  creditsOfRequests,
+  ledgerSpentByJob,
+  readManifest,
+  requestsSince,
+} from '../../helpers/paid-books.js';
+import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+const KEY = KEYS.vc;
+const FIND = 'find_startups_for_fund';
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  // A short HTTP timeout: an answer that never finishes is given up in 3 s.
+  h = await startRunner({
+    baseUrl: sandbox.url,
+    apiKey: KEY,
+    name: 'fund-credits',
+    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+beforeEach(() => sandbox.setFaults({}));
+
+let seq = 0;
+
+/** Runs a fund match under the faults; what the books say, whether the run ended or failed. */
+async function runWithFaults(faults: AfterChargeFaults, budget: number, seed = 7) {
+  const id = `fund-credits-${++seq}`;
+  const job = parseFundMatchJob({
+    id,
+    kind: 'fund-match',
+    title: 'Fund match under after-charge faults',
+    limit: 6,
+    watchlist: 6,
+    budget: { credits: budget },
+    outputs: ['pdf', 'xlsx'],
+    destination: `${h.dir}/reports`,
+  });
+  sandbox.setFaults({ afterCharge: faults, seed });
+  const before = bookBalance(sandbox, KEY);
+  const logFrom = sandbox.requestLog().length;
+  const faultedBefore = sandbox.afterChargeFaulted();
+  let result: FundMatchResult | null = null;
+  let failure: string | null = null;
+  try {
+    result = await followRun<FundMatchResult>(await startJobRun(h.client, h.settings, job), QUIET);
+  } catch (err) {
+    failure =
+      err instanceof Error
+        ? `${err.message} ${String((err.cause as Error | undefined)?.message)}`
+        : String(err);
+  } finally {
+    sandbox.setFaults({});
+  }
+  const requests = requestsSince(sandbox, logFrom);
+  const charged = chargedRequests(requests);
+  return {
+    id,
+    paid: before - bookBalance(sandbox, KEY),
+    faulted: sandbox.afterChargeFaulted() - faultedBefore,
+    result,
+    failure,
+    manifest: result ? readManifest(result.manifestPath) : null,
+    requests,
+    charged,
+    chargedByLog: creditsOfRequests(charged),
+    ledger: await ledgerSpentByJob(h, KEY, id),
+  };
+}
+
+type Outcome = Awaited<ReturnType<typeof runWithFaults>>;
+
+/** What every run proves, whatever the faults did. */
+function expectBooksAgree(r: Outcome, budget: number): void {
+  expect(r.paid).toBeLessThanOrEqual(budget);
+  // Only the batches cost anything: 3 credits each the log shows charged, nothing for get_startup.
+  expect(r.charged.every((c) => c.operation === FIND)).toBe(true);
+  expect(r.paid).toBe(3 * r.charged.length);
+  expect(r.paid).toBe(r.chargedByLog);
+  // The account's ledger settled what the balance lost, lost answers included.
+  expect(r.ledger).toBe(r.paid);
+  if (r.manifest) expect(r.manifest.credits.charged).toBe(r.paid);
+}
+
+const MODES = [
+  ['dropRate', 'after-charge drop'],
+  ['errorRate', /after-charge error50[03]/],
+  ['hangRate', 'after-charge hang'],
+  ['malformedRate', 'after-charge malformed'],
+] as const;
+
+test.each(MODES)(
+  '%s: the lost batch is asked again within the budget; the account paid both, as the manifest says',
+  async (mode, fault) => {
+    const r = await runWithFaults({ [mode]: 1, operations: [FIND], times: 1 }, 6);
+    expect(r.faulted).toBe(1);
+    expect(r.failure).toBeNull();
+    expectBooksAgree(r, 6);
+    // The batch was charged twice: the answer lost after the charge, then the answer kept.
+    const finds = r.requests.filter((x) => x.operation === FIND);
+    expect(finds).toHaveLength(2);
+    expect(finds[0]!.fault).toMatch(fault);
+    expect(finds[1]).toMatchObject({ status: 200 });
+    expect(finds[1]!.fault).toBeUndefined();
+    expect(r.paid).toBe(6);
+    expect(r.manifest!.calls.attempts!.byOperation[FIND]).toEqual({ attempted: 2, succeeded: 1, failed: 1 });
+    expect(r.manifest!.calls.byOperation[FIND]).toBe(1);
+    // The profiles were read, free: every get_startup answered, and cost nothing.
+    const gets = r.requests.filter((x) => x.operation === 'get_startup');
+    expect(gets.length).toBeGreaterThanOrEqual(6);
+    expect(gets.every((g) => g.status === 200 && g.fault === undefined)).toBe(true);
+    expect(r.manifest!.calls.byOperation.get_startup).toBe(gets.length);
+    // The run completed with its digest.
+    expect(r.result!.partial, r.result!.reasons.join('; ')).toBe(false);
+    expect(r.manifest!.status).toBe('complete');
+    expect(existsSync(r.result!.files.pdf!)).toBe(true);
+    expect(existsSync(r.result!.files.xlsx!)).toBe(true);
+    expect(r.result!.counts.batch).toBe(6);
+  },
+);
+
+test('a budget of exactly one batch: the lost batch is not asked again, and the run fails saying what it cost', async () => {
+  const r = await runWithFaults({ dropRate: 1, operations: [FIND], times: 1 }, 3);
+  expect(r.faulted).toBe(1);
+  expectBooksAgree(r, 3);
+  expect(r.paid).toBe(3);
+  expect(r.requests.filter((x) => x.operation === FIND)).toHaveLength(1);
+  // Without a batch there is nothing to compare: no profile read, no digest, no manifest.
+  expect(r.result).toBeNull();
+  expect(r.requests.filter((x) => x.operation === 'get_startup')).toHaveLength(0);
+  expect(r.failure).toMatch(/no batch this run \(3 credits spent\)/);
+  expect(r.failure).toMatch(/the service charged 3 credits for an answer that was lost; not asked again/);
+  expect(r.failure).toMatch(/credit budget of 3 reached/);
+});
+
+test('mixed faults on the paid calls: the balance agrees with the manifest, never above the budget', async () => {
+  // The seeds draw, per batch asked (the same every time): a 500, then an answer; a 500, a
+  // malformed body, then an answer; a drop, a hang, a malformed body (three batches lost).
+  const seen: { seed: number; faults: string[]; paid: number; completed: boolean }[] = [];
+  for (const seed of [7, 19, 8]) {
+    const r = await runWithFaults(
+      { dropRate: 0.15, errorRate: 0.15, hangRate: 0.15, malformedRate: 0.15 },
+      9,
+      seed,
+    );
+    expectBooksAgree(r, 9);
+    const finds = r.requests.filter((x) => x.operation === FIND);
+    const faults = finds.flatMap((x) => (x.fault ? [x.fault.replace('after-charge ', '')] : []));
+    expect(faults).toHaveLength(r.faulted);
+    if (r.result) {
+      expect(r.manifest!.calls.attempts!.byOperation[FIND]).toEqual({
+        attempted: r.faulted + 1,
+        succeeded: 1,
+        failed: r.faulted,
+      });
+      expect(r.manifest!.calls.byOperation.get_startup).toBeGreaterThanOrEqual(6);
+      expect(r.result.partial, r.result.reasons.join('; ')).toBe(false);
+    } else {
+      // Three batches lost, each one paid: the run fails and says so.
+      // The message says what the run spent: all three batches, not the last one only.
+      expect(r.failure).toContain(`no batch this run (${r.paid} credits spent)`);
+      expect(r.failure).toMatch(/for an answer that was lost; not asked again after 3 attempts/);
+      expect(r.requests.filter((x) => x.operation === 'get_startup')).toHaveLength(0);
+    }
+    seen.push({ seed, faults, paid: r.paid, completed: r.result !== null });
+  }
+  expect(seen).toEqual([
+    { seed: 7, faults: ['error500'], paid: 6, completed: true },
+    { seed: 19, faults: ['error500', 'malformed'], paid: 9, completed: true },
+    { seed: 8, faults: ['drop', 'hang', 'malformed'], paid: 9, completed: false },
+  ]);
+});

@@ -1,0 +1,173 @@
+/**
+ * The fund-match digest's PDF, read back with pdftotext: the first page holds what a partner
+ * reads in a minute (the counts, the new matches, the baseline line, the conflicts, the notable
+ * events) and nothing spills from it; the details list the still-matched, the dropped with
+ * their reasons and every event; a batch of 30 takes a few pages.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FundDigest } from '../../../../jobs/fund-match/digest.js';
+import {
+  buildFundDigest,
+  FIRST_PAGE_BUDGETS,
+  renderFundCharts,
+  writeFundDigest,
+} from '../../../../jobs/fund-match/report/index.js';
+import { pdfPages, pdfText } from '../../../helpers/reports.js';
+import { CJK_KEY, CJK_NAME, FORMULA_NAME, fundDigests } from './fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fund-digest-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const squeeze = (s: string) => s.replace(/\s+/g, '');
+
+/** A page's text in drawing order (a table cell's lines together), without white space. */
+function pageText(path: string, page: number): string {
+  const raw = execFileSync('pdftotext', ['-raw', '-f', String(page), '-l', String(page), path, '-'], {
+    encoding: 'utf8',
+  });
+  return squeeze(raw);
+}
+
+/** Writes the digest; returns its page count, its first page's text and the whole text. */
+async function write(digest: FundDigest, name: string) {
+  const path = join(dir, `${name}.pdf`);
+  const { pages } = await writeFundDigest(digest, path, await renderFundCharts(digest), {
+    creationDate: new Date('2026-11-23T06:00:00Z'),
+  });
+  expect(pdfPages(path)).toBe(pages);
+  return { pages, first: pageText(path, 1), second: pageText(path, 2), all: squeeze(pdfText(path)) };
+}
+
+describe('writeFundDigest', () => {
+  const digests = fundDigests();
+
+  it("puts the second run's counts, new matches, conflicts and notable events on the first page", async () => {
+    const d = digests.second;
+    const { pages, first, second } = await write(d, 'second');
+    expect(pages).toBeLessThanOrEqual(4);
+    const c = d.counts;
+    for (const s of [
+      'Weekly startup matches',
+      'Northwind Ventures II · matches of 16 Nov 2026 · run 2 · compared with the run of 9 Nov 2026',
+      `BATCH ${c.batch}`,
+      `NEW ${c.new}`,
+      `CHANGED ${c.changed}`,
+      `DROPPED ${c.dropped}`,
+      `WATCHLIST EVENTS ${c.events}`,
+      'Portfolio conflicts: 2 startups of the batch',
+      '#3 Quantora Health: Portfolio company Medica One: same market (hospital billing)',
+      '#16 Crediflow: Portfolio company Lendwise: direct competitor',
+      'New matches (4)',
+      'Founders: Founder 1A (CEO), Founder 1B (CTO). Investors: Lead Capital, Seedcamp.',
+      'Strong founder-market fit; the team sold a previous company in the same market.',
+      // The changed, the largest moves first, and the dropped with their reasons, named.
+      `Changed (${c.changed})`,
+      '• Neuronest: fit 87.8% (+9.0 points), rank 9 (↑ 11) • Parcelwise: fit 79.2% (−6.0 points), rank 19 (↓ 7)',
+      `and ${c.changed - 3} more: see Still matched, in the details.`,
+      'Dropped (4) • Carbonsense: acquired (was active) • Tidepool Analytics: a new round moved it to series-b',
+      'Mosaic Bio: outranked: other startups fit better this time',
+      'Watchlist: 7 events of 5 startups',
+      // A status change first, then the new rounds.
+      'Carbonsense: status active → acquired (dropped from the batch) • Tidepool Analytics: new round',
+    ])
+      expect(first, s).toContain(squeeze(s));
+    for (const m of d.newMatches) expect(first, m.name).toContain(squeeze(m.name));
+    expect(first).not.toContain('Baseline');
+    // The first page ends with its own content: the details start on page 2.
+    expect(second.startsWith('DetailsStillmatched(26)')).toBe(true);
+  });
+
+  it('lists the still-matched with signed changes, the dropped with their reasons, every event, the charts', async () => {
+    const { all } = await write(digests.second, 'details');
+    for (const s of [
+      'Still matched (26)',
+      // Neuronest: +9 points, 11 places up; Parcelwise: 6 points and 7 places down.
+      '9 Neuronest 87.8% +9.0 ↑ 11',
+      '19 Parcelwise 79.2% −6.0 ↓ 7',
+      `${FORMULA_NAME} 91.4% −1.0 ↓ 2`,
+      `${CJK_KEY} *`,
+      'Dropped (4)',
+      'Carbonsense Status changed acquired (was active)',
+      'Tidepool Analytics Moved past the thesis stages a new round moved it to series-b, past the thesis stages',
+      'Northstar Logistics Automation Raised a new round raised a new round on 2026-11-10 (seed)',
+      'Mosaic Bio Outranked',
+      'Watchlist events (7)',
+      'Helio Grid Stage change stage seed → series-a in the batch',
+      'The batch in charts',
+      'Fit across runs: the 6 largest moves in colour, 20 more in grey',
+    ])
+      expect(all, s).toContain(squeeze(s));
+    expect(all).not.toContain(CJK_NAME);
+  });
+
+  it('says Baseline on the first run and shows the top matches of the batch, the conflict, no changes', async () => {
+    const d = digests.baseline;
+    const { pages, first, all } = await write(d, 'baseline');
+    expect(pages).toBeLessThanOrEqual(4);
+    for (const s of [
+      'Baseline: the first run of this job; the next runs will say what changed.',
+      'BATCH 30 startups matched NEW — first run',
+      '#2 Quantora Health: Portfolio company Medica One: same market (hospital billing)',
+      'Top matches of the baseline batch',
+      'Ledgerline',
+      FORMULA_NAME,
+      `${CJK_KEY} *`,
+      'printed as its service key, other such text as […]; the workbook has them whole.',
+      // The analyst note names the startup: its key stands in there too, no empty boxes.
+      `Check the burn (${CJK_KEY} *).`,
+      'The watchlist starts with this batch',
+    ])
+      expect(first, s).toContain(squeeze(s));
+    for (const s of [
+      'The batch (30)',
+      '30 Riverstone',
+      // Beside the stage mix: its labels come between the note's lines.
+      'Fit across runs Baseline: this is the first run of the job, so there is no',
+    ])
+      expect(all, s).toContain(squeeze(s));
+  });
+
+  it('says so when nothing changed', async () => {
+    const { first, all } = await write(digests.third, 'quiet');
+    expect(digests.third.quiet).toBe(true);
+    expect(first).toContain(
+      squeeze('Nothing changed since the run of 16 Nov 2026: no new match, no fit or rank change'),
+    );
+    expect(first).toContain(
+      squeeze('New matches No new match since the run of 16 Nov 2026. Watchlist No watchlist event'),
+    );
+    // Empty lists are a sentence under their heading, not an empty table.
+    for (const s of [
+      'Dropped (0) No startup dropped out of the batch since the last run.',
+      'Watchlist events (0) No new round, stage or status change among the startups followed',
+    ])
+      expect(all, s).toContain(squeeze(s));
+  });
+
+  it('keeps the first page to one page with 30 new matches with long notes, and points to the rest', async () => {
+    const d = digests.second;
+    const long = d.batch.map((b, i) => ({
+      ...b,
+      note: `${'A long analyst note on the market, the team, the traction and the risks of this startup. '.repeat(3)}(${i + 1})`,
+      founders: ['Alexandra Example-Founder (CEO)', 'Benjamin Second-Founder (CTO)'],
+      investors: ['Lead Capital', 'Seedcamp', 'Northern Angels'],
+    }));
+    const stress: FundDigest = {
+      ...d,
+      newMatches: long,
+      still: [],
+      counts: { ...d.counts, new: long.length, still: 0 },
+    };
+    // The first, fullest budget does not hold one page; a smaller one does.
+    expect(buildFundDigest(stress, [], FIRST_PAGE_BUDGETS[0]!).firstPageFits).toBe(false);
+    const { pages, first, all } = await write(stress, 'stress');
+    expect(pages).toBeLessThanOrEqual(6);
+    expect(first).toMatch(/…and\d+morenewmatches:seeNewmatches,continued/);
+    expect(all).toContain(squeeze('New matches, continued'));
+    expect(all).toContain(squeeze('30 Riverstone'));
+  });
+});

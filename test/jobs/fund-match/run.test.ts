@@ -1,0 +1,205 @@
+/**
+ * The fund-match refresh on the real embedded Temporal server, with real workers, against the
+ * sandbox over HTTP, run three times with the market changed between runs, as a week would:
+ * - run 1 is the baseline and says so;
+ * - then two startups that fit the thesis are founded and raise, a match is acquired, another
+ *   raises a series B past the thesis stages, a third raises again at its stage (its fit moves);
+ *   run 2 shows each as new, dropped with its reason, and changed, in the PDF and the workbook;
+ * - then the startup that left the batch raises a series C: run 3 reports it on the watchlist
+ *   although it is no longer matched.
+ * What the service itself answers after each run is the witness of fits and membership, and each
+ * run costs the account exactly one batch (3 credits) by the sandbox's books.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-match/index.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import type { StartupRow } from '../../../sandbox/types.js';
+import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
+import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import type { Workbook } from 'exceljs';
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  h = await startRunner({ baseUrl: sandbox.url, apiKey: KEYS.vc, name: 'fund-match' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+async function balance(): Promise<number> {
+  return (await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).body.credits?.remaining as number;
+}
+
+interface ServiceMatch {
+  key: string;
+  name: string;
+  fit_pct: number;
+}
+
+/** The batch the service scores now (the test's own call, outside the runs' balance windows). */
+async function serviceBatch(): Promise<ServiceMatch[]> {
+  const res = await callSandbox(sandbox, 'find_startups_for_fund', { key: KEYS.vc, params: { limit: 10 } });
+  return (res.body.data as { startups: ServiceMatch[] }).startups;
+}
+
+const job = () =>
+  parseFundMatchJob({
+    id: 'fund-e2e',
+    kind: 'fund-match',
+    title: 'Fund match end to end',
+    limit: 10,
+    watchlist: 50,
+    budget: { credits: 3 },
+    destination: `${h.dir}/reports`,
+  });
+
+/** Runs the job once; checks it completed and cost the account exactly 3 credits. */
+async function runOnce(): Promise<FundMatchResult> {
+  const before = await balance();
+  const result = await followRun<FundMatchResult>(await startJobRun(h.client, h.settings, job()), QUIET);
+  expect(result.partial, result.reasons.join('; ')).toBe(false);
+  expect(before - (await balance())).toBe(3);
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { credits: { charged: number } };
+  expect(manifest.credits.charged).toBe(3);
+  return result;
+}
+
+/** A sheet's rows as objects keyed by the header row's texts. */
+function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
+  const ws = wb.getWorksheet(sheet);
+  if (!ws) throw new Error(`no sheet ${sheet}`);
+  const head: string[] = [];
+  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
+  const rows: Record<string, string>[] = [];
+  ws.eachRow((row, n) => {
+    if (n === 1) return;
+    const o: Record<string, string> = {};
+    head.forEach((name, i) => name && (o[name] = row.getCell(i).text));
+    rows.push(o);
+  });
+  return rows;
+}
+
+const flat = (pdf: string) => pdfText(pdf).replace(/\s+/g, ' ');
+const today = () => new Date().toISOString().slice(0, 10);
+
+function addRound(key: string, stage: string, amount: number): void {
+  sandbox.db
+    .prepare(
+      'INSERT INTO rounds (startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, NULL)',
+    )
+    .run(key, today(), Number(today().slice(0, 4)), stage, amount);
+}
+
+test('a baseline, then new, changed, dropped with their reasons and a watchlist event, in the digest and the workbook', async () => {
+  // Run 1: the baseline.
+  const first = await runOnce();
+  expect(first.baseline).toBe(true);
+  expect(flat(first.files.pdf!)).toMatch(/Baseline/);
+  const wb1 = await openWorkbook(first.files.xlsx!);
+  const batch1 = rowsOf(wb1, 'Batch');
+  const b1 = await serviceBatch();
+  expect(batch1.map((r) => r['Startup'])).toEqual(b1.map((m) => m.name));
+
+  // A week of market news.
+  const [acquired, raised, model] = b1;
+  const changed = b1[5]!;
+  sandbox.db.prepare("UPDATE startups SET status = 'acquired' WHERE key = ?").run(acquired!.key);
+  addRound(raised!.key, 'series-b', 25_000_000);
+  sandbox.db.prepare("UPDATE startups SET stage = 'series-b' WHERE key = ?").run(raised!.key);
+  addRound(
+    changed.key,
+    (sandbox.db.prepare('SELECT stage FROM startups WHERE key = ?').get(changed.key) as { stage: string })
+      .stage,
+    12_000_000,
+  );
+  const row = sandbox.db
+    .prepare('SELECT * FROM startups WHERE key = ?')
+    .get(model!.key) as unknown as StartupRow;
+  const founded = ['Quillstone Analytics', 'Brightloom Ledger'].map((name) =>
+    sandbox.insertStartup(
+      {
+        name,
+        hq_country: row.hq_country,
+        hq_city: row.hq_city,
+        sector: row.sector,
+        subsector: row.subsector,
+        tags: row.tags,
+        stage: row.stage,
+        description: `${name} builds ${row.subsector.toLowerCase()} software for mid-sized companies.`,
+      },
+      [{ stage: row.stage, amount_usd: 9_000_000 }],
+    ),
+  );
+
+  // Run 2: what changed, said with reasons.
+  const second = await runOnce();
+  const b2 = await serviceBatch();
+  const inB2 = new Set(b2.map((m) => m.key));
+  for (const key of founded) expect(inB2.has(key), key).toBe(true);
+  expect(inB2.has(acquired!.key)).toBe(false);
+  expect(inB2.has(raised!.key)).toBe(false);
+  const changedNow = b2.find((m) => m.key === changed.key);
+  expect(changedNow, 'the startup that raised at its stage is still matched').toBeDefined();
+  expect(Math.abs(changedNow!.fit_pct - changed.fit_pct)).toBeGreaterThanOrEqual(2);
+  const droppedKeys = b1.filter((m) => !inB2.has(m.key));
+  expect(second.baseline).toBe(false);
+  expect(second.counts.new).toBe(b2.filter((m) => !b1.some((x) => x.key === m.key)).length);
+  expect(second.counts.dropped).toBe(droppedKeys.length);
+  expect(second.counts.changed).toBeGreaterThanOrEqual(1);
+
+  const text2 = flat(second.files.pdf!);
+  expect(text2).not.toMatch(/Baseline/);
+  for (const name of [
+    'Quillstone Analytics',
+    'Brightloom Ledger',
+    acquired!.name,
+    raised!.name,
+    changed.name,
+  ])
+    expect(text2).toContain(name);
+  expect(text2).toMatch(/acquired \(was active\)/);
+  expect(text2).toMatch(/moved it to series-b, past the thesis stages/);
+
+  const wb2 = await openWorkbook(second.files.xlsx!);
+  const batch2 = rowsOf(wb2, 'Batch');
+  expect(batch2.map((r) => r['Startup'])).toEqual(b2.map((m) => m.name));
+  for (const name of ['Quillstone Analytics', 'Brightloom Ledger'])
+    expect(batch2.find((r) => r['Startup'] === name)?.['New or still']).toMatch(/new/i);
+  const changedRow = batch2.find((r) => r['Startup'] === changed.name)!;
+  expect(Number(changedRow['Fit'])).toBeCloseTo(changedNow!.fit_pct, 1);
+  expect(Number(changedRow['Fit change']!.replace('−', '-'))).toBeCloseTo(
+    changedNow!.fit_pct - changed.fit_pct,
+    1,
+  );
+  const dropped = rowsOf(wb2, 'Dropped');
+  expect(dropped).toHaveLength(droppedKeys.length);
+  const reasonOf = (name: string) => JSON.stringify(dropped.find((r) => r['Startup'] === name) ?? null);
+  expect(reasonOf(acquired!.name)).toMatch(/acquired/);
+  expect(reasonOf(raised!.name)).toMatch(/series-b/);
+  const history = rowsOf(wb2, 'Match history');
+  expect(history.find((r) => r['Startup'] === acquired!.name)?.['In the batch']).toMatch(/no/i);
+  expect(formulaLikeCells(wb2)).toEqual([]);
+
+  // The startup that left the batch raises again: run 3 follows it on the watchlist.
+  addRound(raised!.key, 'series-c', 60_000_000);
+  sandbox.db.prepare("UPDATE startups SET stage = 'series-c' WHERE key = ?").run(raised!.key);
+  const third = await runOnce();
+  expect(inB2.has(raised!.key) || (await serviceBatch()).some((m) => m.key === raised!.key)).toBe(false);
+  expect(third.counts.events).toBeGreaterThanOrEqual(1);
+  const text3 = flat(third.files.pdf!);
+  expect(text3).toContain(raised!.name);
+  expect(text3).toMatch(/series-c/);
+  const watch = rowsOf(await openWorkbook(third.files.xlsx!), 'Watchlist').filter(
+    (r) => r['Startup'] === raised!.name,
+  );
+  expect(watch.map((r) => JSON.stringify(r)).join('\n')).toMatch(/series-c/);
+}, 300_000);

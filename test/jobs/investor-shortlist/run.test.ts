@@ -1,0 +1,165 @@
+/**
+ * The investor shortlist on the real embedded Temporal server, with real workers, against the
+ * sandbox over HTTP: a baseline, then a run whose lists are longer marks the new investors in the
+ * PDF and the workbook; each run costs the account 3 credits a company; on a free plan only the
+ * first company is asked, for the top 5.
+ */
+import type { Workbook } from 'exceljs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import {
+  parseInvestorShortlistJob,
+  type InvestorShortlistResult,
+} from '../../../jobs/investor-shortlist/index.js';
+import { companyParams } from '../../../jobs/investor-shortlist/plan.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
+import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+let free: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  h = await startRunner({ baseUrl: sandbox.url, apiKey: KEYS.startup, name: 'shortlist' });
+  free = await startRunner({ baseUrl: sandbox.url, apiKey: KEYS.free, name: 'shortlist-free' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await free?.close();
+  await sandbox?.close();
+});
+
+async function balance(key: string): Promise<number> {
+  return (await callSandbox(sandbox, 'my_account', { key })).body.credits?.remaining as number;
+}
+
+const job = (limit: number, dir: string) =>
+  parseInvestorShortlistJob({
+    id: 'shortlist-e2e',
+    kind: 'investor-shortlist',
+    title: 'Shortlist end to end',
+    companies: [
+      {
+        name: 'Stackwise',
+        description: 'Infrastructure-as-code automation for platform teams.',
+        sector: 'Software & Developer Tools',
+        raising_stage: 'series-a',
+        limit,
+      },
+      {
+        name: 'Ledgerly',
+        description: 'Payments reconciliation for marketplaces.',
+        sector: 'Finance & Blockchain',
+        raising_stage: 'seed',
+        limit,
+      },
+    ],
+    enrich: 2,
+    budget: { credits: 6 },
+    destination: `${dir}/reports`,
+  });
+
+/** The investors the service lists for a company now (the test's own paid call, outside the runs' balance windows). */
+async function serviceList(
+  company: Parameters<typeof companyParams>[0],
+): Promise<{ key: string; name: string }[]> {
+  const res = await callSandbox(sandbox, 'find_investors', {
+    key: KEYS.startup,
+    params: companyParams(company),
+  });
+  expect(res.status).toBe(200);
+  return (res.body.data as { investors: { key: string; name: string }[] }).investors;
+}
+
+/** A company sheet's rows: the service key and the "New since last run" cell. */
+function sheetRows(wb: Workbook, sheet: string): { key: string; name: string; isNew: string }[] {
+  const ws = wb.getWorksheet(sheet)!;
+  const head: string[] = [];
+  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
+  const col = (name: string) => head.indexOf(name);
+  const rows: { key: string; name: string; isNew: string }[] = [];
+  // The table ends at its first empty row (the service's charts follow it).
+  let ended = false;
+  ws.eachRow({ includeEmpty: true }, (row, n) => {
+    if (n === 1 || ended) return;
+    if (!row.getCell(col('Service key')).text) {
+      ended = true;
+      return;
+    }
+    rows.push({
+      key: row.getCell(col('Service key')).text,
+      name: row.getCell(col('Investor')).text,
+      isNew: row.getCell(col('New since last run')).text,
+    });
+  });
+  return rows;
+}
+
+test('a baseline, then the investors new since marked; 3 credits a company by the balance', async () => {
+  const b0 = await balance(KEYS.startup);
+  const first = await followRun<InvestorShortlistResult>(
+    await startJobRun(h.client, h.settings, job(8, h.dir)),
+    QUIET,
+  );
+  expect(first.partial, first.reasons.join('; ')).toBe(false);
+  expect(b0 - (await balance(KEYS.startup))).toBe(6);
+  expect(first.baseline).toBe(true);
+  expect(pdfText(first.files.pdf!)).toMatch(/Baseline/);
+  const wb1 = await openWorkbook(first.files.xlsx!);
+  for (const r of sheetRows(wb1, 'Stackwise')) expect(r.isNew).toBe('baseline');
+
+  const b1 = await balance(KEYS.startup);
+  const second = await followRun<InvestorShortlistResult>(
+    await startJobRun(h.client, h.settings, job(12, h.dir)),
+    QUIET,
+  );
+  expect(second.partial, second.reasons.join('; ')).toBe(false);
+  expect(b1 - (await balance(KEYS.startup))).toBe(6);
+  expect(second.baseline).toBe(false);
+  const wb = await openWorkbook(second.files.xlsx!);
+  expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['Stackwise', 'Ledgerly']));
+  expect(formulaLikeCells(wb)).toEqual([]);
+
+  // The service is the witness: the investors on its list of 12 and not on its list of 8 are the
+  // new ones, and exactly they are marked, in the workbook and in the PDF's section.
+  const text = pdfText(second.files.pdf!).replace(/\s+/g, ' ');
+  let marked = 0;
+  for (const company of job(12, h.dir).companies) {
+    const before = new Set((await serviceList({ ...company, limit: 8 })).map((i) => i.key));
+    const now = await serviceList(company);
+    const fresh = now.filter((i) => !before.has(i.key));
+    expect(fresh.length, company.name).toBeGreaterThan(0);
+    const rows = sheetRows(wb, company.name);
+    expect(rows.map((r) => r.key)).toEqual(now.map((i) => i.key));
+    expect(rows.filter((r) => r.isNew === 'NEW').map((r) => r.key)).toEqual(fresh.map((i) => i.key));
+    expect(rows.filter((r) => r.isNew === 'No')).toHaveLength(now.length - fresh.length);
+    // A row of the PDF's table: rank, the name's first word, then NEW right before the fit.
+    for (const i of fresh) {
+      const rank = now.findIndex((x) => x.key === i.key) + 1;
+      const first = escape(i.name.split(' ')[0]!);
+      expect(text, i.name).toMatch(new RegExp(`\\b${rank} ${first}[^%]{0,40} NEW \\d+\\.\\d%`));
+    }
+    marked += fresh.length;
+  }
+  // No other investor is marked.
+  expect(text.match(/ NEW \d+\.\d%/g) ?? []).toHaveLength(marked);
+}, 240_000);
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('on a free plan only the first company is asked, for the top 5, and the report says why', async () => {
+  const b0 = await balance(KEYS.free);
+  const result = await followRun<InvestorShortlistResult>(
+    await startJobRun(free.client, free.settings, { ...job(20, free.dir), id: 'shortlist-free' }),
+    QUIET,
+  );
+  expect(b0 - (await balance(KEYS.free))).toBe(3);
+  expect(result.partial).toBe(true);
+  expect(result.reasons.join('; ')).toMatch(/the free plan/);
+  const text = pdfText(result.files.pdf!).replace(/\s+/g, ' ');
+  expect(text).toMatch(/free plan/i);
+}, 240_000);
