@@ -24,6 +24,8 @@ import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
+import { inThreadScorer, type Scorer } from './finders/scoring.js';
+import { createScoringPool } from './scoring-pool.js';
 import { openStateStore, type StateStore } from './state-store.js';
 import { registerViews } from './views.js';
 import type {
@@ -244,6 +246,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const db = opened.db;
   let store: StateStore | undefined;
+  let scoring: Scorer | undefined;
   try {
     const resolved = resolveSandboxOptions(options, opened);
     const starting = startingAccounts(db, resolved);
@@ -273,6 +276,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const faults = new FaultInjector(resolved.faults, resolved.seed, resolved.rateLimitPerMinute);
     const requestLog: SandboxRequest[] = [];
     const holder: { app?: FastifyInstance } = {};
+    // The finders' scoring off the event loop; state (credits, repeats, match lists) stays here.
+    const scorer =
+      resolved.scoringThreads > 0
+        ? createScoringPool({ db, size: resolved.scoringThreads })
+        : inThreadScorer(db);
+    scoring = scorer;
     const pipeline = createPipeline({
       db,
       state,
@@ -280,6 +289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       limiter,
       baseUrl,
       handlers: resolved.handlers,
+      scorer,
       onError: (operation, error) => holder.app?.log.error({ err: error, operation }, 'handler failed'),
     });
     const server = await buildApp({
@@ -309,6 +319,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       afterChargeFaulted: () => faults.afterChargeFaulted,
       requestLog: () => [...requestLog],
       addAccount: (account, keys) => addAccounts(state, [account], keys),
+      scoringThreads: () => scorer.threads(),
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
       simulateMarketWeek: ({ key = SEEDED_KEYS.vc, ...week } = {}) => {
         const owner = state.accounts.get(state.keys.get(key)?.account_id ?? '');
@@ -328,6 +339,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             await server.close();
           } finally {
             clearTimeout(force);
+            // After the server: calls still scoring got their answers; none can start now.
+            await scorer.close();
             store?.close();
             db.close();
           }
@@ -336,6 +349,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     };
   } catch (error) {
+    await scoring?.close();
     store?.close();
     db.close();
     throw error;
