@@ -18,7 +18,7 @@ export const SANDBOX_STATE_MODES = [
 /** Name of the state file in the data folder when `stateFile` is not given. */
 export const STATE_FILE_NAME = 'state.sqlite';
 
-/** The most scoring threads the default starts (each holds a snapshot of the data: ~100 MB at scale 1). */
+/** The most scoring threads the default starts (each holds a snapshot of the data: ~75 MB of heap at scale 1). */
 export const MAX_DEFAULT_SCORING_THREADS = 4;
 
 /** Default of `scoringThreads`: a core for the event loop, the rest for scoring (1 to 4). */
