@@ -183,6 +183,15 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors of Node's HTTP parser (a bad request line, headers too large, ...) come before any
     // route: they are answered with the envelope too.
     clientErrorHandler: (error, socket) => answerClientError(error, socket, pipeline),
+    // A URL Fastify cannot decode (a broken percent-escape) is 400 in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'the path has a broken percent-escape (%XX)'
+          : 'the request could not be routed';
+      const response = pipeline.refuse('', 400, 'invalid_input', message, authorizationOf(request));
+      void send(reply, response);
+    },
   });
 
   // While closing, every answer ends its connection, so keep-alive clients do not hold close() up.
