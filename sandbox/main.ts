@@ -35,6 +35,7 @@ interface CliOptions {
   stateFile?: string;
   asOf?: string;
   log?: boolean;
+  scoringThreads?: number;
 }
 
 async function main(): Promise<void> {
@@ -76,6 +77,11 @@ async function main(): Promise<void> {
     )
     .option('--state-file <file>', 'state file of --state persist/reset (default <data-dir>/state.sqlite)')
     .option('--as-of <date>', 'reference date of the generated data, YYYY-MM-DD (default today)')
+    .option(
+      '--scoring-threads <n>',
+      "worker threads for the paid finders' scoring (default: CPU cores - 1, 1 to 4; 0 scores on the main thread)",
+      integer('--scoring-threads', 0, 64),
+    )
     .option('--log', 'log every request')
     .parse();
   const cli = program.opts<CliOptions>();
@@ -93,6 +99,7 @@ async function main(): Promise<void> {
   if (cli.stateFile !== undefined) options.stateFile = cli.stateFile;
   if (cli.asOf !== undefined) options.asOf = cli.asOf;
   if (cli.log) options.logger = true;
+  if (cli.scoringThreads !== undefined) options.scoringThreads = cli.scoringThreads;
 
   if (options.scale !== undefined && options.scale > 1) {
     const { seed, asOf, scale, dataDir } = options;

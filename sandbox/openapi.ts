@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import { CreditsSchema, ErrorBodySchema, ErrorResponseSchema, ResultSchema } from '../api/envelope.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationDef, type OperationName } from '../api/operations.js';
+import { INVESTOR_REGIONS, RAISING_STAGES, SECTORS } from '../api/enums.js';
+import { COUNTRIES } from './data/countries.js';
+import { STAGES } from './data/schema.js';
 import { ChartSpecSchema, RESULT_SHAPES } from './result-shapes.js';
 
 /** A JSON Schema object (draft 2020-12, the dialect of OpenAPI 3.1). */
@@ -55,7 +58,10 @@ const RETRY_AFTER = {
   schema: { type: 'integer', minimum: 1 },
 } as const;
 
-/** Error responses every operation can return, by status. */
+/**
+ * Error responses, by status: every operation can return these (402 too: the balance may be too
+ * low), and 405, 413, 415 and 431 come from the HTTP layer before the operation runs.
+ */
 const ERROR_RESPONSES = {
   '400': [
     'BadRequest',
@@ -67,9 +73,106 @@ const ERROR_RESPONSES = {
     'The operation needs a paid plan (upgrade_required) or the balance is too low (insufficient_credits).',
   ],
   '403': ['Forbidden', "The key lacks the operation's scope, or a plan or account type is required."],
-  '404': ['NotFound', 'The investor, startup, country or data room does not exist.'],
+  '404': ['NotFound', 'The investor, startup, country, organisation or data room does not exist.'],
+  '405': [
+    'MethodNotAllowed',
+    'The method is not allowed on this path (GET on an operation that costs credits, or any method but GET and POST): method_not_allowed; the Allow header lists the allowed ones.',
+  ],
+  '413': ['PayloadTooLarge', 'The request body is over 1 MiB: invalid_input.'],
+  '415': ['UnsupportedMediaType', 'The request body is not application/json: unsupported_media_type.'],
   '429': ['TooManyRequests', 'Rate limit exceeded; wait until the time in the X-RateLimit-Reset header.'],
+  '431': ['RequestHeaderFieldsTooLarge', 'The request line or headers are over 16 KiB: invalid_input.'],
 } as const;
+
+/** Statuses only some operations answer, with the operations. */
+const OPERATION_ERRORS: Partial<Record<OperationName, Record<string, readonly [string, string]>>> = {
+  analyze_deck: {
+    '422': [
+      'DeckFetchFailed',
+      'The deck_url could not be fetched, or what it serves is not a PDF or PPTX file: deck_fetch_failed.',
+    ],
+  },
+};
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * The sandbox's vocabularies where the server refuses (400) what it does not know: countries
+ * (names, ISO codes, aliases), regions and stages. Matching is case-insensitive on the server; the
+ * document lists the spellings it knows.
+ */
+function vocabularies() {
+  // A GET reads commas in an array parameter as separators, so spellings with a comma are left out.
+  const countries = unique(COUNTRIES.flatMap((c) => [c.name, c.iso2, ...c.aliases])).filter(
+    (name) => !name.includes(','),
+  );
+  const regions = unique([...COUNTRIES.flatMap((c) => [c.region, c.subregion]), ...INVESTOR_REGIONS]);
+  return {
+    countries,
+    searchRegions: regions,
+    places: unique(['global', 'worldwide', 'world', ...regions, ...countries]),
+    searchStages: unique([...STAGES, 'series-c-plus']),
+    raisingStages: unique([...RAISING_STAGES, ...STAGES]),
+  };
+}
+
+/**
+ * deck_url as the sandbox takes it without a 400: an https link (no credentials, no port) to a
+ * host name whose last label starts with a letter, a path of plain characters ending in .pdf or
+ * .pptx, an optional plain query. (The server also takes links without an extension, and then
+ * decides by what the link serves.)
+ */
+const DECK_URL =
+  '^https://([A-Za-z0-9]+\\.)*[A-Za-z][A-Za-z0-9]*(/[A-Za-z0-9._~-]+)*/[A-Za-z0-9_~-]+\\.([pP][dD][fF]|[pP][pP][tT][xX])(\\?[A-Za-z0-9._~=&-]*)?$';
+
+/** Required text: not empty once trimmed (the server trims before it checks). */
+const NOT_BLANK = '\\S';
+
+/**
+ * Tightens an operation's parameter schema (generated from the client's zod params, which follow
+ * the spec's free text) to what the sandbox accepts, so a client generated from the document
+ * never sends what the server refuses: the vocabularies above, text that is not blank, and
+ * find_investors' rule that the startup must be given somehow.
+ */
+function tightenParams(name: OperationName, params: JsonSchema): JsonSchema {
+  const properties = (params.properties ?? {}) as Record<string, JsonSchema>;
+  const voc = vocabularies();
+  const setEnum = (prop: string, values: string[]) => {
+    const schema = properties[prop];
+    if (!schema) return;
+    const target = schema.type === 'array' ? (schema.items as JsonSchema) : schema;
+    delete target.minLength;
+    delete target.pattern;
+    target.enum = values;
+  };
+  for (const [prop, schema] of Object.entries(properties)) {
+    const target = schema.type === 'array' ? (schema.items as JsonSchema | undefined) : schema;
+    if (target?.type === 'string' && typeof target.minLength === 'number' && !target.enum) {
+      if (!(name === 'ask' && prop === 'query')) target.pattern = NOT_BLANK;
+    }
+  }
+  if (name === 'search_investors') {
+    setEnum('country', voc.countries);
+    setEnum('region', voc.searchRegions);
+    setEnum('sector', [...SECTORS]);
+  }
+  if (name === 'search_startups') {
+    setEnum('countries', voc.countries);
+    setEnum('stages', voc.searchStages);
+  }
+  if (name === 'find_investors') {
+    setEnum('investor_countries', voc.places);
+    params.anyOf = ['website', 'description', 'sector', 'subsectors', 'tags'].map((prop) => ({
+      required: [prop],
+    }));
+  }
+  if (name === 'find_customers') {
+    setEnum('regions', voc.places);
+    setEnum('stages', voc.raisingStages);
+  }
+  if (name === 'analyze_deck' && properties.deck_url) properties.deck_url.pattern = DECK_URL;
+  return params;
+}
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -129,7 +232,7 @@ function responsesOf(name: OperationName): Record<string, unknown> {
     content: { 'application/json': { schema: ref(`${pascal(name)}Result`) } },
   };
   const errors = Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, [component]]) => [
+    Object.entries({ ...ERROR_RESPONSES, ...OPERATION_ERRORS[name] }).map(([status, [component]]) => [
       status,
       { $ref: `#/components/responses/${component}` },
     ]),
@@ -168,7 +271,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   for (const name of OPERATION_NAMES) {
     const def = OPERATIONS[name] as OperationDef;
     const Name = pascal(name);
-    const params = jsonSchema(def.params, 'input');
+    const params = tightenParams(name, jsonSchema(def.params, 'input'));
     schemas[`${Name}Params`] = params;
     schemas[`${Name}Data`] = jsonSchema(RESULT_SHAPES[name], 'output');
     schemas[`${Name}Result`] = {
@@ -219,8 +322,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     },
   };
 
+  const allErrors = [
+    ...Object.values(ERROR_RESPONSES),
+    ...Object.values(OPERATION_ERRORS).flatMap((byStatus) => Object.values(byStatus)),
+  ];
   const responses = Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(([component, description]) => [
+    allErrors.map(([component, description]) => [
       component,
       {
         description,

@@ -2,6 +2,7 @@
  * Sandbox options pipeline: public options -> one defaults constant -> validation (errors name
  * the field) -> resolved options.
  */
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MAX_DATASET_SCALE } from './data/index.js';
@@ -16,6 +17,14 @@ export const SANDBOX_STATE_MODES = [
 
 /** Name of the state file in the data folder when `stateFile` is not given. */
 export const STATE_FILE_NAME = 'state.sqlite';
+
+/** The most scoring threads the default starts (each holds a snapshot of the data: ~75 MB of heap at scale 1). */
+export const MAX_DEFAULT_SCORING_THREADS = 4;
+
+/** Default of `scoringThreads`: a core for the event loop, the rest for scoring (1 to 4). */
+export function defaultScoringThreads(): number {
+  return Math.min(MAX_DEFAULT_SCORING_THREADS, Math.max(1, availableParallelism() - 1));
+}
 
 /** Defaults of every sandbox option that has one. */
 export const SANDBOX_DEFAULTS = {
@@ -56,6 +65,7 @@ const OptionsSchema = z.looseObject({
   deckWaitMs: nonNegativeInt.optional(),
   deckAnalysisMs: nonNegativeInt.optional(),
   closeTimeoutMs: nonNegativeInt.optional(),
+  scoringThreads: nonNegativeInt.max(64, { message: 'must be at most 64' }).optional(),
   asOf: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
@@ -109,6 +119,7 @@ export function resolveSandboxOptions(
     deckWaitMs: options.deckWaitMs ?? SANDBOX_DEFAULTS.deckWaitMs,
     deckAnalysisMs: options.deckAnalysisMs,
     closeTimeoutMs: options.closeTimeoutMs ?? SANDBOX_DEFAULTS.closeTimeoutMs,
+    scoringThreads: options.scoringThreads ?? defaultScoringThreads(),
     logger: options.logger ?? SANDBOX_DEFAULTS.logger,
     accounts: options.accounts ?? [],
     keys: options.keys ?? [],

@@ -15,6 +15,7 @@ import {
   type OperationName,
 } from '../api/index.js';
 import { decideAccess } from './access.js';
+import type { Scorer } from './finders/scoring.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { HANDLERS } from './operations/index.js';
 import { QUOTES, type Quote } from './operations/quotes.js';
@@ -48,6 +49,8 @@ export interface PipelineDeps {
   baseUrl: () => string;
   /** Handlers replacing the operations' own (default: none). */
   handlers?: HandlerMap;
+  /** Where the paid finders' scoring runs (default: on the calling thread). */
+  scorer?: Scorer;
   /** Called with unexpected handler errors (already redacted). */
   onError?: (operation: string, error: unknown) => void;
 }
@@ -236,6 +239,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       now: deps.options.now(),
       state,
       options: deps.options,
+      ...(deps.scorer ? { scorer: deps.scorer } : {}),
     };
     const quote: Quote<OperationName> | undefined = QUOTES[operation];
     const price = quote ? quote(ctx, def.credits) : def.credits;

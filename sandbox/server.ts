@@ -2,6 +2,8 @@
  * The sandbox HTTP server (Fastify): REST routes over the pipeline, /openapi.json, /health,
  * fault injection on /v1, graceful shutdown.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { DatabaseSync } from 'node:sqlite';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPERATIONS, isOperationName } from '../api/index.js';
@@ -24,6 +26,8 @@ import { openSandboxDatabase } from './data/index.js';
 import { resolveSandboxOptions, validateSandboxOptions } from './options.js';
 import { createPipeline, unknownOperationMessage, type Pipeline } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
+import { inThreadScorer, type Scorer } from './finders/scoring.js';
+import { createScoringPool } from './scoring-pool.js';
 import { openStateStore, type StateStore } from './state-store.js';
 import { registerViews } from './views.js';
 import type {
@@ -36,7 +40,26 @@ import type {
 } from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const OTHER_METHODS = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+const OTHER_METHODS = ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'QUERY'] as const;
+/** Largest POST body the /v1 routes read. */
+const BODY_LIMIT = 1024 * 1024;
+
+/** The operation a /v1/<operation> path names ('' for any other path). */
+function operationOfPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.startsWith('/v1/') ? path.slice(4) : '';
+}
+
+/** The methods an operation's path answers: GET and POST for a 0-credit operation, POST otherwise. */
+export function allowedMethods(operation: string): string {
+  return isOperationName(operation) && OPERATIONS[operation].credits === 0 ? 'GET, POST' : 'POST';
+}
+
+/** Whether a Content-Type names JSON (application/json or a +json type), parameters aside. */
+function isJsonType(contentType: string): boolean {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[\w.+-]*\+json$/.test(type);
+}
 
 function send(reply: FastifyReply, response: ExecuteResponse): FastifyReply {
   return reply.code(response.status).headers(response.headers).type(JSON_TYPE).send(response.body);
@@ -88,6 +111,69 @@ function faultStatus(kind: string): number {
 /** Entries the request log keeps (the oldest go first). */
 const REQUEST_LOG_MAX = 200_000;
 
+/** Statuses of Node's HTTP parser errors (llhttp codes); any other is 400. */
+const CLIENT_ERROR_STATUS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/** Method and path of the request line a parser error carries, when it can be read. */
+function requestLineOf(raw: unknown): { method: string; path: string } | undefined {
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const line = raw.subarray(0, 2048).toString('latin1').split('\r\n')[0] ?? '';
+  const match = /^([A-Za-z-]+) (\S+)/.exec(line);
+  return match?.[1] && match[2] ? { method: match[1].toUpperCase(), path: match[2] } : undefined;
+}
+
+/**
+ * Answers an error of Node's HTTP parser (Fastify's clientErrorHandler) with the envelope, written
+ * raw on the socket: 431 for headers (or a request line) too large, 408 for a request that took
+ * too long, 405 with Allow for a method the parser does not know on an operation's path, 400 for
+ * any other malformed request. The connection is closed after the answer.
+ */
+function answerClientError(
+  error: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+  pipeline: Pipeline,
+): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
+  let code = 'invalid_input';
+  let message = `the request could not be read as HTTP (${error.code ?? 'parse error'})`;
+  let operation = '';
+  const extra: Record<string, string> = {};
+  if (status === 431) message = 'the request line or headers are too large (limit 16 KiB)';
+  if (status === 408) message = 'the request took too long to arrive';
+  if (status === 413) message = 'a chunk extension of the request body is too large';
+  const line = requestLineOf(error.rawPacket);
+  if (error.code === 'HPE_INVALID_METHOD' && line) {
+    operation = isOperationName(operationOfPath(line.path)) ? operationOfPath(line.path) : '';
+    if (operation) {
+      status = 405;
+      code = 'method_not_allowed';
+      extra.allow = allowedMethods(operation);
+      message = `the method is not supported for /v1/${operation}; use ${extra.allow.replace(', ', ' or ')}`;
+    } else message = 'the request method is not one HTTP knows';
+  }
+  const response = pipeline.refuse(operation, status, code, message, undefined);
+  const body = JSON.stringify(response.body);
+  const headers = {
+    ...response.headers,
+    ...extra,
+    'content-type': JSON_TYPE,
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n\r\n${body}`);
+}
+
 /** Builds the Fastify app (routes only; listening is up to the caller). */
 async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { pipeline, faults } = deps;
@@ -95,7 +181,19 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.options.logger ? { level: 'info' } : false,
     forceCloseConnections: 'idle',
     exposeHeadRoutes: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    // Errors of Node's HTTP parser (a bad request line, headers too large, ...) come before any
+    // route: they are answered with the envelope too.
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, pipeline),
+    // A URL Fastify cannot decode (a broken percent-escape) is 400 in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'the path has a broken percent-escape (%XX)'
+          : 'the request could not be routed';
+      const response = pipeline.refuse('', 400, 'invalid_input', message, authorizationOf(request));
+      void send(reply, response);
+    },
   });
 
   // While closing, every answer ends its connection, so keep-alive clients do not hold close() up.
@@ -104,21 +202,45 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
+  /** 405 for a method other than GET and POST on an operation's path, with the Allow header. */
+  const refuseMethod = (request: FastifyRequest, reply: FastifyReply, operation: string) => {
+    const allow = allowedMethods(operation);
+    const message = `${request.method} is not supported for /v1/${operation}; use ${allow.replace(', ', ' or ')}`;
+    void reply.header('allow', allow);
+    return send(
+      reply,
+      pipeline.refuse(operation, 405, 'method_not_allowed', message, authorizationOf(request)),
+    );
+  };
+  const isOtherMethodOnOperation = (request: FastifyRequest, operation: string) =>
+    isOperationName(operation) && request.method !== 'GET' && request.method !== 'POST';
+
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const path = operationOfPath(request.url);
+    if (isOtherMethodOnOperation(request, path)) return refuseMethod(request, reply, path);
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    const code = status === 413 ? 'invalid_input' : status < 500 ? 'invalid_input' : 'internal_error';
+    let code = status < 500 ? 'invalid_input' : 'internal_error';
+    let message = error.message;
+    if (status === 413) message = 'the request body is too large (limit 1 MiB)';
+    if (status === 415) code = 'unsupported_media_type';
     if (status >= 500) request.log.error({ err: error }, 'request failed');
-    const message = status === 413 ? 'the request body is too large (limit 1 MiB)' : error.message;
-    const response = pipeline.refuse(operationOf(request), status, code, message, authorizationOf(request));
+    const response = pipeline.refuse(
+      operationOf(request) || path,
+      status,
+      code,
+      message,
+      authorizationOf(request),
+    );
     return send(reply, response);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const operation = path.startsWith('/v1/') ? path.slice(4) : '';
+    const operation = operationOfPath(request.url);
+    if (isOtherMethodOnOperation(request, operation)) return refuseMethod(request, reply, operation);
     if (operation) return send(reply, refuseUnknownOperation(pipeline, operation, request));
-    const message = `no route ${request.method} ${path}; operations are served at POST /v1/<operation>`;
+    const message = `no route ${request.method} ${path.slice(0, 200)}; operations are served at POST /v1/<operation>`;
     return send(reply, pipeline.refuse('', 404, 'not_found', message, authorizationOf(request)));
   });
 
@@ -143,8 +265,23 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (v1) => {
     // Bodies are read by the route, so a missing or broken body is an envelope answer, not Fastify's.
+    // The body is JSON (the spec's rule 1): another declared type is 415; an empty body reaches
+    // the route (400, the body is required), whatever its type.
     v1.removeAllContentTypeParsers();
-    v1.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    v1.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+      const type = request.headers['content-type'];
+      if (body !== '' && request.method === 'POST' && !(type && isJsonType(type))) {
+        const error = new Error(
+          type
+            ? `the request body must be application/json, not ${type.slice(0, 80)}`
+            : 'the request body must be application/json: send Content-Type: application/json',
+        ) as Error & { statusCode: number };
+        error.statusCode = 415;
+        done(error, undefined);
+        return;
+      }
+      done(null, body);
+    });
 
     v1.route({
       method: ['GET', 'POST'],
@@ -196,13 +333,7 @@ async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const operation = operationOf(request);
         if (!isOperationName(operation))
           return send(reply, refuseUnknownOperation(pipeline, operation, request));
-        const allow = OPERATIONS[operation].credits === 0 ? 'GET, POST' : 'POST';
-        const message = `${request.method} is not supported for /v1/${operation}; use ${allow.replace(', ', ' or ')}`;
-        void reply.header('allow', allow);
-        return send(
-          reply,
-          pipeline.refuse(operation, 405, 'method_not_allowed', message, authorizationOf(request)),
-        );
+        return refuseMethod(request, reply, operation);
       },
     });
   });
@@ -244,6 +375,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const db = opened.db;
   let store: StateStore | undefined;
+  let scoring: Scorer | undefined;
   try {
     const resolved = resolveSandboxOptions(options, opened);
     const starting = startingAccounts(db, resolved);
@@ -273,6 +405,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const faults = new FaultInjector(resolved.faults, resolved.seed, resolved.rateLimitPerMinute);
     const requestLog: SandboxRequest[] = [];
     const holder: { app?: FastifyInstance } = {};
+    // The finders' scoring off the event loop; state (credits, repeats, match lists) stays here.
+    const scorer =
+      resolved.scoringThreads > 0
+        ? createScoringPool({ db, size: resolved.scoringThreads })
+        : inThreadScorer(db);
+    scoring = scorer;
     const pipeline = createPipeline({
       db,
       state,
@@ -280,6 +418,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       limiter,
       baseUrl,
       handlers: resolved.handlers,
+      scorer,
       onError: (operation, error) => holder.app?.log.error({ err: error, operation }, 'handler failed'),
     });
     const server = await buildApp({
@@ -309,6 +448,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       afterChargeFaulted: () => faults.afterChargeFaulted,
       requestLog: () => [...requestLog],
       addAccount: (account, keys) => addAccounts(state, [account], keys),
+      scoringThreads: () => scorer.threads(),
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
       simulateMarketWeek: ({ key = SEEDED_KEYS.vc, ...week } = {}) => {
         const owner = state.accounts.get(state.keys.get(key)?.account_id ?? '');
@@ -328,6 +468,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             await server.close();
           } finally {
             clearTimeout(force);
+            // After the server: calls still scoring got their answers; none can start now.
+            await scorer.close();
             store?.close();
             db.close();
           }
@@ -336,6 +478,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       },
     };
   } catch (error) {
+    await scoring?.close();
     store?.close();
     db.close();
     throw error;

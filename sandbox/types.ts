@@ -6,6 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { AccountType, ErrorCode, OperationName, ParamsOut, Plan, Scope } from '../api/index.js';
 import type { MarketWeek, MarketWeekOptions } from './market-week.js';
+import type { Scorer } from './finders/scoring.js';
 import type { ChartSpec } from './result-shapes.js';
 
 /** A fund thesis of an investor account. */
@@ -71,6 +72,8 @@ export interface HandlerContext<N extends OperationName = OperationName> {
   now: Date;
   state: SandboxState;
   options: ResolvedSandboxOptions;
+  /** Where the paid finders' scoring runs (the sandbox's scoring pool); absent: on this thread. */
+  scorer?: Scorer;
 }
 
 export type Handler<N extends OperationName = OperationName> = (
@@ -209,6 +212,12 @@ export interface SandboxOptions {
   closeTimeoutMs?: number;
   /** Handlers that replace the operations' own (tests script pipeline behaviour with them). */
   handlers?: HandlerMap;
+  /**
+   * Worker threads the paid finders' scoring runs on, so a heavy call never holds up the event
+   * loop (default: os.availableParallelism() - 1, at least 1, at most 4; started on demand).
+   * 0 scores on the main thread, as before the pool.
+   */
+  scoringThreads?: number;
 }
 
 /** See {@link SandboxOptions.state}. */
@@ -291,6 +300,8 @@ export interface RunningSandbox {
    * at its stage (sandbox/market-week.ts). In-process only: no HTTP route offers it.
    */
   simulateMarketWeek(options?: MarketWeekOptions & { key?: string }): MarketWeek;
+  /** Scoring threads alive now (started on demand, up to the `scoringThreads` option; 0 after close). */
+  scoringThreads(): number;
   close(): Promise<void>;
 }
 

@@ -74,7 +74,12 @@ export function checkDeckUrl(raw: string): CheckedDeckUrl {
         (viewer.unlessQuery ? ' (for Dropbox, a link ending in dl=1)' : ''),
     );
   }
-  const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  let last: string;
+  try {
+    last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  } catch {
+    throw invalid('has a broken percent-escape in its path (%XX)');
+  }
   const dot = last.lastIndexOf('.');
   const ext = dot > 0 ? last.slice(dot + 1).toLowerCase() : '';
   if (!/^[a-z][a-z0-9]{0,4}$/.test(ext)) return { url, kindFromPath: null };

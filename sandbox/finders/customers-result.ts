@@ -21,7 +21,10 @@ export const REPEAT_FREE_MS = 24 * 60 * 60 * 1000;
  * The organisation a call sells for: the org_key given, else the default organisation, else the
  * only one. Throws 404 for an unknown org_key and 400 when several exist and none is chosen.
  */
-export function pickOrganisation(account: Account, orgKey: string | undefined): Organisation | null {
+export function pickOrganisation(
+  account: Pick<Account, 'organisations'>,
+  orgKey: string | undefined,
+): Organisation | null {
   const orgs = account.organisations ?? [];
   const keys = orgs.map((o) => o.org_key).join(', ');
   if (orgKey !== undefined) {
@@ -171,13 +174,21 @@ export interface CustomersOutcome {
   summary: string;
 }
 
-/** Ranks the customers of a call (no charging decisions). */
-export function findCustomers(
-  snap: Snapshot,
-  account: Account,
+/** What a find_customers call asks for: the organisation and the merged target (no snapshot needed). */
+export interface CustomersRequest {
+  org: Organisation | null;
+  target: CustomerTarget;
+  sources: TargetSources;
+}
+
+/**
+ * Reads a find_customers call without scoring it: picks the organisation and merges the target;
+ * throws the call's 400/404 errors, so the main thread refuses a bad call before anything is recorded.
+ */
+export function customersRequest(
+  account: Pick<Account, 'organisations'>,
   params: ParamsOut<'find_customers'>,
-  baseUrl: string,
-): CustomersOutcome {
+): CustomersRequest {
   const org = pickOrganisation(account, params.org_key);
   if (!org && !params.brief) {
     throw new SandboxError(
@@ -187,7 +198,28 @@ export function findCustomers(
     );
   }
   const { target, sources } = buildTarget(org, params);
-  const ranked = rankCustomers(snap, target, baseUrl, params.limit);
+  return { org, target, sources };
+}
+
+/** Ranks the customers of a call (no charging decisions). */
+export function findCustomers(
+  snap: Snapshot,
+  account: Pick<Account, 'organisations'>,
+  params: ParamsOut<'find_customers'>,
+  baseUrl: string,
+): CustomersOutcome {
+  return rankCustomersFor(snap, customersRequest(account, params), params.limit, baseUrl);
+}
+
+/** The pure part of find_customers: ranks a read request on a snapshot (a scoring thread can run it). */
+export function rankCustomersFor(
+  snap: Snapshot,
+  request: CustomersRequest,
+  limit: number,
+  baseUrl: string,
+): CustomersOutcome {
+  const { org, target, sources } = request;
+  const ranked = rankCustomers(snap, target, baseUrl, limit);
   const customers = ranked.customers;
 
   const countries = new Map<string, number>();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChartSpec } from '../result-shapes.js';
-import type { Account, SandboxState } from '../types.js';
+import type { Account, FundThesis, SandboxState } from '../types.js';
 import { barChart, countRows, fitBuckets } from './charts.js';
 import { usd } from './money.js';
 import { analystNote, rankForFund, type FundMatch } from './score-fund.js';
@@ -43,6 +43,28 @@ export function savedBatches(state: SandboxState, accountId: string): MatchBatch
   );
 }
 
+/** The pure part of a fund match: the explained top (notes written, records dropped) and the count scored. */
+export interface FundScores {
+  entries: (Omit<FundMatch, 'record'> & { note?: string })[];
+  total: number;
+}
+
+/**
+ * Scores a thesis against a snapshot: no state read or written, so a scoring thread can run it.
+ *
+ * @example
+ * const { entries, total } = scoreFund(snap, account.thesis, 20, baseUrl);
+ */
+export function scoreFund(snap: Snapshot, thesis: FundThesis, limit: number, baseUrl: string): FundScores {
+  const ranked = rankForFund(snap, thesis, baseUrl, limit);
+  const investorName = (key: string) => snap.investorsByKey.get(key)?.name;
+  const entries = ranked.matches.map((m, i) => {
+    const { record: _r, ...rest } = m;
+    return { ...rest, ...(i < NOTED_MATCHES ? { note: analystNote(m, thesis, investorName) } : {}) };
+  });
+  return { entries, total: ranked.total };
+}
+
 /**
  * Runs find_startups_for_fund for an investor account with a thesis and saves the batch.
  *
@@ -58,20 +80,28 @@ export function runFundMatch(
   baseUrl: string,
   now: Date,
 ): FundOutcome {
+  return saveFundBatch(scoreFund(snap, account.thesis, limit, baseUrl), account, state, limit, now);
+}
+
+/**
+ * The stateful part of a fund match, on the main thread: marks what is new since the account's
+ * last batch, saves the batch to its match list and builds charts and summary.
+ */
+export function saveFundBatch(
+  scores: FundScores,
+  account: Account & { thesis: NonNullable<Account['thesis']> },
+  state: SandboxState,
+  limit: number,
+  now: Date,
+): FundOutcome {
   const thesis = account.thesis;
-  const ranked = rankForFund(snap, thesis, baseUrl, limit);
-  const top = ranked.matches;
+  const ranked = scores;
   const previous = savedBatches(state, account.id).at(-1);
   const previousKeys = new Set(previous?.entries.map((e) => e.key) ?? []);
-  const investorName = (key: string) => snap.investorsByKey.get(key)?.name;
-  const entries: FundEntry[] = top.map((m, i) => {
-    const { record: _r, ...rest } = m;
-    return {
-      ...rest,
-      ...(i < NOTED_MATCHES ? { note: analystNote(m, thesis, investorName) } : {}),
-      new_since_last_batch: previous !== undefined && !previousKeys.has(m.key),
-    };
-  });
+  const entries: FundEntry[] = scores.entries.map((m) => ({
+    ...m,
+    new_since_last_batch: previous !== undefined && !previousKeys.has(m.key),
+  }));
   const batch: MatchBatch = {
     batch_id: `mb_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     created_at: now.toISOString(),

@@ -125,7 +125,12 @@ interface DbInvestor {
   score: number | null;
 }
 
-function dataVersion(db: DatabaseSync): string {
+/**
+ * A cheap fingerprint of the data the finders read: the connection's total changes (any INSERT,
+ * UPDATE or DELETE through it, raw test statements included) plus row counts. The main thread
+ * sends it with every scoring job so the scoring threads rebuild their snapshot when it moved.
+ */
+export function dataVersion(db: DatabaseSync): string {
   const row = db
     .prepare(
       `SELECT total_changes() AS changes,
@@ -147,7 +152,8 @@ function parseJsonArray(text: unknown): string[] {
   }
 }
 
-function build(db: DatabaseSync, version: string): Snapshot {
+/** Builds a snapshot of a database, labelled with `version` (a scoring thread builds its own). */
+export function buildSnapshot(db: DatabaseSync, version: string): Snapshot {
   const countries = new Map<string, CountryRecord>();
   for (const r of db.prepare('SELECT name, iso2, region, subregion, in_eu FROM countries').all() as Record<
     string,
@@ -330,7 +336,7 @@ export function getSnapshot(db: DatabaseSync): Snapshot {
   const version = dataVersion(db);
   const cached = cache.get(db);
   if (cached && cached.version === version) return cached;
-  const snap = build(db, version);
+  const snap = buildSnapshot(db, version);
   cache.set(db, snap);
   return snap;
 }

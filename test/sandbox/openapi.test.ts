@@ -35,7 +35,11 @@ describe('buildOpenApiDocument', () => {
       expect(post['x-credits']).toBe(OPERATIONS[name].credits);
       expect(post['x-scope']).toBe(OPERATIONS[name].scope);
       expect(post['x-plan']).toBe(OPERATIONS[name].rule.text);
-      expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429']);
+      expect(Object.keys(post.responses).sort()).toEqual(
+        ['200', '400', '401', '402', '403', '404', '405', '413', '415', '429', '431']
+          .concat(name === 'analyze_deck' ? ['422'] : [])
+          .sort(),
+      );
     }
     expect(doc.paths['/v1/analyze_deck'].post['x-account-types']).toEqual(['investor']);
   });

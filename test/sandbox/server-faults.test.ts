@@ -69,7 +69,7 @@ describe('fault injection', () => {
     const started = performance.now();
     const response = await fetch(`${sandbox.url}/v1/my_account`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEYS.vc}` },
+      headers: { authorization: `Bearer ${KEYS.vc}`, 'content-type': 'application/json' },
       body: '{}',
       signal: AbortSignal.timeout(400),
     });
@@ -211,7 +211,7 @@ describe('close() with faults', () => {
     // fetch resolves once the server has written the headers; the body never finishes.
     const response = await fetch(`${own.url}/v1/my_account`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEYS.vc}` },
+      headers: { authorization: `Bearer ${KEYS.vc}`, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(response.status).toBe(200);

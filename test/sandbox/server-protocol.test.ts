@@ -53,14 +53,15 @@ describe('POST bodies', () => {
     expect(r.body.error?.message).toMatch(/must be a JSON object/);
   });
 
-  it('reads a JSON body whatever the content type says', async () => {
+  it('refuses a body of another content type with 415 and an envelope', async () => {
     const r = await callSandbox(sandbox, 'search_investors', {
       key: KEYS.startup,
       body: '{"limit": 101}',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(r.status).toBe(400);
-    expect(r.body.error?.message).toMatch(/limit must be at most 100/);
+    expect(r.status).toBe(415);
+    expect(r.body.error?.code).toBe('unsupported_media_type');
+    expect(r.body.error?.message).toMatch(/must be application\/json/);
   });
 
   it('refuses a body over 1 MiB with 413 and an envelope', async () => {
