@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { loadSettings, type Settings } from '../../config/settings.js';
 import { startWorkers, type RunningWorkers, type WorkerTuning } from '../../runtime/workers.js';
 import { followRun } from '../../cli/run-job.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { progressQuery, type RunProgress } from '../../workflows/index.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { startTestSandbox } from './sandbox.js';
 
 export interface RunnerHarness {
   settings: Settings;
@@ -117,4 +119,38 @@ export async function followWatching<R extends JobRunResult>(
   } finally {
     clearInterval(poll);
   }
+}
+
+/**
+ * The bed of a file of tests of paid calls under faults: a sandbox (rate limit lifted) and a
+ * runner on `key` whose HTTP timeout is 3 s (an answer that never finishes is given up), started
+ * before the file's tests and closed after them, the sandbox's faults cleared before each test.
+ * `set` hands both to the file once they run.
+ *
+ * @example
+ * let sandbox: RunningSandbox; let h: RunnerHarness;
+ * paidFaultsBed('paid', KEYS.vc, (s, r) => ((sandbox = s), (h = r)));
+ */
+export function paidFaultsBed(
+  name: string,
+  key: string,
+  set: (sandbox: RunningSandbox, harness: RunnerHarness) => void,
+): void {
+  let sandbox: RunningSandbox | undefined;
+  let harness: RunnerHarness | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+    harness = await startRunner({
+      baseUrl: sandbox.url,
+      apiKey: key,
+      name,
+      env: { VIR_HTTP_TIMEOUT_MS: '3000' },
+    });
+    set(sandbox, harness);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await sandbox?.close();
+  });
+  beforeEach(() => sandbox?.setFaults({}));
 }

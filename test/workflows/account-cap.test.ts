@@ -7,33 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { parseJobFile } from '../../config/jobs.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { AccountLink, accountIdOf } from '../../activities/account.js';
 import { pdfText } from '../helpers/reports.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { paidFaultsBed, QUIET, type RunnerHarness } from '../helpers/runner.js';
 
 const KEY = 'vis_live_sandbox_vc';
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  h = await startRunner({
-    baseUrl: sandbox.url,
-    apiKey: KEY,
-    name: 'cap',
-    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
-  });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
+paidFaultsBed('cap', KEY, (s, r) => ((sandbox = s), (h = r)));
 
 function balance(): number {
   const id = sandbox.state.keys.get(KEY)!.account_id;

@@ -7,37 +7,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { MarketReportModel } from '../../jobs/market-report/report/model.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { AfterChargeFaults } from '../../sandbox/types.js';
 import { pdfText } from '../helpers/reports.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { paidFaultsBed, QUIET, type RunnerHarness } from '../helpers/runner.js';
 
 const KEY = 'vis_live_sandbox_vc';
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  // A short HTTP timeout: an answer that never finishes is given up in 3 s.
-  h = await startRunner({
-    baseUrl: sandbox.url,
-    apiKey: KEY,
-    name: 'paid',
-    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
-  });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
-
-beforeEach(() => sandbox.setFaults({}));
+paidFaultsBed('paid', KEY, (s, r) => ((sandbox = s), (h = r)));
 
 /** The account's balance in the sandbox's own books. */
 function balance(): number {

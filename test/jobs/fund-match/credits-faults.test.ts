@@ -10,7 +10,7 @@
  * the budget has room; without room the run fails, saying what the lost batch cost.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-match/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
@@ -23,31 +23,15 @@ import {
   readManifest,
   requestsSince,
 } from '../../helpers/paid-books.js';
-import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { KEYS } from '../../helpers/sandbox.js';
+import { paidFaultsBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 
 const KEY = KEYS.vc;
 const FIND = 'find_startups_for_fund';
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  // A short HTTP timeout: an answer that never finishes is given up in 3 s.
-  h = await startRunner({
-    baseUrl: sandbox.url,
-    apiKey: KEY,
-    name: 'fund-credits',
-    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
-  });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
-
-beforeEach(() => sandbox.setFaults({}));
+paidFaultsBed('fund-credits', KEY, (s, r) => ((sandbox = s), (h = r)));
 
 let seq = 0;
 

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import {
   parseInvestorShortlistJob,
@@ -30,31 +30,15 @@ import {
   requestsSince,
 } from '../../helpers/paid-books.js';
 import { openWorkbook, pdfText } from '../../helpers/reports.js';
-import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { KEYS } from '../../helpers/sandbox.js';
+import { paidFaultsBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 
 const KEY = KEYS.startup;
 const FIND = 'find_investors';
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  // A short HTTP timeout: an answer that never finishes is given up in 3 s.
-  h = await startRunner({
-    baseUrl: sandbox.url,
-    apiKey: KEY,
-    name: 'shortlist-credits',
-    env: { VIR_HTTP_TIMEOUT_MS: '3000' },
-  });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
-
-beforeEach(() => sandbox.setFaults({}));
+paidFaultsBed('shortlist-credits', KEY, (s, r) => ((sandbox = s), (h = r)));
 
 const COMPANIES = [
   {
