@@ -76,7 +76,8 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
       state.logins++;
       if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.password)
         return callback(null, { user: auth.username });
-      return callback(smtpError(535, 'Authentication credentials invalid'));
+      // Like some real servers, the refusal names the user: the client must redact it.
+      return callback(smtpError(535, `Authentication failed for ${auth.username ?? '?'}`));
     },
     onRcptTo(address, _session, callback) {
       const code = refusedRecipients.get(address.address.toLowerCase());
