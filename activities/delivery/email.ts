@@ -406,7 +406,7 @@ export async function buildRunEmail(
     text: text.join('\n'),
     html: html.join('\n'),
     attachments,
-    // One connection a message: nodemailer must not read anything but the files we name.
+    // nodemailer fetches no URL for the message (links are text in the bodies, never content).
     disableUrlAccess: true,
   };
   return {
