@@ -4,6 +4,7 @@
  * 429) with exactly one accepted copy, no retry on 4xx, no secret anywhere, config errors that
  * name the field or variable.
  */
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,18 @@ describe('the message and its signature', () => {
     expect(verifies(r!, SECRET, r!.body.replace('partial', 'complete'))).toBe(false);
     expect(verifies(r!, SECRET, r!.body, r!.at + 301_000)).toBe(false);
     expect(verifies(r!, SECRET, r!.body, r!.at + 299_000)).toBe(true);
+    // The documented scheme, computed here without the module: v1=HMAC-SHA256("<timestamp>.<body>").
+    const ts = header(r!, 'x-vir-timestamp')!;
+    expect(Math.abs(Number(ts) - r!.at / 1000)).toBeLessThan(5);
+    expect(header(r!, 'x-vir-signature')).toBe(
+      `v1=${createHmac('sha256', SECRET).update(`${ts}.${r!.body}`).digest('hex')}`,
+    );
+    // A replay with a fresh timestamp and the captured signature fails.
+    expect(
+      verifyWebhookSignature(SECRET, String(Number(ts) + 60), r!.body, header(r!, 'x-vir-signature'), {
+        now: r!.at + 60_000,
+      }),
+    ).toBe(false);
 
     const body = JSON.parse(r!.body) as Record<string, unknown>;
     expect(body).toEqual({
