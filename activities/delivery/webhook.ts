@@ -772,14 +772,18 @@ export async function postWebhook(
           secrets,
         });
       }
-      const codes = codesOf(err);
+      // An answer whose body broke off or stalled: the status decides (a 2xx was accepted).
+      if (status !== null) excerpt = '';
+      const codes = status === null ? codesOf(err) : [];
       const timeoutCode = codes.find((c) => TIMEOUT_CODES.has(c));
-      if (timedOut || timeoutCode !== undefined) {
+      if (status !== null) {
+        // fall through to the status below
+      } else if (timedOut || timeoutCode !== undefined) {
         failure = { reason: 'timeout', detail: `no answer within ${timeoutMs} ms`, cause: err };
       } else if (codes.some((c) => NETWORK_CODES.has(c))) {
         const code = codes.find((c) => NETWORK_CODES.has(c))!;
         failure = { reason: 'network', detail: `connection failed (${code})`, cause: err };
-      } else if (status === null) {
+      } else {
         throw new WebhookError(
           'webhook_failed',
           `webhook ${target}: ${err instanceof Error ? err.message : String(err)}`,
@@ -787,7 +791,6 @@ export async function postWebhook(
           { attempts: attempt, cause: err, secrets },
         );
       }
-      // A body that broke off after a status: the status decides below.
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);

@@ -239,6 +239,20 @@ describe('under faults', () => {
     expect(new Set(hook.requests.map((r) => header(r, 'idempotency-key')))).toEqual(new Set(['k-slow']));
   });
 
+  test('a 2xx whose body stalls is delivered, not sent again', async () => {
+    hook = await startWebhookServer([{ status: 202, stallBody: true }, 200]);
+    const dest = parseWebhookDestination({ url: hook.url, timeoutMs: 300 });
+    const result = await postWebhook(dest, '{}', {
+      secret: SECRET,
+      idempotencyKey: 'k-stall',
+      retries: FAST,
+      dispatcher: agent,
+    });
+    expect(result).toMatchObject({ status: 202, attempts: 1 });
+    expect(hook.requests).toHaveLength(1);
+    expect(hook.accepted('k-stall')).toBe(1);
+  });
+
   test('a dropped connection then 200: one accepted copy', async () => {
     hook = await startWebhookServer(['destroy', 200]);
     const dest = parseWebhookDestination({ url: hook.url });

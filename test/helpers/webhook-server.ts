@@ -25,6 +25,8 @@ export type WebhookAnswer =
       body?: string;
       /** Answer after this many milliseconds. */
       delayMs?: number;
+      /** Send the status and part of the body, then stall (the sender's timeout fires). */
+      stallBody?: boolean;
     };
 
 export interface WebhookRequest {
@@ -82,6 +84,14 @@ export async function startWebhookServer(answers: WebhookAnswer[] = []): Promise
           }
         });
         res.writeHead(a.status, { 'content-type': 'text/plain; charset=utf-8', ...a.headers });
+        if (a.stallBody) {
+          // Counted as accepted: the status is out, the body never ends.
+          if (a.status >= 200 && a.status < 300 && typeof key === 'string') {
+            acceptedByKey.set(key, (acceptedByKey.get(key) ?? 0) + 1);
+          }
+          res.write('accep');
+          return;
+        }
         res.end(a.body ?? (a.status < 300 ? 'ok' : `status ${a.status}`));
       };
       if (a.delayMs) setTimeout(send, a.delayMs);
