@@ -17,6 +17,7 @@ import {
   parseWebhookDestination,
   postWebhook,
   verifyWebhookSignature,
+  WebhookAbortedError,
   WebhookConfigError,
   webhookIdempotencyKey,
   WebhookRejectedError,
@@ -303,6 +304,35 @@ describe('under faults', () => {
     expect(waited).toBeGreaterThanOrEqual(950);
     expect(waited).toBeLessThan(2_500);
     expect(hook.accepted('k-429')).toBe(1);
+  });
+
+  test('429 asking for longer than maxMs: no wait, WebhookUnavailableError with retryAfterMs', async () => {
+    hook = await startWebhookServer([{ status: 429, headers: { 'retry-after': '120' } }]);
+    const err = await postWebhook({ url: hook.url, timeoutMs: 1_000 }, '{}', {
+      secret: SECRET,
+      idempotencyKey: 'k-429-long',
+      retries: FAST,
+      dispatcher: agent,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebhookUnavailableError);
+    expect(err).toMatchObject({ reason: 'rate_limited', status: 429, attempts: 1, retryAfterMs: 120_000 });
+    expect(hook.requests).toHaveLength(1);
+  });
+
+  test('the signal cancels an attempt in flight', async () => {
+    hook = await startWebhookServer(['hang']);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const err = await postWebhook({ url: hook.url, timeoutMs: 5_000 }, '{}', {
+      secret: SECRET,
+      idempotencyKey: 'k-abort',
+      retries: FAST,
+      dispatcher: agent,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebhookAbortedError);
+    expect(err).toMatchObject({ code: 'webhook_aborted', attempts: 1, retryable: false });
+    expect(hook.requests).toHaveLength(1);
   });
 
   test('500 every time: WebhookUnavailableError after the attempts, retryable, naming each failure', async () => {
