@@ -5,6 +5,7 @@ export {
   createS3Client,
   objectKey,
   parseS3Destination,
+  presignedUrls,
   s3CredentialsFromEnv,
   uploadRunFiles,
   S3_CLIENT_DEFAULTS,
@@ -14,6 +15,7 @@ export {
   UPLOAD_DEFAULTS,
 } from './s3.js';
 export type {
+  PresignedLink,
   RunPlace,
   S3ClientOptions,
   S3Credentials,
