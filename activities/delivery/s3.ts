@@ -503,9 +503,7 @@ export async function presignedUrls(
       `expiresInSeconds: must be a whole number from 1 to 604800 (7 days), got ${expiresInSeconds}`,
     );
   }
-  const signer = (await (
-    client.config as unknown as { signer: () => Promise<PresignSigner> }
-  ).signer()) as PresignSigner;
+  const signer = await (client.config as unknown as { signer: () => Promise<PresignSigner> }).signer();
   const links: PresignedLink[] = [];
   for (const key of keys) {
     const request = await serializedRequest(client, new GetObjectCommand({ Bucket: dest.bucket, Key: key }));
@@ -559,7 +557,7 @@ async function serializedRequest(client: S3Client, command: GetObjectCommand): P
   command.middlewareStack.add(
     () => async (args) => {
       captured = args.request as SerializedRequest;
-      return { output: { $metadata: {} }, response: {} } as never;
+      return { output: { $metadata: {} }, response: {} };
     },
     { step: 'build', priority: 'high', name: 'virCaptureRequest' },
   );
