@@ -123,6 +123,15 @@ describe('uploadRunFiles against versitygw', () => {
     expect(outcome.objects[3]!.etag).toMatch(/-2$/); // 9 MiB in 8 MiB parts
   });
 
+  it('makes clients that add checksums only where S3 requires them, with retries and timeouts', async () => {
+    const client = createS3Client(destination('any-bucket'), credentials());
+    expect(await client.config.requestChecksumCalculation()).toBe('WHEN_REQUIRED');
+    expect(await client.config.responseChecksumValidation()).toBe('WHEN_REQUIRED');
+    expect(await client.config.maxAttempts()).toBe(5);
+    expect(client.config.forcePathStyle).toBe(true);
+    client.destroy();
+  });
+
   it('keeps no doubled slashes whatever the prefix looks like', () => {
     expect(objectKey('', where, 'a.pdf')).toBe('weekly-dach/2026-11-23/a.pdf');
     expect(parseS3Destination({ s3: { bucket: 'abc', prefix: '/x/y/' } }).prefix).toBe('x/y');
