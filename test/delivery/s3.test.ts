@@ -2,7 +2,7 @@
  * Delivery to object storage against a real S3-compatible server (versitygw, posix backend):
  * what reaches the bucket is read back and compared with the files on disk, byte for byte.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import {
   GetObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -130,6 +131,16 @@ describe('uploadRunFiles against versitygw', () => {
     expect(await client.config.maxAttempts()).toBe(5);
     expect(client.config.forcePathStyle).toBe(true);
     client.destroy();
+  });
+
+  it('relies on a store that refuses a body whose Content-MD5 does not match (versitygw does)', async () => {
+    const bucket = await newBucket();
+    const body = Buffer.from('the bytes that arrive');
+    const md5OfOther = createHash('md5').update('the bytes that were sent').digest('base64');
+    await expect(
+      admin.send(new PutObjectCommand({ Bucket: bucket, Key: 'x.csv', Body: body, ContentMD5: md5OfOther })),
+    ).rejects.toMatchObject({ name: 'BadDigest' });
+    expect(await listKeys(bucket)).toEqual([]);
   });
 
   it('keeps no doubled slashes whatever the prefix looks like', () => {
