@@ -3,6 +3,7 @@
 #  - Node 24 LTS into .tools/node when the system Node is older than 22.12
 #  - Debian packages used by tests and report checks (poppler-utils, fonts-dejavu-core)
 #  - the Temporal CLI, built from its Go module into .tools/bin (skipped when present)
+#  - versitygw (S3-compatible server for the delivery tests), built the same way (skipped when present)
 #  - Python tools (schemathesis) in a virtualenv at .tools/venv (skipped when present)
 #  - npm dependencies (npm ci)
 # Safe to run again: each step skips what is already there.
@@ -13,6 +14,7 @@ cd "$root"
 bash scripts/install-node.sh
 bash scripts/install-debian.sh
 bash scripts/build-temporal.sh
+bash scripts/build-versitygw.sh
 bash scripts/install-python-tools.sh
 
 # shellcheck source=/dev/null

@@ -83,3 +83,28 @@ export type {
   WebhookRetryOptions,
   WebhookUnavailableReason,
 } from './webhook.js';
+export {
+  bucketNameProblem,
+  createS3Client,
+  objectKey,
+  parseS3Destination,
+  presignedUrls,
+  s3CredentialsFromEnv,
+  uploadRunFiles,
+  S3_CLIENT_DEFAULTS,
+  S3DestinationError,
+  S3DestinationFieldsSchema,
+  S3DestinationSchema,
+  UPLOAD_DEFAULTS,
+} from './s3.js';
+export type {
+  PresignedLink,
+  RunPlace,
+  S3ClientOptions,
+  S3Credentials,
+  S3DeliveryOutcome,
+  S3Destination,
+  S3Log,
+  S3Object,
+  UploadOptions,
+} from './s3.js';

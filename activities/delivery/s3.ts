@@ -1,0 +1,567 @@
+/**
+ * Delivery to object storage: a run's files written to an S3 bucket (AWS or any S3-compatible
+ * store) under `<prefix>/<jobId>/<date>/<file name>`.
+ *
+ * The destination comes from the job file (bucket, prefix, region, endpoint); the keys come
+ * from the environment only (`VIR_S3_ACCESS_KEY_ID` / `VIR_S3_SECRET_ACCESS_KEY`, else the AWS
+ * SDK's default chain) and never enter results, logs or errors.
+ *
+ * Writing is idempotent: a file already stored under its key with the same SHA-256 (kept in the
+ * object's metadata) is not sent again, and sending it again anyway overwrites the one object
+ * with the same bytes. Small files are one PutObject (with Content-MD5, so the store rejects a
+ * corrupted body); large ones a multipart upload (lib-storage's `Upload`), each part retried on
+ * its own.
+ *
+ * @example
+ * const dest = parseS3Destination(job.delivery[0]);
+ * const client = createS3Client(dest, s3CredentialsFromEnv(process.env));
+ * const outcome = await uploadRunFiles(dest, files, { jobId: job.id, date: '2026-11-23' }, { client });
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { z } from 'zod';
+import { fieldOf } from '../../jobs/base.js';
+import type { DeliveryFile, DeliveryOutcome } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Destination (job file)
+
+/** Reserved prefixes and suffixes of S3 bucket names (AWS general purpose bucket rules). */
+const RESERVED_BUCKET_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
+const RESERVED_BUCKET_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
+
+/** Why a bucket name breaks S3's naming rules, or null when it is a valid name. */
+export function bucketNameProblem(name: string): string | null {
+  if (name.length < 3 || name.length > 63) return `must be 3 to 63 characters long (got ${name.length})`;
+  if (!/^[a-z0-9.-]+$/.test(name)) return 'may hold only lowercase letters, digits, dots and hyphens';
+  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name))
+    return 'must begin and end with a letter or a digit';
+  if (name.includes('..')) return 'must not hold two adjacent dots';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return 'must not be formatted as an IP address';
+  const prefix = RESERVED_BUCKET_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix) return `must not begin with the reserved prefix "${prefix}"`;
+  const suffix = RESERVED_BUCKET_SUFFIXES.find((s) => name.endsWith(s));
+  if (suffix) return `must not end with the reserved suffix "${suffix}"`;
+  return null;
+}
+
+const bucketSchema = z
+  .string({ error: 'is required: the bucket the files are written to' })
+  .superRefine((name, ctx) => {
+    const problem = bucketNameProblem(name);
+    if (problem)
+      ctx.addIssue({ code: 'custom', message: `"${name}" is not a valid S3 bucket name: it ${problem}` });
+  });
+
+const prefixSchema = z
+  .string()
+  .default('')
+  .transform((p) => p.replace(/^\/+|\/+$/g, ''))
+  .superRefine((p, ctx) => {
+    if (p !== '' && p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+      ctx.addIssue({ code: 'custom', message: `"${p}" must not hold empty, "." or ".." segments` });
+    }
+    if (Buffer.byteLength(p) > 512)
+      ctx.addIssue({ code: 'custom', message: 'must be at most 512 bytes long' });
+  });
+
+const endpointSchema = z.string().superRefine((s, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `"${s}" is not a URL (expected http:// or https://)` });
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `"${s}" must be an http:// or https:// URL` });
+  }
+  if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not hold credentials: keys come from the environment' });
+  }
+});
+
+/** The inner `s3:` mapping of a destination, before defaults. */
+export const S3DestinationFieldsSchema = z
+  .object({
+    /** The bucket (must exist; S3 naming rules). */
+    bucket: bucketSchema,
+    /** Folder the run's folders go under (`reports/weekly`); leading/trailing slashes are dropped. */
+    prefix: prefixSchema,
+    /** The bucket's region. */
+    region: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, { message: 'must be a region name such as "eu-central-1"' })
+      .default('us-east-1'),
+    /** An S3-compatible store's URL (MinIO, Ceph, versitygw, R2...); AWS when absent. */
+    endpoint: endpointSchema.optional(),
+    /** Address buckets as `<endpoint>/<bucket>` (default: true when `endpoint` is set). */
+    forcePathStyle: z.boolean().optional(),
+  })
+  .strict()
+  .transform((d) => ({ ...d, forcePathStyle: d.forcePathStyle ?? d.endpoint !== undefined }));
+
+/** A destination as the job file writes it: `{ s3: { bucket, prefix?, region?, endpoint?, forcePathStyle? } }`. */
+export const S3DestinationSchema = z
+  .object({
+    /** The destination's id in the job (default `s3-1` is given by the caller). */
+    id: z.string().min(1).optional(),
+    s3: S3DestinationFieldsSchema,
+  })
+  .strict();
+
+/** A validated destination with its defaults applied. */
+export type S3Destination = z.output<typeof S3DestinationFieldsSchema>;
+
+/** A destination that breaks the schema; `field` is the path of the first bad field (`s3.bucket`). */
+export class S3DestinationError extends Error {
+  readonly code = 'invalid_s3_destination';
+  constructor(
+    readonly field: string | null,
+    readonly detail: string,
+  ) {
+    super(field ? `S3 destination: ${field}: ${detail}` : `S3 destination: ${detail}`);
+    this.name = 'S3DestinationError';
+  }
+}
+
+/**
+ * Validates a job's destination (`{ s3: {...} }`) and returns its `s3` part with defaults.
+ * A bad value is an S3DestinationError naming the field (`s3.bucket: "My_Bucket" is not a
+ * valid S3 bucket name: ...`); several bad values are listed in one message.
+ *
+ * @param base the path of the destination in the job (`delivery[2]`), put before the field.
+ */
+export function parseS3Destination(input: unknown, base = ''): S3Destination {
+  const parsed = S3DestinationSchema.safeParse(input);
+  if (parsed.success) return parsed.data.s3;
+  const at = (path: readonly PropertyKey[]) => [base, fieldOf(path)].filter(Boolean).join('.');
+  const issues = parsed.error.issues.map((i) => ({ field: at(i.path), text: i.message }));
+  const first = issues[0]!;
+  if (issues.length === 1) return fail(first.field || null, first.text);
+  return fail(first.field || null, issues.map((i) => `${i.field}: ${i.text}`).join('; '));
+}
+
+function fail(field: string | null, detail: string): never {
+  throw new S3DestinationError(field, detail);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials (environment only)
+
+/** Keys for the store; never part of a job, a result or a log line. */
+export interface S3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/**
+ * The store's keys from the environment: `VIR_S3_ACCESS_KEY_ID` + `VIR_S3_SECRET_ACCESS_KEY`
+ * (+ `VIR_S3_SESSION_TOKEN`), else `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+
+ * `AWS_SESSION_TOKEN`). Null when neither pair is set: the client then uses the AWS SDK's
+ * default chain (profile files, SSO, instance or container roles). Half a pair is an error
+ * naming the missing variable (never a value).
+ */
+export function s3CredentialsFromEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+): S3Credentials | null {
+  for (const [id, secret, token] of [
+    ['VIR_S3_ACCESS_KEY_ID', 'VIR_S3_SECRET_ACCESS_KEY', 'VIR_S3_SESSION_TOKEN'],
+    ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
+  ] as const) {
+    const accessKeyId = env[id]?.trim();
+    const secretAccessKey = env[secret]?.trim();
+    if (!accessKeyId && !secretAccessKey) continue;
+    if (!accessKeyId) throw new Error(`${secret} is set but ${id} is not: set both or neither`);
+    if (!secretAccessKey) throw new Error(`${id} is set but ${secret} is not: set both or neither`);
+    const sessionToken = env[token]?.trim();
+    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+/** Client settings that are ours to choose (not the job's). */
+export interface S3ClientOptions {
+  /** Attempts per request, the first included (retries dropped connections, timeouts, 5xx, throttling). */
+  maxAttempts: number;
+  /** Time to open a connection (ms). */
+  connectionTimeoutMs: number;
+  /** Time a request may stay without a response or socket activity (ms). */
+  requestTimeoutMs: number;
+}
+
+export const S3_CLIENT_DEFAULTS: S3ClientOptions = {
+  maxAttempts: 5,
+  connectionTimeoutMs: 5_000,
+  requestTimeoutMs: 60_000,
+};
+
+/**
+ * An S3Client for a destination. Checksums are sent and checked only where an operation
+ * requires them (`WHEN_REQUIRED`): the SDK's default since early 2025 adds CRC32 checksums to
+ * every upload (as an aws-chunked trailer on streamed bodies), which several S3-compatible
+ * stores reject; integrity comes instead from Content-MD5 on single uploads, which every store
+ * checks, and a size check after each upload.
+ *
+ * @param credentials keys from {@link s3CredentialsFromEnv}; null uses the AWS SDK's default chain.
+ */
+export function createS3Client(
+  dest: S3Destination,
+  credentials: S3Credentials | null,
+  options: Partial<S3ClientOptions> = {},
+): S3Client {
+  const o = { ...S3_CLIENT_DEFAULTS, ...options };
+  return new S3Client({
+    region: dest.region,
+    ...(dest.endpoint ? { endpoint: dest.endpoint } : {}),
+    forcePathStyle: dest.forcePathStyle,
+    ...(credentials ? { credentials } : {}),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: o.maxAttempts,
+    retryMode: 'standard',
+    requestHandler: { connectionTimeout: o.connectionTimeoutMs, requestTimeout: o.requestTimeoutMs },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload
+
+/** Where a run's files go in the bucket. */
+export interface RunPlace {
+  jobId: string;
+  /** The run's date (YYYY-MM-DD). */
+  date: string;
+}
+
+/** One object written (or found already written). */
+export interface S3Object {
+  key: string;
+  bytes: number;
+  etag?: string;
+  /** The file's SHA-256 (hex), kept in the object's metadata as `sha256`. */
+  sha256: string;
+  /** True when the object was already there with the same bytes and nothing was sent. */
+  reused: boolean;
+  /** Multipart upload (true) or one PutObject (false); false when reused. */
+  multipart: boolean;
+}
+
+/** What an S3 delivery did: a DeliveryOutcome with its objects. */
+export interface S3DeliveryOutcome extends DeliveryOutcome {
+  kind: 's3';
+  bucket: string;
+  objects: S3Object[];
+}
+
+export interface UploadOptions {
+  /** Files above this size go as multipart uploads (bytes; default 8 MiB). */
+  multipartThresholdBytes: number;
+  /** Part size of multipart uploads (bytes; at least 5 MiB, S3's minimum; default 8 MiB). */
+  partSizeBytes: number;
+  /** Parts in flight at once (default 4). */
+  queueSize: number;
+  /** Look for an object already stored with the same SHA-256 and skip it (default true). */
+  skipUnchanged: boolean;
+  /** The destination's id in the outcome (default `s3`). */
+  destination: string;
+}
+
+export const UPLOAD_DEFAULTS: UploadOptions = {
+  multipartThresholdBytes: 8 * 1024 * 1024,
+  partSizeBytes: 8 * 1024 * 1024,
+  queueSize: 4,
+  skipUnchanged: true,
+  destination: 's3',
+};
+
+/** A line of what the upload did (no secrets: keys and sizes only). */
+export type S3Log = (message: string, fields: Record<string, unknown>) => void;
+
+/**
+ * The object key of a run's file: `<prefix>/<jobId>/<date>/<name>`, without a leading slash or
+ * doubled slashes whatever the prefix looks like.
+ */
+export function objectKey(prefix: string, where: RunPlace, name: string): string {
+  for (const [field, value] of [
+    ['jobId', where.jobId],
+    ['date', where.date],
+    ['file name', name],
+  ] as const) {
+    if (!value || value.includes('/') || value === '.' || value === '..') {
+      throw new Error(`S3 object key: ${field} "${value}" must be non-empty and hold no "/"`);
+    }
+  }
+  return [...prefix.split('/').filter(Boolean), where.jobId, where.date, name].join('/');
+}
+
+/**
+ * Writes a run's files to the destination's bucket under `<prefix>/<jobId>/<date>/<name>` and
+ * reports each object's key, size and ETag. Never throws for a failed upload (the outcome says
+ * `ok: false` and why, with the objects written before it); a bad file name throws.
+ *
+ * `attempts` is the most attempts any one request needed (1 when none was retried).
+ */
+export async function uploadRunFiles(
+  dest: S3Destination,
+  files: DeliveryFile[],
+  where: RunPlace,
+  deps: { client: S3Client; log?: S3Log },
+  options: Partial<UploadOptions> = {},
+): Promise<S3DeliveryOutcome> {
+  const o = { ...UPLOAD_DEFAULTS, ...options };
+  if (o.partSizeBytes < 5 * 1024 * 1024)
+    throw new Error('partSizeBytes: must be at least 5 MiB (S3 minimum)');
+  const log: S3Log = deps.log ?? (() => {});
+  const objects: S3Object[] = [];
+  let attempts = 1;
+  const outcome = (ok: boolean, detail: string): S3DeliveryOutcome => ({
+    destination: o.destination,
+    kind: 's3',
+    ok,
+    detail,
+    attempts,
+    ...(ok ? { deliveredAt: new Date().toISOString() } : {}),
+    bucket: dest.bucket,
+    objects,
+  });
+  const keys = files.map((f) => objectKey(dest.prefix, where, f.name));
+  for (const [i, file] of files.entries()) {
+    const key = keys[i]!;
+    try {
+      const object = await uploadOne(dest, file, key, deps.client, o, (n) => {
+        attempts = Math.max(attempts, n);
+      });
+      objects.push(object);
+      log(object.reused ? 's3 object already there' : 's3 object written', {
+        bucket: dest.bucket,
+        key,
+        bytes: object.bytes,
+        multipart: object.multipart,
+      });
+    } catch (err) {
+      const why = describeError(err);
+      log('s3 upload failed', { bucket: dest.bucket, key, error: why });
+      return outcome(
+        false,
+        `s3://${dest.bucket}/${key}: ${why} (${objects.length} of ${files.length} written)`,
+      );
+    }
+  }
+  const reused = objects.filter((x) => x.reused).length;
+  const bytes = objects.reduce((n, x) => n + x.bytes, 0);
+  return outcome(
+    true,
+    `${objects.length} file(s), ${bytes} bytes in s3://${dest.bucket}/${objects.length ? keys[0]!.replace(/[^/]+$/, '') : ''}` +
+      (reused ? ` (${reused} already there)` : ''),
+  );
+}
+
+async function uploadOne(
+  dest: S3Destination,
+  file: DeliveryFile,
+  key: string,
+  client: S3Client,
+  o: UploadOptions,
+  sawAttempts: (n: number) => void,
+): Promise<S3Object> {
+  const { size } = await stat(file.path);
+  const sha256 = await fileSha256(file.path);
+  if (o.skipUnchanged) {
+    const head = await headObject(client, dest.bucket, key);
+    if (head && head !== 'forbidden') sawAttempts(head.$metadata.attempts ?? 1);
+    if (head && head !== 'forbidden' && head.ContentLength === size && head.Metadata?.sha256 === sha256) {
+      return { key, bytes: size, ...etagOf(head.ETag), sha256, reused: true, multipart: false };
+    }
+  }
+  const common = { Bucket: dest.bucket, Key: key, ContentType: file.contentType, Metadata: { sha256 } };
+  let etag: string | undefined;
+  const multipart = size > o.multipartThresholdBytes;
+  if (!multipart) {
+    // A buffer, not a stream: a retried request sends the body again.
+    const body = await readFile(file.path);
+    const out = await client.send(
+      new PutObjectCommand({
+        ...common,
+        Body: body,
+        ContentLength: body.length,
+        ContentMD5: createHash('md5').update(body).digest('base64'),
+      }),
+    );
+    sawAttempts(out.$metadata.attempts ?? 1);
+    etag = out.ETag;
+  } else {
+    const upload = new Upload({
+      client,
+      params: { ...common, Body: createReadStream(file.path) },
+      partSize: o.partSizeBytes,
+      queueSize: o.queueSize,
+      leavePartsOnError: false,
+    });
+    const out = await upload.done();
+    sawAttempts(out.$metadata.attempts ?? 1);
+    etag = out.ETag;
+  }
+  // The store's view of what it holds: the size it reports must be the file's.
+  const head = await headObject(client, dest.bucket, key);
+  if (!head) throw new Error('the object is missing right after its upload');
+  if (head !== 'forbidden' && head.ContentLength !== size) {
+    throw new Error(`the store holds ${head.ContentLength} bytes, the file has ${size}`);
+  }
+  return {
+    key,
+    bytes: size,
+    ...etagOf(etag ?? (head === 'forbidden' ? undefined : head.ETag)),
+    sha256,
+    reused: false,
+    multipart,
+  };
+}
+
+/**
+ * The object's size, ETag and metadata; `null` when there is none, `'forbidden'` when the keys
+ * may write but not read (write-only delivery keys are common): nothing is checked then.
+ */
+async function headObject(client: S3Client, bucket: string, key: string) {
+  try {
+    return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+  } catch (err) {
+    if (err instanceof S3ServiceException) {
+      const status = err.$metadata.httpStatusCode;
+      if (status === 404 || err.name === 'NotFound') return null;
+      if (status === 403) return 'forbidden' as const;
+    }
+    throw err;
+  }
+}
+
+function etagOf(etag: string | undefined): { etag?: string } {
+  return etag ? { etag: etag.replace(/^"|"$/g, '') } : {};
+}
+
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** An SDK or file error in words: the S3 error code and status, never a request's headers. */
+function describeError(err: unknown): string {
+  if (err instanceof S3ServiceException) {
+    const status = err.$metadata.httpStatusCode;
+    return `${err.name}${status ? ` (HTTP ${status})` : ''}: ${err.message}`;
+  }
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return `${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message}`;
+  }
+  return String(err);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pre-signed links
+
+/** A link to one object that anyone holding it can GET until it expires. */
+export interface PresignedLink {
+  key: string;
+  /** The file name (the key's last part). */
+  name: string;
+  url: string;
+  expiresAt: string;
+}
+
+/**
+ * Pre-signed GET links (SigV4 in the query string) to objects, for email messages and chat
+ * posts. Made with the client's own signer (the one it signs requests with) and the request
+ * its serializer builds, so the endpoint, path style and region are the client's; no request is
+ * sent. A link holds the access key id and a signature, never the secret.
+ *
+ * @param expiresInSeconds 1 second to 7 days (SigV4's limit); links signed with temporary
+ *   credentials expire with them anyway.
+ */
+export async function presignedUrls(
+  client: S3Client,
+  dest: S3Destination,
+  keys: string[],
+  expiresInSeconds: number,
+): Promise<PresignedLink[]> {
+  if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 1 || expiresInSeconds > 604_800) {
+    throw new Error(
+      `expiresInSeconds: must be a whole number from 1 to 604800 (7 days), got ${expiresInSeconds}`,
+    );
+  }
+  const signer = await (client.config as unknown as { signer: () => Promise<PresignSigner> }).signer();
+  const links: PresignedLink[] = [];
+  for (const key of keys) {
+    const request = await serializedRequest(client, new GetObjectCommand({ Bucket: dest.bucket, Key: key }));
+    // Only the host is signed: whoever follows the link sends no other header we could predict.
+    // The payload is not signed (a link's GET has none): as S3's own presigner does, the
+    // x-amz-content-sha256 header says so and goes into the query string with the signature.
+    request.headers = {
+      host: `${request.hostname}${request.port ? `:${request.port}` : ''}`,
+      'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+    };
+    const signedAt = new Date();
+    const signed = await signer.presign(request, {
+      expiresIn: expiresInSeconds,
+      signingDate: signedAt,
+      signingRegion: dest.region,
+      signingService: 's3',
+    });
+    const query = Object.entries(signed.query ?? {})
+      .flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))
+      .map(([k, v]) =>
+        v == null ? encodeURIComponent(k!) : `${encodeURIComponent(k!)}=${encodeURIComponent(v)}`,
+      )
+      .join('&');
+    const port = signed.port ? `:${signed.port}` : '';
+    links.push({
+      key,
+      name: key.slice(key.lastIndexOf('/') + 1),
+      url: `${signed.protocol}//${signed.hostname}${port}${signed.path}${query ? `?${query}` : ''}`,
+      expiresAt: new Date(signedAt.getTime() + expiresInSeconds * 1000).toISOString(),
+    });
+  }
+  return links;
+}
+
+interface SerializedRequest {
+  protocol: string;
+  hostname: string;
+  port?: number;
+  path: string;
+  query?: Record<string, string | string[] | null>;
+  headers: Record<string, string>;
+}
+
+interface PresignSigner {
+  presign(request: SerializedRequest, options: Record<string, unknown>): Promise<SerializedRequest>;
+}
+
+/** The HTTP request the client would send for a command (endpoint resolved), without sending it. */
+async function serializedRequest(client: S3Client, command: GetObjectCommand): Promise<SerializedRequest> {
+  let captured: SerializedRequest | undefined;
+  command.middlewareStack.add(
+    () => async (args) => {
+      captured = args.request as SerializedRequest;
+      return { output: { $metadata: {} }, response: {} };
+    },
+    { step: 'build', priority: 'high', name: 'virCaptureRequest' },
+  );
+  await client.send(command);
+  if (!captured) throw new Error('presign: the client built no request');
+  return captured;
+}
