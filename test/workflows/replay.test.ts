@@ -162,11 +162,13 @@ describe('fresh runs', () => {
   });
 
   test('a run whose paging child waits for the daily limit (and tells its parent) replays', async () => {
-    // Its own sandbox: 6 calls a "day" of 4 seconds, so the limit is reached while paging.
+    // Its own sandbox: 6 calls a "day" of 10 seconds, so the limit is reached while paging with
+    // the reset well past the 1.5 s under which a call waits in its activity instead of on a
+    // timer (a 4 s day let a slow machine spend most of it on the 6 calls: no timer, a flake).
     const daily = await startTestSandbox({
       rateLimitPerMinute: 10_000,
       rateLimitPerDay: 6,
-      dayWindowMs: 4000,
+      dayWindowMs: 10_000,
     });
     const runner = await startRunner({
       baseUrl: daily.url,
