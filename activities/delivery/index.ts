@@ -108,3 +108,5 @@ export type {
   S3Object,
   UploadOptions,
 } from './s3.js';
+export { DESTINATION_KINDS, DeliverySchema } from './destinations.js';
+export type { Destination, DestinationKind } from './destinations.js';
