@@ -118,6 +118,21 @@ export function destinationRoot(
   });
 }
 
+/**
+ * A run's output folder (a free one inside its job's checked destination, see `outputFolder`) and
+ * the base name of its files (`<job>-<date>`).
+ */
+export async function runOutput(
+  deps: Pick<RunActivityDeps, 'reportsDir' | 'destinationRoots'>,
+  input: { job: { id: string; destination?: string | undefined }; date: string; workflowId: string },
+): Promise<{ outDir: string; fileBase: string }> {
+  const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
+  return {
+    outDir: await outputFolder(root, input.job.id, input.date, input.workflowId),
+    fileBase: safeFileName(`${input.job.id}-${input.date}`),
+  };
+}
+
 /** A day-calls reservation of a run that ends before the day does is freed at its end; else after this. */
 export const DAY_CALLS_TTL_MS = 24 * 3600_000;
 

@@ -5,9 +5,8 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
-import { destinationRoot, outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
-import { safeFileName } from '../../lib/names.js';
 import { readProfile, readStartupPeople } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
 import { buildDigest, type FundDigest } from './digest.js';
@@ -138,9 +137,7 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
      */
     async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
       const digest = await store.getJson<FundDigest>(input.digestRef);
-      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
-      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
-      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const { outDir, fileBase } = await runOutput(deps, input);
       const charts = await renderFundCharts(digest);
       const files: Record<string, string> = {};
       let pages: number | null = null;

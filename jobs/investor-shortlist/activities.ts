@@ -4,9 +4,8 @@
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
 import { join } from 'node:path';
-import { destinationRoot, outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
-import { safeFileName } from '../../lib/names.js';
 import { readAccount } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
 import {
@@ -147,9 +146,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       workflowId: string;
     }): Promise<RenderOutput> {
       const report = await store.getJson<ShortlistReport>(input.reportRef);
-      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
-      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
-      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const { outDir, fileBase } = await runOutput(deps, input);
       const charts = await renderShortlistCharts(report);
       const files: Record<string, string> = {};
       let pages: number | null = null;

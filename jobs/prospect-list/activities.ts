@@ -5,10 +5,9 @@
  */
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { outputFolder, destinationRoot, readPreviousSnapshot } from '../../activities/run.js';
+import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
-import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
 import { putChunk, putChunks, readChunks } from './chunks.js';
 import type { ProspectListJob } from './job.js';
@@ -238,9 +237,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
     /** Writes the CSV files (one or numbered files per CRM profile), the workbook and the brief. */
     async renderProspectList(input: RenderListInput): Promise<RenderOutput> {
       const summary = await store.getJson<ProspectSummary>(input.refs.summaryRef);
-      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
-      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
-      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
+      const { outDir, fileBase } = await runOutput(deps, input);
       const rows = () => readChunks<ProspectRow>(store, input.refs.rowChunks);
       const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
       const files: Record<string, string> = {};
