@@ -10,6 +10,7 @@ import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
 import type { AccountLink } from './account.js';
+import { destinationsRef, manifestDestinations } from './delivery/deliver.js';
 import type { Store } from './store.js';
 import type {
   FinalizeInput,
@@ -235,7 +236,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         runId: stats.runId,
         workflowId: stats.workflowId,
         job: { id: job.id, title: job.title, kind: job.kind },
-        parameters: job,
+        parameters: job.delivery ? { ...job, delivery: manifestDestinations(job.delivery) } : job,
         startedAt: stats.startedAt,
         finishedAt: input.finishedAt,
         durationMs: Date.parse(input.finishedAt) - Date.parse(stats.startedAt),
@@ -253,7 +254,13 @@ export function createRunActivities(deps: RunActivityDeps) {
         charts: render.charts,
         pages: render.pages,
         notProvided: render.notProvided ?? [],
+        ...(render.figures || render.headline
+          ? { summary: { headline: render.headline ?? null, figures: render.figures ?? [] } }
+          : {}),
       };
+      if (job.delivery && job.delivery.length > 0) {
+        await store.putJsonAt(destinationsRef(stats.workflowId), job.delivery);
+      }
       const manifestPath = join(render.outDir, 'manifest.json');
       await writeJsonAtomic(manifestPath, manifest, true);
       if (input.snapshotRef !== null) {

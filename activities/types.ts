@@ -5,6 +5,8 @@
  */
 import type { Result } from '../api/envelope.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
+import type { Destination } from './delivery/schema.js';
+import type { DeliveryFigure } from './delivery/types.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
@@ -144,6 +146,8 @@ export interface JobIdentity {
   title: string;
   kind: string;
   destination?: string;
+  /** Where the run's reports are delivered (no secrets: each sender reads its own from the environment). */
+  delivery?: Destination[];
 }
 
 export interface OutputFolderInput {
@@ -162,6 +166,10 @@ export interface RenderOutput {
   pages: number | null;
   /** What the service did not provide, by the part of the report that lacks it. */
   notProvided?: string[];
+  /** The key figures that open the PDF, in order (emails and chat messages show them). */
+  figures?: DeliveryFigure[];
+  /** One or two sentences a person reads first. */
+  headline?: string;
 }
 
 export interface FinalizeInput {

@@ -5,6 +5,10 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
+import { DeliverySchema, type Destination } from '../activities/delivery/schema.js';
+import { fieldOf } from '../lib/fields.js';
+
+export { fieldOf };
 
 const ID_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -119,6 +123,11 @@ export function baseJobShape<K extends string, const F extends readonly [string,
         message: 'must not contain ".." (a destination stays inside the reports folder)',
       })
       .optional(),
+    /**
+     * Where the run's reports are delivered once its manifest is written: email, chat webhook,
+     * object storage (activities/delivery/schema.ts). Secrets come from the environment only.
+     */
+    delivery: DeliverySchema.optional(),
   };
 }
 
@@ -132,6 +141,8 @@ export interface BaseJob {
   budget: { credits: number };
   outputs: string[];
   destination?: string;
+  /** Delivery destinations, validated, each with its id (`email-1`, `s3-1`, …). */
+  delivery?: Destination[];
   /** The account's credit caps, from the job file's `account.caps` (set after validation). */
   accountCaps?: { day?: number; week?: number; month?: number };
 }
@@ -157,13 +168,6 @@ export class JobFileError extends Error {
   readonly located: string;
 }
 
-/** A zod issue path as a person reads it: `paging.maxInvestorsPerCountry`, `questions[2]`. */
-export function fieldOf(path: readonly PropertyKey[]): string {
-  return path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
-    .join('.')
-    .replace(/\.\[/g, '[');
-}
 
 /** A zod issue, with the fields the wording below reads (all optional: zod's own vary). */
 interface ZodIssueLike {

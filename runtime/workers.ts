@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
+import { createDeliveryActivities } from '../activities/delivery/deliver.js';
 import { createRunActivities } from '../activities/run.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
@@ -76,7 +77,7 @@ export function installRuntimeLogger(logger: Logger): void {
  * Two activities of one name would shadow each other, so that is an error naming both owners.
  */
 export function jobActivities(deps: KindActivityDeps): KindActivities {
-  const all: KindActivities = { ...createRunActivities(deps) };
+  const all: KindActivities = { ...createRunActivities(deps), ...createDeliveryActivities(deps) };
   const owner = new Map(Object.keys(all).map((name) => [name, 'the run engine']));
   for (const kind of JOB_KINDS) {
     for (const [name, fn] of Object.entries(kind.activities(deps))) {

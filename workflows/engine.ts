@@ -41,7 +41,9 @@ import type {
   RunStats,
   StoreRef,
 } from '../activities/types.js';
+import type { RunDelivery } from '../activities/delivery/types.js';
 import { CreditBudget } from './budget.js';
+import { deliverRun, DELIVERY } from './delivery.js';
 import {
   attemptsOfFailure,
   createCaller,
@@ -62,6 +64,7 @@ import {
   initialProgress,
   dailyLimitWaitSignal,
   pageDoneSignal,
+  PHASE_DELIVERING,
   PHASE_DONE,
   progressQuery,
   type RunProgress,
@@ -106,6 +109,8 @@ export interface JobRunResult {
   records: number;
   creditsSpent: number;
   creditsBudget: number;
+  /** The run's deliveries (absent when its job names no destination). */
+  delivery?: RunDelivery;
 }
 
 /** A search (or any paged operation) a run pages in a child workflow. */
@@ -480,6 +485,8 @@ export function startRun(options: RunOptions) {
     job: JobIdentity;
     render: RenderOutput;
     snapshotRef: StoreRef | null;
+    /** Why the run sends nothing to its destinations (the fund-match digest's quiet week), if so. */
+    skipDelivery?: string;
   }): Promise<JobRunResult> {
     const finishedAt = new Date(Date.now()).toISOString();
     if (patched(ACCOUNT_LEDGER)) await runActivities.releaseDayCalls({ runId: runKey });
@@ -490,6 +497,17 @@ export function startRun(options: RunOptions) {
       snapshotRef: input.snapshotRef,
       finishedAt,
     });
+    // Delivery, after the manifest: each destination once (runs from before it send nothing).
+    const destinations = input.job.delivery ?? [];
+    let delivery: RunDelivery | undefined;
+    if (destinations.length > 0 && patched(DELIVERY)) {
+      progress.phase = PHASE_DELIVERING;
+      delivery = await deliverRun(
+        manifestPath,
+        destinations.map((d) => ({ id: d.id, kind: d.kind })),
+        input.skipDelivery,
+      );
+    }
     progress.phase = PHASE_DONE;
     progress.callsPlanned = progress.callsMade;
     return {
@@ -504,6 +522,7 @@ export function startRun(options: RunOptions) {
       records: progress.records,
       creditsSpent: budget.spent,
       creditsBudget: options.creditsBudget,
+      ...(delivery ? { delivery } : {}),
     };
   }
 

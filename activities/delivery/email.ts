@@ -18,86 +18,18 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import JSZip from 'jszip';
 import type { SendMailOptions } from 'nodemailer';
-import { z } from 'zod';
-import { fieldOf } from '../../jobs/base.js';
+import { fieldOf } from '../../lib/fields.js';
 import { redactText } from '../../api/redact.js';
 import { EmailDestinationError, EmailRejectedError, EmailTransientError } from './email-errors.js';
 import type { EmailError } from './email-errors.js';
-import { parseMailbox } from './smtp-settings.js';
+import { EMAIL_DEFAULTS, EmailDestinationSchema, MB, parseMailbox, SUBJECT_PLACEHOLDERS } from './schema.js';
+import type { EmailDestination } from './schema.js';
 import type { EmailTransport } from './smtp-settings.js';
 import type { DeliveryFile, DeliveryOutcome, DeliverySummary } from './types.js';
 
-/** The placeholders a subject template may use. */
-export const SUBJECT_PLACEHOLDERS = ['job', 'title', 'date', 'status'] as const;
+export { EMAIL_DEFAULTS, EmailDestinationSchema, MB, SUBJECT_PLACEHOLDERS };
+export type { EmailDestination };
 
-/** What an email destination is when the job file does not say. */
-export const EMAIL_DEFAULTS = {
-  subject: '{title} - {date}',
-  attach: 'files',
-  zipCsv: false,
-  sizeLimitMb: 20,
-} as const;
-
-/** Bytes in the size limit's megabyte (decimal, as mail providers state their limits). */
-export const MB = 1_000_000;
-
-/** Most recipients one destination may list (to and cc together). */
-const MAX_RECIPIENTS = 50;
-
-const address = z.string().superRefine((value, ctx) => {
-  if (parseMailbox(value) === null || /[<>]/.test(value))
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not an email address` });
-});
-
-/** One address, several, or a comma-separated list: always an array. */
-const addressList = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v),
-  z
-    .array(address)
-    .min(1, { message: 'must name at least one address' })
-    .max(MAX_RECIPIENTS, { message: `must name at most ${MAX_RECIPIENTS} addresses` }),
-);
-
-const subjectTemplate = z
-  .string()
-  .min(1, { message: 'must not be empty' })
-  .max(200, { message: 'must be at most 200 characters' })
-  .superRefine((value, ctx) => {
-    for (const m of value.matchAll(/\{([^{}]*)\}/g)) {
-      if (!(SUBJECT_PLACEHOLDERS as readonly string[]).includes(m[1]!))
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown placeholder {${m[1]}} (known: ${SUBJECT_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`,
-        });
-    }
-    if (/[\r\n]/.test(value)) ctx.addIssue({ code: 'custom', message: 'must be one line' });
-  });
-
-/** The email destination as a job file gives it (`delivery.email`). No secrets here: SMTP comes from the environment. */
-export const EmailDestinationSchema = z
-  .object({
-    /** The destination's id in the job (default `email-1`, `email-2`, … by position). */
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { message: 'must be letters, digits, . _ - (up to 64)' })
-      .optional(),
-    to: addressList,
-    cc: addressList.optional(),
-    subject: subjectTemplate.default(EMAIL_DEFAULTS.subject),
-    attach: z
-      .enum(['files', 'links'], { message: 'must be "files" or "links"' })
-      .default(EMAIL_DEFAULTS.attach),
-    zipCsv: z.boolean({ message: 'must be true or false' }).default(EMAIL_DEFAULTS.zipCsv),
-    sizeLimitMb: z
-      .number({ message: 'must be a number of megabytes' })
-      .min(1, { message: 'must be at least 1' })
-      .max(100, { message: 'must be at most 100' })
-      .default(EMAIL_DEFAULTS.sizeLimitMb),
-  })
-  .strict();
-
-/** A validated email destination, defaults applied. */
-export type EmailDestination = z.output<typeof EmailDestinationSchema>;
 
 /**
  * Validates an email destination; a bad one is an `EmailDestinationError` naming each field

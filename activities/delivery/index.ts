@@ -108,5 +108,5 @@ export type {
   S3Object,
   UploadOptions,
 } from './s3.js';
-export { DESTINATION_KINDS, DeliverySchema } from './destinations.js';
-export type { Destination, DestinationKind } from './destinations.js';
+export { DESTINATION_KINDS, DeliverySchema } from './schema.js';
+export type { Destination, DestinationKind } from './schema.js';

@@ -28,99 +28,17 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { z } from 'zod';
-import { fieldOf } from '../../jobs/base.js';
+import { fieldOf } from '../../lib/fields.js';
+import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from './schema.js';
+import type { S3Destination } from './schema.js';
 import type { DeliveryFile, DeliveryOutcome } from './types.js';
+
+export { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema };
+export type { S3Destination };
 
 // ---------------------------------------------------------------------------------------------
 // Destination (job file)
 
-/** Reserved prefixes and suffixes of S3 bucket names (AWS general purpose bucket rules). */
-const RESERVED_BUCKET_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
-const RESERVED_BUCKET_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
-
-/** Why a bucket name breaks S3's naming rules, or null when it is a valid name. */
-export function bucketNameProblem(name: string): string | null {
-  if (name.length < 3 || name.length > 63) return `must be 3 to 63 characters long (got ${name.length})`;
-  if (!/^[a-z0-9.-]+$/.test(name)) return 'may hold only lowercase letters, digits, dots and hyphens';
-  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name))
-    return 'must begin and end with a letter or a digit';
-  if (name.includes('..')) return 'must not hold two adjacent dots';
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return 'must not be formatted as an IP address';
-  const prefix = RESERVED_BUCKET_PREFIXES.find((p) => name.startsWith(p));
-  if (prefix) return `must not begin with the reserved prefix "${prefix}"`;
-  const suffix = RESERVED_BUCKET_SUFFIXES.find((s) => name.endsWith(s));
-  if (suffix) return `must not end with the reserved suffix "${suffix}"`;
-  return null;
-}
-
-const bucketSchema = z
-  .string({ error: 'is required: the bucket the files are written to' })
-  .superRefine((name, ctx) => {
-    const problem = bucketNameProblem(name);
-    if (problem)
-      ctx.addIssue({ code: 'custom', message: `"${name}" is not a valid S3 bucket name: it ${problem}` });
-  });
-
-const prefixSchema = z
-  .string()
-  .default('')
-  .transform((p) => p.replace(/^\/+|\/+$/g, ''))
-  .superRefine((p, ctx) => {
-    if (p !== '' && p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
-      ctx.addIssue({ code: 'custom', message: `"${p}" must not hold empty, "." or ".." segments` });
-    }
-    if (Buffer.byteLength(p) > 512)
-      ctx.addIssue({ code: 'custom', message: 'must be at most 512 bytes long' });
-  });
-
-const endpointSchema = z.string().superRefine((s, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(s);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `"${s}" is not a URL (expected http:// or https://)` });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: `"${s}" must be an http:// or https:// URL` });
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'must not hold credentials: keys come from the environment' });
-  }
-});
-
-/** The inner `s3:` mapping of a destination, before defaults. */
-export const S3DestinationFieldsSchema = z
-  .object({
-    /** The bucket (must exist; S3 naming rules). */
-    bucket: bucketSchema,
-    /** Folder the run's folders go under (`reports/weekly`); leading/trailing slashes are dropped. */
-    prefix: prefixSchema,
-    /** The bucket's region. */
-    region: z
-      .string()
-      .regex(/^[a-z0-9-]+$/, { message: 'must be a region name such as "eu-central-1"' })
-      .default('us-east-1'),
-    /** An S3-compatible store's URL (MinIO, Ceph, versitygw, R2...); AWS when absent. */
-    endpoint: endpointSchema.optional(),
-    /** Address buckets as `<endpoint>/<bucket>` (default: true when `endpoint` is set). */
-    forcePathStyle: z.boolean().optional(),
-  })
-  .strict()
-  .transform((d) => ({ ...d, forcePathStyle: d.forcePathStyle ?? d.endpoint !== undefined }));
-
-/** A destination as the job file writes it: `{ s3: { bucket, prefix?, region?, endpoint?, forcePathStyle? } }`. */
-export const S3DestinationSchema = z
-  .object({
-    /** The destination's id in the job (default `s3-1` is given by the caller). */
-    id: z.string().min(1).optional(),
-    s3: S3DestinationFieldsSchema,
-  })
-  .strict();
-
-/** A validated destination with its defaults applied. */
-export type S3Destination = z.output<typeof S3DestinationFieldsSchema>;
 
 /** A destination that breaks the schema; `field` is the path of the first bad field (`s3.bucket`). */
 export class S3DestinationError extends Error {

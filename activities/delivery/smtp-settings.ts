@@ -12,6 +12,9 @@ import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { SMTPSentMessageInfo, SMTPTransportOptions, Transporter } from 'nodemailer';
 import { SettingsError } from '../../config/settings.js';
+import { parseMailbox } from './schema.js';
+
+export { parseMailbox };
 
 /** How a connection that does not start in TLS treats STARTTLS. */
 export const STARTTLS_MODES = ['require', 'opportunistic', 'off'] as const;
@@ -71,18 +74,6 @@ export function smtpSecrets(settings: Pick<SmtpSettings, 'user' | 'password'>): 
   return out;
 }
 
-const ADDRESS_RE =
-  /^[^\s@<>(),;:"[\]\\]+@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)$/;
-
-/** Splits `Name <addr>` or `addr` into the address and its domain; null when it is neither. */
-export function parseMailbox(value: string): { address: string; domain: string } | null {
-  const trimmed = value.trim();
-  const angled = /^[^<>\r\n]*<([^<>\s]+)>$/.exec(trimmed);
-  const address = angled ? angled[1]! : trimmed;
-  const m = ADDRESS_RE.exec(address);
-  if (!m || address.length > 254) return null;
-  return { address, domain: m[1]!.toLowerCase() };
-}
 
 function read(env: NodeJS.ProcessEnv, name: (typeof SMTP_SETTING_NAMES)[number]): string | undefined {
   const v = env[name];

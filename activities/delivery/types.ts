@@ -43,6 +43,9 @@ export interface DeliverySummary {
   links?: { name: string; url: string }[];
 }
 
+/** Attempts of one delivery activity (its retry policy; the last one records a failure rather than throwing it). */
+export const DELIVERY_MAX_ATTEMPTS = 4;
+
 /** What one delivery to one destination did. */
 export interface DeliveryOutcome {
   /** The destination's id in the job (`email-1`, `webhook-1`, `s3-1`, or the id the job gives). */
@@ -57,6 +60,17 @@ export interface DeliveryOutcome {
   deliveredAt?: string;
   /** Email: the Message-ID sent. */
   messageId?: string;
+  /** True when a record showed it delivered before and nothing was sent this time. */
+  already?: boolean;
   /** S3: the objects written. */
   objects?: { key: string; bytes: number; etag?: string }[];
+}
+
+/** A run's deliveries as the manifest and the run's result tell them. */
+export interface RunDelivery {
+  /** `delivered`: to every destination; `delivered partially`: some failed; `not delivered`: all failed; `skipped`: the job said not to. */
+  status: 'delivered' | 'delivered partially' | 'not delivered' | 'skipped';
+  /** Why nothing was sent (`skipped`). */
+  reason?: string;
+  outcomes: DeliveryOutcome[];
 }

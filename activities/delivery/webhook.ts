@@ -24,28 +24,18 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
-import { z } from 'zod';
 import { redactText } from '../../api/redact.js';
+import { DEFAULT_WEBHOOK_SECRET_ENV, httpUrl, WEBHOOK_DEFAULTS, WebhookDestinationSchema } from './schema.js';
+import type { WebhookDestination, WebhookDestinationInput } from './schema.js';
 import type { DeliveryFigure, DeliveryOutcome, DeliverySummary } from './types.js';
+
+export { DEFAULT_WEBHOOK_SECRET_ENV, WEBHOOK_DEFAULTS, WebhookDestinationSchema };
+export type { WebhookDestination, WebhookDestinationInput };
 
 // ---------------------------------------------------------------------------------------------
 // Defaults
 // ---------------------------------------------------------------------------------------------
 
-/** The variable that holds the signing secret when a destination names none. */
-export const DEFAULT_WEBHOOK_SECRET_ENV = 'VIR_WEBHOOK_SECRET';
-
-/** Every default of a webhook delivery, in one place. */
-export const WEBHOOK_DEFAULTS = {
-  format: 'json',
-  secretEnv: DEFAULT_WEBHOOK_SECRET_ENV,
-  /** Per attempt: connect, headers and body together. */
-  timeoutMs: 10_000,
-  /** Attempts in all (first one included); backoff doubles from baseMs up to maxMs, with jitter. */
-  retries: { attempts: 4, baseMs: 1_000, maxMs: 30_000 },
-  /** A receiver's signature check accepts a timestamp this far from its clock. */
-  toleranceSeconds: 300,
-} as const;
 
 /** What the requests say they are. */
 export const WEBHOOK_USER_AGENT = 'venture-intelligence-runner/0.1 (webhook delivery)';
@@ -194,94 +184,6 @@ function sanitizeCause(cause: unknown, secrets: readonly string[]): unknown {
 // The destination in the job file
 // ---------------------------------------------------------------------------------------------
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Field names that would hold a secret's value (the job file never does). */
-const SECRET_FIELD = /secret|token|password|passwd|api[-_]?key|signing[-_]?key|^key$|^hmac/i;
-
-function httpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-const KNOWN_FIELDS = new Set(['type', 'id', 'url', 'format', 'secretEnv', 'timeoutMs']);
-
-/**
- * A `webhook` destination of a job file. The signing secret is never here: `secretEnv` names the
- * environment variable that holds it (or `<NAME>_FILE`, a secrets file).
- *
- * @example
- * // in a job file
- * // delivery:
- * //   - type: webhook
- * //     url: https://hooks.slack.com/services/T000/B000/XXXX
- * //     format: slack
- * //     secretEnv: VIR_SLACK_WEBHOOK_SECRET
- */
-export const WebhookDestinationSchema = z
-  .looseObject({
-    /** Present when the destination comes from a list of several kinds. */
-    type: z.literal('webhook').optional(),
-    /** The destination's id in the job (keys the Idempotency-Key); `webhook-<n>` when absent. */
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
-        message: 'must be 1 to 64 letters, digits, ".", "_" or "-"',
-      })
-      .optional(),
-    url: z
-      .string({ message: 'is required: the http or https URL to POST to' })
-      .refine(httpUrl, { message: 'must be an http or https URL (like https://hooks.example.com/vir)' })
-      .refine((u) => !httpUrl(u) || (new URL(u).username === '' && new URL(u).password === ''), {
-        message: 'must not carry a user name or password (the signing secret comes from the environment)',
-      }),
-    format: z
-      .enum(['slack', 'json'], { message: 'must be "slack" or "json"' })
-      .default(WEBHOOK_DEFAULTS.format),
-    secretEnv: z
-      .string()
-      .regex(ENV_NAME, {
-        message:
-          'must be the NAME of an environment variable (like VIR_WEBHOOK_SECRET), not the secret itself',
-      })
-      .max(128, { message: 'must be the NAME of an environment variable, at most 128 characters' })
-      .default(WEBHOOK_DEFAULTS.secretEnv),
-    timeoutMs: z
-      .number({ message: 'must be a number of milliseconds' })
-      .int({ message: 'must be a whole number of milliseconds' })
-      .min(100, { message: 'must be at least 100' })
-      .max(300_000, { message: 'must be at most 300000' })
-      .default(WEBHOOK_DEFAULTS.timeoutMs),
-  })
-  .superRefine((value, ctx) => {
-    for (const key of Object.keys(value)) {
-      if (KNOWN_FIELDS.has(key)) continue;
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: SECRET_FIELD.test(key)
-          ? 'a secret never goes in the job file: put it in the environment variable named by ' +
-            `secretEnv (default ${DEFAULT_WEBHOOK_SECRET_ENV}) or in a file named by <NAME>_FILE`
-          : `unknown field (a webhook has ${[...KNOWN_FIELDS].join(', ')})`,
-      });
-    }
-  })
-  .transform(({ type, id, url, format, secretEnv, timeoutMs }) => ({
-    ...(type === undefined ? {} : { type }),
-    ...(id === undefined ? {} : { id }),
-    url,
-    format,
-    secretEnv,
-    timeoutMs,
-  }));
-
-/** A webhook destination as the job file gives it (defaults optional). */
-export type WebhookDestinationInput = z.input<typeof WebhookDestinationSchema>;
-/** A webhook destination with its defaults. */
-export type WebhookDestination = z.output<typeof WebhookDestinationSchema>;
 
 /**
  * Validates a destination; a bad one is a WebhookConfigError naming the field.

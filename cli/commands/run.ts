@@ -11,6 +11,7 @@ import { findJob, loadJobFile, type AnyJob } from '../../config/jobs.js';
 import { DEMO_JOB, JOB_KINDS } from '../../jobs/registry.js';
 import { startLocalStack } from '../../runtime/local-stack.js';
 import type { JobRunResult } from '../../workflows/engine.js';
+import type { RunDelivery } from '../../activities/delivery/types.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
@@ -95,6 +96,21 @@ export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunR
   );
   for (const line of (job && kindOf(job).resultLines?.(result)) || []) ctx.io.out(line);
   for (const r of result.reasons) ctx.io.out(`  partial: ${r}`);
+  for (const line of deliveryLines(result.delivery, result.workflowId)) ctx.io.out(line);
+}
+
+/** A run's deliveries in lines: the status, then each destination's outcome. */
+export function deliveryLines(delivery: RunDelivery | undefined, workflowId: string): string[] {
+  if (!delivery) return [];
+  if (delivery.status === 'skipped') return [`  Delivery: skipped (${delivery.reason ?? 'the job said so'})`];
+  const lines = [`  Delivery: ${delivery.status}`];
+  for (const o of delivery.outcomes) {
+    const said = o.already ? 'already delivered' : o.ok ? 'ok' : 'FAILED';
+    lines.push(`    ${o.destination} (${o.kind}): ${said}: ${o.detail}`);
+  }
+  if (delivery.outcomes.some((o) => !o.ok))
+    lines.push(`  The files are kept; send what failed with: vir runs redeliver ${workflowId}`);
+  return lines;
 }
 
 /** Runs a job and follows it; resolves with its result (null: detached, or no longer followed). */

@@ -3,6 +3,7 @@
  * its live progress or its result, cancel one.
  */
 import {
+  WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
   WorkflowNotFoundError,
   type Client,
@@ -12,7 +13,10 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
-import { followOrLetGo } from './run.js';
+import { deliveryLines, followOrLetGo } from './run.js';
+import type { RunDelivery } from '../../activities/delivery/types.js';
+import type { JobRunResult } from '../../workflows/engine.js';
+import { redeliverRunWorkflow } from '../../workflows/delivery.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
 
@@ -214,7 +218,50 @@ export function formatRun(r: RunDetails): string[] {
     lines.push(`partial    ${r.result.partial ? 'yes' : 'no'}`);
   }
   if (r.failure) lines.push(`failure    ${r.failure}`);
+  const delivery = r.result?.delivery as RunDelivery | undefined;
+  if (delivery) {
+    lines.push(`delivery   ${delivery.status}${delivery.reason ? ` (${delivery.reason})` : ''}`);
+    for (const o of delivery.outcomes)
+      lines.push(`           ${o.destination} (${o.kind}): ${o.ok ? 'ok' : 'FAILED'}: ${o.detail}`);
+  }
   return lines;
+}
+
+/**
+ * Delivers a completed run again to every destination of its job: those a record shows
+ * delivered get nothing, the others are sent. One redelivery of a run at a time.
+ */
+export async function redeliverRun(ctx: CliContext, workflowId: string): Promise<RunDelivery> {
+  const client = await ctx.temporal();
+  let result: JobRunResult;
+  try {
+    const handle = client.workflow.getHandle(workflowId);
+    const { status } = await handle.describe();
+    if (status.name !== 'COMPLETED')
+      throw new CliError(
+        `run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's files can be delivered`,
+      );
+    result = (await handle.result()) as JobRunResult;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
+    throw err;
+  }
+  if (!result.delivery)
+    throw new CliError(`run ${workflowId} has no delivery: its job names no destination`);
+  try {
+    return await client.workflow.execute(redeliverRunWorkflow, {
+      taskQueue: ctx.settings().taskQueue,
+      workflowId: `${workflowId}/redeliver`,
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [{ runWorkflowId: workflowId, manifestPath: result.manifestPath }],
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      throw new CliError(`a redelivery of ${workflowId} is already running`);
+    throw err;
+  }
 }
 
 /** Adds `runs` and its subcommands to the program. */
@@ -266,6 +313,16 @@ export function registerRuns(program: Command, ctx: CliContext): void {
         throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
       }
       await followOrLetGo(ctx, handle, null);
+    });
+
+  cmd
+    .command('redeliver')
+    .description("send a completed run's reports again to the destinations that did not get them")
+    .argument('<workflowId>', 'the run')
+    .action(async (workflowId: string) => {
+      const delivery = await redeliverRun(ctx, workflowId);
+      for (const line of deliveryLines(delivery, workflowId)) ctx.io.out(line);
+      if (delivery.status !== 'delivered') ctx.exitCode = 1;
     });
 
   cmd

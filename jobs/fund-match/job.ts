@@ -30,6 +30,11 @@ export const FundMatchJobSchema = z
     enrichNew: z.number().int().min(0).max(CATALOG.find_startups_for_fund.maxLimit).default(30),
     /** Whether a run with nothing new, changed or dropped still writes its digest. */
     digestWhenQuiet: z.boolean({ message: 'must be true or false' }).default(true),
+    /**
+     * Whether a run with nothing new, changed or dropped is delivered to the job's destinations
+     * (`delivery`); by default a quiet week sends nothing.
+     */
+    deliverWhenQuiet: z.boolean({ message: 'must be true or false' }).default(false),
   })
   .strict();
 

@@ -83,6 +83,13 @@ export async function fundMatchWorkflow(input: FundMatchInput): Promise<FundMatc
     date: run.date,
     workflowId: run.workflowId,
   });
-  const result = await run.finish({ job, render: rendered, snapshotRef: built.snapshotRef });
+  const result = await run.finish({
+    job,
+    render: rendered,
+    snapshotRef: built.snapshotRef,
+    ...(built.quiet && !job.deliverWhenQuiet
+      ? { skipDelivery: 'nothing new, changed or dropped since the last run (deliverWhenQuiet: false)' }
+      : {}),
+  });
   return { ...result, baseline: built.baseline, quiet: built.quiet, counts: built.counts };
 }

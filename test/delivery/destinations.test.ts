@@ -1,6 +1,6 @@
 /** A job's delivery list: each kind validated by its own schema, problems at their full path, ids by position. */
 import { describe, expect, it } from 'vitest';
-import { DeliverySchema } from '../../activities/delivery/destinations.js';
+import { DeliverySchema } from '../../activities/delivery/schema.js';
 
 function problems(input: unknown): string[] {
   const parsed = DeliverySchema.safeParse(input);

@@ -1,0 +1,373 @@
+/**
+ * The delivery activities: one run's reports to one destination (email, webhook, S3), exactly
+ * once per run and destination, and the manifest's account of every delivery.
+ *
+ * Everything a delivery needs is read from the run's manifest (the job's destinations, its
+ * status, key figures and files), so the first delivery and `vir runs redeliver` go the same
+ * way and workflow history holds only the manifest's path and a destination id: never a secret,
+ * a message body or a pre-signed link.
+ *
+ * Each delivery has a record in the store, keyed by the run's workflow id and the destination's
+ * id (`deliveries/<run>/<destination>.json`). A retried or replayed activity that finds the
+ * record `delivered` sends nothing and reports what was delivered. The one window left is a
+ * worker that dies after the destination accepted and before the record was written: the next
+ * attempt sends again, with the same email Message-ID and the same webhook Idempotency-Key, and
+ * S3 finds the same bytes already stored and writes nothing.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { redactText } from '../../api/redact.js';
+import { writeJsonAtomic } from '../../lib/files.js';
+import { safeFileName } from '../../lib/names.js';
+import type { Store } from '../store.js';
+import type { StoreRef } from '../types.js';
+import { buildRunEmail, sendRunEmail } from './email.js';
+import { EmailTransientError, isEmailError } from './email-errors.js';
+import { createS3Client, presignedUrls, s3CredentialsFromEnv, uploadRunFiles } from './s3.js';
+import type { Destination } from './schema.js';
+import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
+import { DELIVERY_MAX_ATTEMPTS } from './types.js';
+import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from './types.js';
+import { deliverWebhook, webhookTarget } from './webhook.js';
+
+/** How long a pre-signed link in an email or a chat message works: 7 days, SigV4's longest. */
+export const LINK_TTL_SECONDS = 7 * 24 * 3600;
+
+/** A delivery's record in the store. */
+export interface DeliveryRecord {
+  runId: string;
+  destination: string;
+  kind: Destination['kind'];
+  status: 'sending' | 'delivered' | 'failed';
+  /** The activity attempt that wrote the record. */
+  attempt: number;
+  updatedAt: string;
+  outcome?: DeliveryOutcome;
+}
+
+/** What a run's manifest holds that delivery reads (written by finalizeRun). */
+export interface ManifestForDelivery {
+  workflowId: string;
+  job: { id: string; title: string; kind: string };
+  status: 'complete' | 'partial';
+  reasons: string[];
+  files: string[];
+  summary?: { headline?: string; figures?: DeliveryFigure[] };
+  calls?: { total?: number; records?: number };
+  credits?: { charged?: number; budget?: number };
+}
+
+/** The input of {@link DeliveryActivities.deliverToDestination}. */
+export interface DeliverInput {
+  manifestPath: string;
+  /** The destination's id in the job (`email-1`, `s3-1`, …). */
+  destination: string;
+}
+
+
+/** Dependencies of the delivery activities. */
+export interface DeliveryDeps {
+  store: Store;
+  /** Where SMTP settings, the webhook secret and S3 keys are read (default: the worker's environment). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The store reference of a delivery's record. */
+export function deliveryRecordRef(runId: string, destination: string): StoreRef {
+  return `deliveries/${safeFileName(runId, 160, '_')}/${safeFileName(destination, 80, '_')}.json`;
+}
+
+/** The store reference of a run's destinations as its job gave them (`_` starts no destination id). */
+export function destinationsRef(runId: string): StoreRef {
+  return `deliveries/${safeFileName(runId, 160, '_')}/_destinations.json`;
+}
+
+/**
+ * A job's destinations as the manifest shows them: a webhook's URL cut to its origin (a chat
+ * service's incoming-webhook URL holds a token in its path). The full ones are kept in the store.
+ */
+export function manifestDestinations(destinations: Destination[]): unknown[] {
+  return destinations.map((d) =>
+    d.kind === 'webhook' ? { ...d, webhook: { ...d.webhook, url: `${webhookTarget(d.webhook)}/…` } } : d,
+  );
+}
+
+/** Content types of the files runs write, by extension. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.zip': 'application/zip',
+};
+
+/** The run's files as a delivery sends them; the manifest too when `withManifest`. */
+async function runFiles(manifestPath: string, manifest: ManifestForDelivery, withManifest: boolean) {
+  const dir = join(manifestPath, '..');
+  const names = [...manifest.files, ...(withManifest ? [basename(manifestPath)] : [])];
+  const files: DeliveryFile[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    files.push({
+      path,
+      name: basename(name),
+      contentType: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
+      bytes: (await stat(path)).size,
+    });
+  }
+  return files;
+}
+
+const count = (n: number | undefined, noun: string) =>
+  `${(n ?? 0).toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The run as a message describes it: the figures its PDF opens with, else its calls and credits. */
+export function summaryOf(manifest: ManifestForDelivery, date: string): DeliverySummary {
+  const figures = manifest.summary?.figures?.length
+    ? manifest.summary.figures
+    : [
+        { label: 'Calls', value: count(manifest.calls?.total, 'call') },
+        { label: 'Records', value: count(manifest.calls?.records, 'record') },
+        {
+          label: 'Credits',
+          value: String(manifest.credits?.charged ?? 0),
+          note: manifest.credits?.budget ? `budget ${manifest.credits.budget}` : 'no budget set',
+        },
+      ];
+  return {
+    jobId: manifest.job.id,
+    jobTitle: manifest.job.title,
+    kind: manifest.job.kind,
+    runId: manifest.workflowId,
+    date,
+    status: manifest.status,
+    reasons: manifest.reasons,
+    figures,
+    ...(manifest.summary?.headline ? { headline: manifest.summary.headline } : {}),
+  };
+}
+
+function attemptOf(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
+
+function signalOf(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
+function logOf(): Pick<Console, 'info' | 'warn'> {
+  try {
+    const log = Context.current().log;
+    return { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) };
+  } catch {
+    return { info: () => undefined, warn: () => undefined };
+  }
+}
+
+/**
+ * The delivery activities on the jobs task queue.
+ *
+ * @example
+ * const acts = createDeliveryActivities({ store: new LocalStore('.data/store') });
+ * const outcome = await acts.deliverToDestination({ manifestPath, destination: 'email-1' });
+ */
+export function createDeliveryActivities(deps: DeliveryDeps) {
+  const { store } = deps;
+  const env = () => deps.env ?? process.env;
+
+  const readRecord = (runId: string, destination: string) =>
+    store.getJson<DeliveryRecord>(deliveryRecordRef(runId, destination)).catch(() => null);
+  const writeRecord = (record: DeliveryRecord) =>
+    store.putJsonAt(deliveryRecordRef(record.runId, record.destination), record);
+
+  const destinationsOf = (runId: string) =>
+    store.getJson<Destination[]>(destinationsRef(runId)).catch(() => [] as Destination[]);
+
+  /** Pre-signed links to the run's objects in the first S3 destination delivered to. */
+  async function linksOf(manifest: ManifestForDelivery): Promise<{ name: string; url: string }[]> {
+    for (const d of await destinationsOf(manifest.workflowId)) {
+      if (d.kind !== 's3') continue;
+      const record = await readRecord(manifest.workflowId, d.id);
+      const keys = (record?.status === 'delivered' ? (record.outcome?.objects ?? []) : []).map((o) => o.key);
+      if (keys.length === 0) continue;
+      const client = createS3Client(d.s3, s3CredentialsFromEnv(env()));
+      try {
+        const links = await presignedUrls(client, d.s3, keys, LINK_TTL_SECONDS);
+        return links.map((l) => ({ name: l.name, url: l.url }));
+      } finally {
+        client.destroy();
+      }
+    }
+    return [];
+  }
+
+  /** Sends to one destination; throws only to have Temporal try again (a transient email failure). */
+  async function send(
+    d: Destination,
+    manifestPath: string,
+    manifest: ManifestForDelivery,
+    summary: DeliverySummary,
+    attempt: number,
+  ): Promise<DeliveryOutcome> {
+    if (d.kind === 's3') {
+      const client = createS3Client(d.s3, s3CredentialsFromEnv(env()));
+      try {
+        const files = await runFiles(manifestPath, manifest, true);
+        const out = await uploadRunFiles(
+          d.s3,
+          files,
+          { jobId: manifest.job.id, date: basename(join(manifestPath, '..')) },
+          { client },
+          { destination: d.id },
+        );
+        return { ...out, attempts: attempt };
+      } finally {
+        client.destroy();
+      }
+    }
+    const links = await linksOf(manifest);
+    const withLinks: DeliverySummary = links.length > 0 ? { ...summary, links } : summary;
+    if (d.kind === 'webhook') {
+      const raw: unknown = JSON.parse(await readFile(manifestPath, 'utf8'));
+      const signal = signalOf();
+      return deliverWebhook(d.webhook, withLinks, {
+        destinationId: d.id,
+        manifest: raw,
+        env: env(),
+        ...(signal ? { signal } : {}),
+      });
+    }
+    const settings = smtpSettingsFromEnv(env());
+    const secrets = smtpSecrets(settings);
+    const transport = createSmtpTransport(settings);
+    try {
+      const email = await buildRunEmail(d.email, withLinks, await runFiles(manifestPath, manifest, false), {
+        from: settings.from,
+        where: join(manifestPath, '..'),
+      });
+      return await sendRunEmail(transport, email, { destination: d.id, attempt, secrets });
+    } catch (err) {
+      if (err instanceof EmailTransientError && attempt < DELIVERY_MAX_ATTEMPTS) {
+        throw ApplicationFailure.retryable(err.message, 'EmailTransientError');
+      }
+      throw err;
+    } finally {
+      transport.close();
+    }
+  }
+
+  return {
+    /**
+     * Delivers the run (its manifest at `manifestPath`) to one of its job's destinations, once:
+     * a destination whose record says delivered gets nothing again. A failure that another
+     * attempt could mend (an SMTP server refusing for now) is thrown for Temporal to retry;
+     * any other, or the last attempt's, is recorded and reported as an outcome with `ok: false`.
+     */
+    async deliverToDestination(input: DeliverInput): Promise<DeliveryOutcome> {
+      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as ManifestForDelivery;
+      const runId = manifest.workflowId;
+      const d = (await destinationsOf(runId)).find((x) => x.id === input.destination);
+      if (!d) {
+        throw ApplicationFailure.nonRetryable(
+          `the job of run ${runId} has no delivery destination "${input.destination}"`,
+          'UnknownDestination',
+        );
+      }
+      const log = logOf();
+      const before = await readRecord(runId, d.id);
+      if (before?.status === 'delivered' && before.outcome) {
+        log.info(`delivery ${d.id} of ${runId}: already delivered, nothing sent`);
+        return { ...before.outcome, already: true };
+      }
+      const attempt = attemptOf();
+      const at = () => new Date().toISOString();
+      await writeRecord({ runId, destination: d.id, kind: d.kind, status: 'sending', attempt, updatedAt: at() });
+      const date = basename(join(input.manifestPath, '..')).slice(0, 10);
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await send(d, input.manifestPath, manifest, summaryOf(manifest, date), attempt);
+      } catch (err) {
+        if (err instanceof ApplicationFailure && !err.nonRetryable) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        const code = isEmailError(err) ? `${err.code}: ` : '';
+        outcome = {
+          destination: d.id,
+          kind: d.kind,
+          ok: false,
+          detail: redactText(`${code}${message}`, secretsOf(env())),
+          attempts: attempt,
+        };
+      }
+      await writeRecord({
+        runId,
+        destination: d.id,
+        kind: d.kind,
+        status: outcome.ok ? 'delivered' : 'failed',
+        attempt,
+        updatedAt: at(),
+        outcome,
+      });
+      (outcome.ok ? log.info : log.warn)(`delivery ${d.id} of ${runId}: ${outcome.detail}`);
+      return outcome;
+    },
+
+    /**
+     * Writes the run's deliveries into its manifest (`delivery`: the status and each
+     * destination's outcome) and returns them.
+     */
+    async recordDeliveries(input: {
+      manifestPath: string;
+      outcomes: DeliveryOutcome[];
+      skipped?: string;
+    }): Promise<RunDelivery> {
+      const delivery = runDeliveryOf(input.outcomes, input.skipped);
+      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as Record<string, unknown>;
+      await writeJsonAtomic(input.manifestPath, { ...manifest, delivery }, true);
+      return delivery;
+    },
+
+    /** The destinations of a run's job and whether each was delivered (for `vir runs redeliver`). */
+    async deliveryState(input: {
+      manifestPath: string;
+    }): Promise<{ id: string; kind: Destination['kind']; delivered: boolean }[]> {
+      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as ManifestForDelivery;
+      const out = [];
+      for (const d of await destinationsOf(manifest.workflowId)) {
+        const record = await readRecord(manifest.workflowId, d.id);
+        out.push({ id: d.id, kind: d.kind, delivered: record?.status === 'delivered' });
+      }
+      return out;
+    },
+  };
+}
+
+/** Every secret a delivery may hold (SMTP login, webhook secrets, S3 keys), to redact from messages. */
+function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < 4) continue;
+    if (/^VIR_(SMTP_(PASSWORD|USER|URL)|S3_(SECRET_ACCESS_KEY|SESSION_TOKEN)|WEBHOOK_SECRET)|^AWS_(SECRET_ACCESS_KEY|SESSION_TOKEN)$|SECRET/.test(name))
+      out.push(value);
+  }
+  return out;
+}
+
+/** The status of a run's deliveries from their outcomes. */
+export function runDeliveryOf(outcomes: DeliveryOutcome[], skipped?: string): RunDelivery {
+  if (skipped !== undefined) return { status: 'skipped', reason: skipped, outcomes: [] };
+  const failed = outcomes.filter((o) => !o.ok).length;
+  const status =
+    failed === 0 ? 'delivered' : failed === outcomes.length ? 'not delivered' : 'delivered partially';
+  return { status, outcomes };
+}
+
+export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
