@@ -168,7 +168,6 @@ export class JobFileError extends Error {
   readonly located: string;
 }
 
-
 /** A zod issue, with the fields the wording below reads (all optional: zod's own vary). */
 interface ZodIssueLike {
   path: readonly PropertyKey[];

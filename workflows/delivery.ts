@@ -51,15 +51,15 @@ export async function deliverRun(
     return deliveryActivities.recordDeliveries({ manifestPath, outcomes: [], skipped });
   }
   const one = (d: DestinationRef): Promise<DeliveryOutcome> =>
-    deliveryActivities.deliverToDestination({ manifestPath, destination: d.id }).catch(
-      (err: unknown): DeliveryOutcome => ({
+    deliveryActivities
+      .deliverToDestination({ manifestPath, destination: d.id })
+      .catch((err: unknown): DeliveryOutcome => ({
         destination: d.id,
         kind: d.kind,
         ok: false,
         detail: failureMessage(err),
         attempts: DELIVERY_MAX_ATTEMPTS,
-      }),
-    );
+      }));
   const stored = await Promise.all(destinations.filter((d) => d.kind === 's3').map(one));
   const sent = await Promise.all(destinations.filter((d) => d.kind !== 's3').map(one));
   const byId = new Map([...stored, ...sent].map((o) => [o.destination, o]));

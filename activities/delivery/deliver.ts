@@ -65,7 +65,6 @@ export interface DeliverInput {
   destination: string;
 }
 
-
 /** Dependencies of the delivery activities. */
 export interface DeliveryDeps {
   store: Store;
@@ -290,7 +289,14 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       }
       const attempt = attemptOf();
       const at = () => new Date().toISOString();
-      await writeRecord({ runId, destination: d.id, kind: d.kind, status: 'sending', attempt, updatedAt: at() });
+      await writeRecord({
+        runId,
+        destination: d.id,
+        kind: d.kind,
+        status: 'sending',
+        attempt,
+        updatedAt: at(),
+      });
       const date = basename(join(input.manifestPath, '..')).slice(0, 10);
       let outcome: DeliveryOutcome;
       try {
@@ -355,7 +361,11 @@ function secretsOf(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 4) continue;
-    if (/^VIR_(SMTP_(PASSWORD|USER|URL)|S3_(SECRET_ACCESS_KEY|SESSION_TOKEN)|WEBHOOK_SECRET)|^AWS_(SECRET_ACCESS_KEY|SESSION_TOKEN)$|SECRET/.test(name))
+    if (
+      /^VIR_(SMTP_(PASSWORD|USER|URL)|S3_(SECRET_ACCESS_KEY|SESSION_TOKEN)|WEBHOOK_SECRET)|^AWS_(SECRET_ACCESS_KEY|SESSION_TOKEN)$|SECRET/.test(
+        name,
+      )
+    )
       out.push(value);
   }
   return out;

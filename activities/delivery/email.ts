@@ -30,7 +30,6 @@ import type { DeliveryFile, DeliveryOutcome, DeliverySummary } from './types.js'
 export { EMAIL_DEFAULTS, EmailDestinationSchema, MB, SUBJECT_PLACEHOLDERS };
 export type { EmailDestination };
 
-
 /**
  * Validates an email destination; a bad one is an `EmailDestinationError` naming each field
  * under `field` (`email.to[1]: "bob@" is not an email address`). Inside a job file the job's

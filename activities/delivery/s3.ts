@@ -39,7 +39,6 @@ export type { S3Destination };
 // ---------------------------------------------------------------------------------------------
 // Destination (job file)
 
-
 /** A destination that breaks the schema; `field` is the path of the first bad field (`s3.bucket`). */
 export class S3DestinationError extends Error {
   readonly code = 'invalid_s3_destination';

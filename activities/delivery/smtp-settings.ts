@@ -74,7 +74,6 @@ export function smtpSecrets(settings: Pick<SmtpSettings, 'user' | 'password'>): 
   return out;
 }
 
-
 function read(env: NodeJS.ProcessEnv, name: (typeof SMTP_SETTING_NAMES)[number]): string | undefined {
   const v = env[name];
   return v === undefined || v.trim() === '' ? undefined : v.trim();

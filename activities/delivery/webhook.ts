@@ -36,7 +36,6 @@ export type { WebhookDestination, WebhookDestinationInput };
 // Defaults
 // ---------------------------------------------------------------------------------------------
 
-
 /** What the requests say they are. */
 export const WEBHOOK_USER_AGENT = 'venture-intelligence-runner/0.1 (webhook delivery)';
 
@@ -183,7 +182,6 @@ function sanitizeCause(cause: unknown, secrets: readonly string[]): unknown {
 // ---------------------------------------------------------------------------------------------
 // The destination in the job file
 // ---------------------------------------------------------------------------------------------
-
 
 /**
  * Validates a destination; a bad one is a WebhookConfigError naming the field.

@@ -247,8 +247,7 @@ export async function redeliverRun(ctx: CliContext, workflowId: string): Promise
       throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
     throw err;
   }
-  if (!result.delivery)
-    throw new CliError(`run ${workflowId} has no delivery: its job names no destination`);
+  if (!result.delivery) throw new CliError(`run ${workflowId} has no delivery: its job names no destination`);
   try {
     return await client.workflow.execute(redeliverRunWorkflow, {
       taskQueue: ctx.settings().taskQueue,

@@ -46,6 +46,14 @@ export interface RunningSmtpServer {
   refuseNext(count: number, code?: 451 | 452 | 550 | 554): void;
   /** Refuse this recipient at RCPT TO with `code` (550 no such user by default). */
   refuseRecipient(address: string, code?: number): void;
+  /**
+   * Holds the next message at the end of DATA without answering: the returned promise resolves
+   * once a message is held. A sender that dies meanwhile never gets a reply, and the held message
+   * is dropped with its connection (a server accepts a message only by answering 250).
+   */
+  holdNext(): Promise<void>;
+  /** Messages dropped because their connection closed while held. */
+  readonly dropped: number;
   /** Waits until `count` messages were accepted (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +69,8 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
   let refuseCount = 0;
   let refuseCode = 451;
   const refusedRecipients = new Map<string, number>();
-  const state = { refused: 0, logins: 0 };
+  const state = { refused: 0, logins: 0, dropped: 0 };
+  let hold: (() => void) | null = null;
 
   const server = new SMTPServer({
     secure: false,
@@ -109,6 +118,14 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
             ),
           );
         }
+        if (hold) {
+          const held = hold;
+          hold = null;
+          held();
+          // Never answered: the message is dropped when the client goes away.
+          state.dropped++;
+          return;
+        }
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then(
           (parsed) => {
@@ -147,6 +164,14 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
     },
     get logins() {
       return state.logins;
+    },
+    get dropped() {
+      return state.dropped;
+    },
+    holdNext() {
+      return new Promise<void>((resolve) => {
+        hold = resolve;
+      });
     },
     refuseNext(count, code = 451) {
       refuseCount = count;

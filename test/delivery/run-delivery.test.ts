@@ -1,0 +1,285 @@
+/**
+ * Delivery end to end, on the real embedded Temporal server with real workers: a market report,
+ * a prospect list and a fund-match digest each sent to an email (a real SMTP server with a
+ * login), two webhooks (JSON and Slack, a real HTTP receiver) and an S3 bucket (versitygw), and
+ * read back from each: the email's attachments equal the files on disk byte for byte, every
+ * webhook signature verifies, the S3 objects equal the files. A quiet fund-match week sends
+ * nothing unless the job says so. No secret reaches a history, a log, a manifest or a message.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runMessageId, verifyWebhookSignature } from '../../activities/delivery/index.js';
+import type { RunDelivery } from '../../activities/delivery/types.js';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
+import type { AnyJob } from '../../config/jobs.js';
+import type { JobRunResult } from '../../workflows/engine.js';
+import { startDeliveryBed, type DeliveryBed } from '../helpers/delivery-bed.js';
+import { runHistories } from '../helpers/histories.js';
+import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { KEYS } from '../helpers/sandbox.js';
+
+let bed: DeliveryBed;
+let h: RunnerHarness;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  bed = await startDeliveryBed();
+  for (const [k, v] of Object.entries(bed.env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  h = await startRunner({ baseUrl: bed.sandbox.url, apiKey: KEYS.vc, name: 'delivery' });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  await bed?.close();
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+/** JSON.stringify's replacer that writes payload bytes (raw or base64) as their text, so a search sees them. */
+function payloadText(key: string, v: unknown): unknown {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
+  if (typeof v === 'bigint') return v.toString();
+  if (key === 'data' && typeof v === 'string') return Buffer.from(v, 'base64').toString('utf8');
+  return v;
+}
+
+type Delivered = JobRunResult & { delivery: RunDelivery };
+
+async function run(job: AnyJob): Promise<Delivered> {
+  const result = await followRun(await startJobRun(h.client, h.settings, job), QUIET);
+  expect(result.delivery, 'the run has a delivery').toBeDefined();
+  return result as Delivered;
+}
+
+/** Everything a run's destinations received, checked against its files on disk. */
+async function expectDelivered(result: Delivered, prefix: string, mailsBefore: number) {
+  const outDir = dirname(result.manifestPath);
+  const files = Object.values(result.files);
+  expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
+  expect(result.delivery.outcomes.map((o) => [o.destination, o.ok])).toEqual([
+    ['email-1', true],
+    ['webhook-1', true],
+    ['chat', true],
+    ['s3-1', true],
+  ]);
+
+  // Email: one message to both recipients, its Message-ID derived from the run and recipients.
+  await bed.smtp.waitFor(mailsBefore + 1);
+  const mails = bed.smtp.messages.slice(mailsBefore);
+  expect(mails).toHaveLength(1);
+  const mail = mails[0]!;
+  expect(mail.envelope.to.sort()).toEqual(['analyst@fund.test', 'partner@fund.test']);
+  expect(mail.parsed.messageId).toBe(
+    runMessageId(result.workflowId, ['partner@fund.test', 'analyst@fund.test'], 'vir.test'),
+  );
+  expect(mail.parsed.text).toContain(result.workflowId);
+
+  // Webhooks: one JSON and one Slack message, each signed with the secret.
+  const requests = bed.hook.requests.filter((r) => r.url.startsWith(`/hook/${prefix}`));
+  expect(requests.map((r) => r.url).sort()).toEqual([`/hook/${prefix}`, `/hook/${prefix}/chat`]);
+  for (const r of requests) {
+    expect(
+      verifyWebhookSignature(
+        bed.env.VIR_WEBHOOK_SECRET!,
+        r.headers['x-vir-timestamp'] as string,
+        r.body,
+        r.headers['x-vir-signature'] as string,
+      ),
+      `signature of ${r.url}`,
+    ).toBe(true);
+    expect(
+      verifyWebhookSignature(
+        'not-the-secret',
+        r.headers['x-vir-timestamp'] as string,
+        r.body,
+        r.headers['x-vir-signature'] as string,
+      ),
+    ).toBe(false);
+  }
+  const json = JSON.parse(requests.find((r) => r.url === `/hook/${prefix}`)!.body) as {
+    job: { id: string };
+    run: { id: string };
+    status: string;
+    figures: { label: string; value: string }[];
+    links: { name: string; url: string }[];
+    manifest: { files: string[] };
+  };
+  expect(json.run.id).toBe(result.workflowId);
+  expect(json.status).toBe(result.partial ? 'partial' : 'complete');
+  expect(json.figures.length).toBeGreaterThan(0);
+  expect(json.manifest.files.sort()).toEqual(files.map((f) => basename(f)).sort());
+  // The links are pre-signed links to the S3 objects, and they work.
+  expect(json.links.map((l) => l.name).sort()).toEqual(
+    [...files.map((f) => basename(f)), 'manifest.json'].sort(),
+  );
+  for (const link of json.links.filter((l) => l.name !== 'manifest.json')) {
+    const res = await fetch(link.url);
+    expect(res.status, link.name).toBe(200);
+    const local = files.find((f) => basename(f) === link.name)!;
+    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(local)), link.name).toBe(true);
+  }
+  const slack = JSON.parse(requests.find((r) => r.url.endsWith('/chat'))!.body) as {
+    text: string;
+    blocks: unknown[];
+  };
+  expect(slack.blocks.length).toBeGreaterThan(2);
+
+  // S3: every file and the manifest under <prefix>/<job>/<run folder>/, bytes equal.
+  const folder = `${prefix}/${JSON.parse(readFileSync(result.manifestPath, 'utf8')).job.id}/${basename(outDir)}`;
+  const keys = await bed.keys(prefix);
+  expect(keys).toEqual([...files.map((f) => `${folder}/${basename(f)}`), `${folder}/manifest.json`].sort());
+  for (const f of files) {
+    expect((await bed.object(`${folder}/${basename(f)}`)).equals(readFileSync(f)), f).toBe(true);
+  }
+
+  // The manifest lists each delivery with its outcome.
+  const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
+  expect(manifest.delivery.status).toBe('delivered');
+  expect(manifest.delivery.outcomes.map((o) => o.destination)).toEqual([
+    'email-1',
+    'webhook-1',
+    'chat',
+    's3-1',
+  ]);
+  return { mail, files };
+}
+
+describe('delivery of each kind to email, webhooks and S3', () => {
+  test('a market report: the PDF and workbook attached byte for byte', async () => {
+    const before = bed.smtp.messages.length;
+    const result = await run(
+      parseMarketReportJob({
+        id: 'weekly-delivered',
+        title: 'Weekly delivered report',
+        countries: ['Germany'],
+        top: { investors: 3, startups: 3 },
+        paging: { maxInvestorsPerCountry: 50, maxStartupsPerCountry: 50 },
+        enrich: { investors: 1, startups: 1 },
+        questions: [],
+        budget: { credits: 0 },
+        destination: join(h.dir, 'reports'),
+        delivery: bed.destinations('market', { subject: '{title}: {status} ({date})' }),
+      }),
+    );
+    const { mail, files } = await expectDelivered(result, 'market', before);
+    expect(mail.parsed.subject).toMatch(/^Weekly delivered report: complete \(\d{4}-\d{2}-\d{2}\)$/);
+    const attached = mail.parsed.attachments.map((a) => a.filename).sort();
+    expect(attached).toEqual(files.map((f) => basename(f)).sort());
+    for (const a of mail.parsed.attachments) {
+      const local = files.find((f) => basename(f) === a.filename)!;
+      expect(a.content.equals(readFileSync(local)), a.filename).toBe(true);
+    }
+  });
+
+  test('a prospect list: the CSV files zipped, the zip holding them byte for byte', async () => {
+    const before = bed.smtp.messages.length;
+    const result = await run(
+      parseProspectListJob({
+        id: 'prospects-delivered',
+        kind: 'prospect-list',
+        title: 'Prospects delivered',
+        searches: [{ countries: ['Germany'], cap: 40 }],
+        enrich: 0,
+        budget: { credits: 0 },
+        outputs: ['csv', 'xlsx', 'pdf'],
+        destination: join(h.dir, 'reports'),
+        delivery: bed.destinations('prospects', { zipCsv: true }),
+      }),
+    );
+    const { mail, files } = await expectDelivered(result, 'prospects', before);
+    const csv = files.filter((f) => f.endsWith('.csv'));
+    expect(csv.length).toBeGreaterThan(0);
+    const zip = mail.parsed.attachments.find((a) => a.filename?.endsWith('.zip'));
+    expect(zip, 'a zip attachment').toBeDefined();
+    const unzipped = await JSZip.loadAsync(zip!.content);
+    expect(Object.keys(unzipped.files).sort()).toEqual(csv.map((f) => basename(f)).sort());
+    for (const f of csv) {
+      const inZip = await unzipped.file(basename(f))!.async('nodebuffer');
+      expect(inZip.equals(readFileSync(f)), f).toBe(true);
+    }
+    for (const f of files.filter((x) => !x.endsWith('.csv'))) {
+      const a = mail.parsed.attachments.find((x) => x.filename === basename(f));
+      expect(a?.content.equals(readFileSync(f)), f).toBe(true);
+    }
+  });
+
+  test('a fund-match digest: delivered, then a quiet week sends nothing unless the job says so', async () => {
+    const fund = (over: Record<string, unknown> = {}) =>
+      parseFundMatchJob({
+        id: 'fund-delivered',
+        kind: 'fund-match',
+        title: 'Fund match delivered',
+        limit: 10,
+        watchlist: 20,
+        budget: { credits: 3 },
+        destination: join(h.dir, 'reports'),
+        delivery: bed.destinations('fund'),
+        ...over,
+      });
+    const before = bed.smtp.messages.length;
+    const first = await run(fund());
+    const { mail } = await expectDelivered(first, 'fund', before);
+    for (const a of mail.parsed.attachments) {
+      const local = Object.values(first.files).find((f) => basename(f) === a.filename)!;
+      expect(a.content.equals(readFileSync(local)), a.filename).toBe(true);
+    }
+
+    // Nothing moved in the market: the second run is quiet, and sends nothing.
+    const hooks = bed.hook.requests.length;
+    const keys = (await bed.keys('fund')).length;
+    const quiet = await run(fund());
+    expect(quiet.delivery.status).toBe('skipped');
+    expect(quiet.delivery.reason).toMatch(/nothing new/);
+    expect(bed.smtp.messages.length).toBe(before + 1);
+    expect(bed.hook.requests.length).toBe(hooks);
+    expect((await bed.keys('fund')).length).toBe(keys);
+
+    // With deliverWhenQuiet, a quiet week is sent too.
+    const told = await run(fund({ deliverWhenQuiet: true }));
+    expect(told.delivery.status).toBe('delivered');
+    await bed.smtp.waitFor(before + 2);
+    expect(bed.hook.requests.length).toBe(hooks + 2);
+  });
+
+  test('no secret in histories, logs, manifests, email headers, messages or objects', async () => {
+    const texts: [string, string][] = [];
+    for await (const wf of h.client.workflow.list({ query: `TaskQueue = '${h.settings.taskQueue}'` })) {
+      for (const r of await runHistories(h.client, wf.workflowId)) {
+        texts.push([`history ${r.workflowId}`, JSON.stringify(r.history, payloadText)]);
+      }
+    }
+    expect(texts.length).toBeGreaterThan(3);
+    // The search can see what it looks for: the destinations' URLs are in the histories.
+    expect(texts.some(([, t]) => t.includes('/hook/market'))).toBe(true);
+    texts.push(['logs', JSON.stringify(capturedLogs, payloadText)]);
+    for (const m of bed.smtp.messages) texts.push([`mail ${m.parsed.messageId}`, m.raw.toString('latin1')]);
+    for (const r of bed.hook.requests) texts.push([`webhook ${r.url}`, JSON.stringify(r.headers) + r.body]);
+    for (const prefix of ['market', 'prospects', 'fund']) {
+      for (const key of (await bed.keys(prefix)).filter((k) => k.endsWith('manifest.json'))) {
+        texts.push([`object ${key}`, (await bed.object(key)).toString('utf8')]);
+      }
+    }
+    for (const [where, text] of texts) {
+      for (const secret of [...bed.secrets, bed.env.VIR_SMTP_USER!]) {
+        expect(text.includes(secret), `${where} holds a secret`).toBe(false);
+        expect(
+          text.includes(Buffer.from(secret).toString('base64')),
+          `${where} holds a secret in base64`,
+        ).toBe(false);
+      }
+    }
+    // A webhook URL's path can hold a chat service's token: manifests show its origin only.
+    const manifest = texts.find(([w]) => w.startsWith('object market/'))![1];
+    expect(manifest).not.toContain('/hook/market');
+  });
+});
