@@ -1,0 +1,201 @@
+/**
+ * Delivery under faults, counted by what each destination received (the SMTP server's
+ * messages, the webhook receiver's requests and accepted copies, the bucket's objects):
+ * - the SMTP server refuses once (451), the webhook answers 500 twice, the S3 connection is
+ *   dropped and then cut mid-body: each destination still gets exactly one copy;
+ * - a webhook that refuses for good (410) makes the run "delivered partially", keeps the files,
+ *   and `vir runs redeliver` sends only what failed;
+ * - the worker is killed (SIGKILL) while the SMTP server holds the message: another worker
+ *   delivers it once, and nothing already delivered is sent again.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { webhookIdempotencyKey } from '../../activities/delivery/index.js';
+import type { RunDelivery } from '../../activities/delivery/types.js';
+import { followRun, startJobRun } from '../../cli/run-job.js';
+import { parseMarketReportJob } from '../../jobs/market-report/index.js';
+import type { JobRunResult } from '../../workflows/engine.js';
+import { runCli } from '../cli/helpers.js';
+import { startDeliveryBed, type DeliveryBed } from '../helpers/delivery-bed.js';
+import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { KEYS } from '../helpers/sandbox.js';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../helpers/tcp-proxy.js';
+import { killGroup, workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
+
+let bed: DeliveryBed;
+let h: RunnerHarness;
+let proxy: TcpFaultProxy;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  bed = await startDeliveryBed();
+  proxy = await startTcpFaultProxy(new URL(bed.s3.endpoint).port);
+  for (const [k, v] of Object.entries(bed.env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  h = await startRunner({ baseUrl: bed.sandbox.url, apiKey: KEYS.vc, name: 'delivery-faults' });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  await proxy?.close();
+  await bed?.close();
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+type Delivered = JobRunResult & { delivery: RunDelivery };
+
+/** A small market report (no credits) delivered to an email, one JSON webhook and S3 through `s3Endpoint`. */
+function job(id: string, prefix: string, s3Endpoint: string, reportsDir: string) {
+  return parseMarketReportJob({
+    id,
+    title: `Faults ${id}`,
+    countries: ['France'],
+    top: { investors: 3, startups: 3 },
+    paging: { maxInvestorsPerCountry: 50, maxStartupsPerCountry: 50 },
+    enrich: { investors: 1, startups: 1 },
+    questions: [],
+    budget: { credits: 0 },
+    destination: reportsDir,
+    delivery: [
+      { email: { to: ['partner@fund.test'] } },
+      { webhook: { url: `${bed.hook.url}/${prefix}`, format: 'json' } },
+      { s3: { bucket: bed.bucket, prefix, endpoint: s3Endpoint, region: bed.s3.region } },
+    ],
+  });
+}
+
+/** What each destination holds of a run: its email messages, accepted webhook copies, and objects checked byte for byte. */
+async function copies(result: JobRunResult, prefix: string) {
+  const mails = bed.smtp.messages.filter((m) => m.parsed.text?.includes(result.workflowId));
+  const key = webhookIdempotencyKey(result.workflowId, 'webhook-1');
+  const requests = bed.hook.requests.filter((r) => r.headers['idempotency-key'] === key);
+  const keys = await bed.keys(prefix);
+  const files = [...Object.values(result.files), result.manifestPath];
+  for (const f of Object.values(result.files)) {
+    const object = keys.find((k) => k.endsWith(`/${basename(f)}`));
+    expect(object, f).toBeDefined();
+    expect((await bed.object(object!)).equals(readFileSync(f)), f).toBe(true);
+  }
+  return {
+    mails: mails.length,
+    accepted: bed.hook.accepted(key),
+    requests: requests.length,
+    objects: keys.length,
+    files: files.length,
+  };
+}
+
+describe('delivery under faults', () => {
+  test('SMTP refuses once, the webhook answers 500 twice, S3 drops a connection: one copy each', async () => {
+    bed.smtp.refuseNext(1, 451);
+    bed.hook.script(500, 500);
+    proxy.fault(proxy.connections() + 1, { drop: true });
+    proxy.fault(proxy.connections() + 2, { cutAfterBytes: 20_000 });
+    const refusedBefore = bed.smtp.refused;
+    const result = (await followRun(
+      await startJobRun(
+        h.client,
+        h.settings,
+        job('faults-once', 'once', proxy.endpoint, join(h.dir, 'reports')),
+      ),
+      QUIET,
+    )) as Delivered;
+    expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
+    const c = await copies(result, 'once');
+    expect(bed.smtp.refused - refusedBefore).toBe(1);
+    expect(c.mails).toBe(1);
+    expect(c.requests).toBe(3);
+    expect(c.accepted).toBe(1);
+    expect(c.objects).toBe(c.files);
+    expect(proxy.broken.map((b) => b.how)).toEqual(['drop', 'cut']);
+    const byId = Object.fromEntries(result.delivery.outcomes.map((o) => [o.destination, o]));
+    expect(byId['email-1']!.attempts).toBe(2);
+    expect(byId['webhook-1']!.attempts).toBe(3);
+  });
+
+  test('a webhook refusing for good: delivered partially, files kept, redeliver sends only what failed', async () => {
+    bed.hook.script(410);
+    const result = (await followRun(
+      await startJobRun(
+        h.client,
+        h.settings,
+        job('faults-redeliver', 'again', bed.s3.endpoint, join(h.dir, 'reports')),
+      ),
+      QUIET,
+    )) as Delivered;
+    expect(result.delivery.status).toBe('delivered partially');
+    const failed = result.delivery.outcomes.find((o) => !o.ok)!;
+    expect(failed.destination).toBe('webhook-1');
+    expect(failed.detail).toMatch(/410/);
+    const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
+    expect(manifest.delivery.status).toBe('delivered partially');
+    for (const f of Object.values(result.files)) expect(readFileSync(f).length).toBeGreaterThan(0);
+    let c = await copies(result, 'again');
+    expect([c.mails, c.accepted, c.objects]).toEqual([1, 0, c.files]);
+
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: h.settings.temporalAddress,
+      VIR_TASK_QUEUE: h.settings.taskQueue,
+      VIR_LOG_LEVEL: 'warn',
+    };
+    const out = await runCli(env, ['runs', 'redeliver', result.workflowId]);
+    expect(out.code, out.err.join('\n')).toBe(0);
+    expect(out.out.join('\n')).toMatch(/Delivery: delivered/);
+    expect(out.out.join('\n')).toMatch(/email-1 \(email\): already delivered/);
+    c = await copies(result, 'again');
+    expect([c.mails, c.accepted, c.objects]).toEqual([1, 1, c.files]);
+    const after = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
+    expect(after.delivery.status).toBe('delivered');
+
+    // Everything delivered: a second redelivery sends nothing at all.
+    const requests = bed.hook.requests.length;
+    const again = await runCli(env, ['runs', 'redeliver', result.workflowId]);
+    expect(again.code).toBe(0);
+    expect(bed.hook.requests.length).toBe(requests);
+    c = await copies(result, 'again');
+    expect([c.mails, c.accepted]).toEqual([1, 1]);
+  });
+});
+
+describe('a worker killed during a delivery', () => {
+  let wb: WorkerTestBed;
+  beforeAll(async () => {
+    wb = await workerTestBed({
+      name: 'deliver-kill',
+      serviceUrl: bed.sandbox.url,
+      key: KEYS.vc,
+      temporalAddress: inject('temporalAddress'),
+      env: bed.env,
+    });
+  }, 60_000);
+  afterAll(async () => wb?.close(0));
+
+  test('SIGKILL while the SMTP server holds the message: another worker sends it once', async () => {
+    const worker = await wb.startWorker();
+    const held = bed.smtp.holdNext();
+    const dropped = bed.smtp.dropped;
+    const handle = await startJobRun(
+      wb.client,
+      wb.settings,
+      job('faults-kill', 'kill', bed.s3.endpoint, join(wb.dir, 'reports')),
+    );
+    await held;
+    killGroup(worker, 'SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    await wb.startWorker();
+    const result = (await followRun(handle, QUIET)) as Delivered;
+    expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
+    expect(bed.smtp.dropped - dropped).toBe(1);
+    const c = await copies(result, 'kill');
+    expect(c.mails).toBe(1);
+    expect(c.accepted).toBe(1);
+    expect(c.objects).toBe(c.files);
+  }, 120_000);
+});
