@@ -9,14 +9,17 @@ import { ApplicationFailure } from '@temporalio/common';
 import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
+import { headlineText } from '../reports/format.js';
 import type { AccountLink } from './account.js';
 import { destinationsRef, manifestDestinations } from './delivery/deliver.js';
+import type { DeliveryFigure } from './delivery/types.js';
 import type { Store } from './store.js';
 import type {
   FinalizeInput,
   FinalizeOutput,
   OperationAttempts,
   OutputFolderInput,
+  RenderOutput,
   SelectTopInput,
   StoreRef,
   StoredCall,
@@ -131,6 +134,29 @@ export async function runOutput(
   return {
     outDir: await outputFolder(root, input.job.id, input.date, input.workflowId),
     fileBase: safeFileName(`${input.job.id}-${input.date}`),
+  };
+}
+
+/**
+ * What a render activity returns about the run's opening, whatever the outputs asked: the key
+ * figures the PDF opens with (label, value and note; the tile's colour stays in the PDF) and the
+ * headline on one line, cut to its length (absent when empty).
+ *
+ * @example
+ * return { outDir, files, charts, pages, ...runOpening(openingFigures(model), openingHeadline(model)) };
+ */
+export function runOpening(
+  tiles: readonly DeliveryFigure[],
+  headline: string,
+): Pick<RenderOutput, 'figures' | 'headline'> {
+  const line = headlineText(headline);
+  return {
+    figures: tiles.map((t) => ({
+      label: t.label,
+      value: t.value,
+      ...(t.note !== undefined ? { note: t.note } : {}),
+    })),
+    ...(line ? { headline: line } : {}),
   };
 }
 

@@ -166,9 +166,16 @@ export interface RenderOutput {
   pages: number | null;
   /** What the service did not provide, by the part of the report that lacks it. */
   notProvided?: string[];
-  /** The key figures that open the PDF, in order (emails and chat messages show them). */
+  /**
+   * The run's key figures, in order: the tiles the PDF opens with (also when the job asks no
+   * PDF), for the messages that deliver the report. Absent in outputs recorded before it was added.
+   */
   figures?: DeliveryFigure[];
-  /** One or two sentences a person reads first. */
+  /**
+   * One or two sentences a person reads first (the report's own opening sentence where it has
+   * one): on one line, at most 300 characters (`HEADLINE_MAX_CHARS` in reports/format.ts), cut
+   * at a word boundary.
+   */
   headline?: string;
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
+import { cutAtWord } from './format.js';
 
 /** The family name used in chart specs, SVG and the PDF. */
 export const FONT_FAMILY = 'DejaVu Sans';
@@ -125,11 +126,7 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize: number
   }
   if (lo === 0) return ellipsis;
   // Cut at the last word boundary when that keeps most of the line: `in the thesis…`, not `in the thesis st…`.
-  const kept = chars.slice(0, lo).join('');
-  const space = kept.trimEnd().lastIndexOf(' ');
-  const atWord =
-    chars[lo] === ' ' || chars[lo] === undefined ? kept : space >= lo * 0.6 ? kept.slice(0, space) : kept;
-  return atWord.replace(/[\s,;:·–—-]+$/u, '') + ellipsis;
+  return cutAtWord(chars, lo);
 }
 
 /**

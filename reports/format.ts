@@ -101,3 +101,40 @@ export function formatDuration(ms: number | null | undefined): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * A cut text's first `kept` characters, ended at a word boundary unless that would give up much
+ * of them (`in the thesis…`, not `in the thesis st…`), without trailing punctuation, and an
+ * ellipsis. `chars` is the whole text (its code points), `kept` at least 1.
+ */
+export function cutAtWord(chars: readonly string[], kept: number): string {
+  const text = chars.slice(0, kept).join('');
+  const space = text.trimEnd().lastIndexOf(' ');
+  const atWord =
+    chars[kept] === ' ' || chars[kept] === undefined
+      ? text
+      : space >= kept * 0.6
+        ? text.slice(0, space)
+        : text;
+  return atWord.replace(/[\s,;:·–—-]+$/u, '') + '…';
+}
+
+/**
+ * `text` in at most `maxChars` characters (code points): unchanged when it fits, else cut at a
+ * word boundary with an ellipsis (as {@link cutAtWord}).
+ *
+ * @example truncateToLength('Nothing changed since the last run', 20) // 'Nothing changed…'
+ */
+export function truncateToLength(text: string, maxChars: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= maxChars) return text;
+  return maxChars <= 1 ? '…' : cutAtWord(chars, maxChars - 1);
+}
+
+/** The most characters a run's headline (the sentence a message opens with) takes. */
+export const HEADLINE_MAX_CHARS = 300;
+
+/** A headline: on one line, cut at a word boundary to {@link HEADLINE_MAX_CHARS}. */
+export function headlineText(text: string, maxChars = HEADLINE_MAX_CHARS): string {
+  return truncateToLength(oneLine(text), maxChars);
+}

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
-import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
 import { readProfile, readStartupPeople } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -14,7 +14,13 @@ import { asMatchHistory, compareBatch, nextHistory, type ProfileState } from './
 import type { FundMatchJob } from './job.js';
 import { profilesToRead } from './plan.js';
 import { readBatch, readProfileState } from './read.js';
-import { renderFundCharts, writeFundDigest, writeFundWorkbook } from './report/index.js';
+import {
+  openingFigures,
+  openingHeadline,
+  renderFundCharts,
+  writeFundDigest,
+  writeFundWorkbook,
+} from './report/index.js';
 
 export interface PlanProfilesInput {
   job: Pick<FundMatchJob, 'id' | 'watchlist'>;
@@ -134,6 +140,7 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
     /**
      * Writes the digest PDF and the workbook into <destination>/<job>/<date>/. A quiet run (nothing
      * new, changed, dropped or watched) of a job with `digestWhenQuiet: false` writes the workbook only.
+     * Whatever it writes, it returns the key figures and the headline the digest opens with.
      */
     async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
       const digest = await store.getJson<FundDigest>(input.digestRef);
@@ -155,6 +162,7 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
         charts: charts.filter((c) => c.rendered !== null).length,
         pages,
         notProvided: [],
+        ...runOpening(openingFigures(digest), openingHeadline(digest)),
       };
     },
   };

@@ -4,7 +4,7 @@
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
 import { join } from 'node:path';
-import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
 import { readAccount } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -17,7 +17,13 @@ import {
 } from './changes.js';
 import type { InvestorShortlistJob } from './job.js';
 import { chartsOf, enrichInvestor, readInvestorList } from './read.js';
-import { renderShortlistCharts, writeShortlistReport, writeShortlistWorkbook } from './report/index.js';
+import {
+  openingFigures,
+  openingHeadline,
+  renderShortlistCharts,
+  writeShortlistReport,
+  writeShortlistWorkbook,
+} from './report/index.js';
 import type { CompanySection, ShortlistReport } from './types.js';
 
 export interface BuildShortlistInput {
@@ -138,7 +144,10 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       };
     },
 
-    /** Writes the PDF and the workbook into <destination>/<job>/<date>/. */
+    /**
+     * Writes the PDF and the workbook into <destination>/<job>/<date>/; returns, whatever the
+     * outputs, the key figures and the headline the shortlist opens with.
+     */
     async renderShortlist(input: {
       reportRef: StoreRef;
       job: Pick<InvestorShortlistJob, 'id' | 'destination' | 'outputs'>;
@@ -164,6 +173,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
         charts: charts.filter((c) => c.rendered !== null).length,
         pages,
         notProvided: [],
+        ...runOpening(openingFigures(report), openingHeadline(report)),
       };
     },
   };

@@ -2,13 +2,18 @@
  * The market report's own activities on the jobs task queue: the report model (with the
  * comparison to the previous run) and the rendered workbook and PDF.
  */
-import { outputFolder, readPreviousSnapshot } from '../../activities/run.js';
+import { outputFolder, readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import type { RenderOutput } from '../../activities/types.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
 import { compare, readAnswers, readCountry, snapshotOf, type RunSnapshot } from './data.js';
 import { toMarketReportModel } from './model.js';
-import { renderMarketReport as renderMarket, type MarketReportModel } from './report/index.js';
+import {
+  openingFigures,
+  openingHeadline,
+  renderMarketReport as renderMarket,
+  type MarketReportModel,
+} from './report/index.js';
 import type { BuildModelInput, BuildModelOutput, RenderInput } from './types.js';
 
 /**
@@ -51,7 +56,10 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
       return { modelRef, snapshotRef, asOf };
     },
 
-    /** Renders the workbook and the PDF into <destination>/<job>/<date>/. */
+    /**
+     * Renders the workbook and the PDF into <destination>/<job>/<date>/; returns, whatever the
+     * formats, the key figures and the headline the report opens with.
+     */
     async renderMarketReport(input: RenderInput): Promise<RenderOutput> {
       const model = await store.getJson<MarketReportModel>(input.modelRef);
       const root = input.job.destination ?? deps.reportsDir;
@@ -61,7 +69,14 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
       const notProvided = model.countries.flatMap((c) =>
         (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
       );
-      return { outDir, files: res.files, charts: res.charts, pages: res.pages ?? null, notProvided };
+      return {
+        outDir,
+        files: res.files,
+        charts: res.charts,
+        pages: res.pages ?? null,
+        notProvided,
+        ...runOpening(openingFigures(model), openingHeadline(model)),
+      };
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { readPreviousSnapshot, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -24,7 +24,13 @@ import type {
   SearchSource,
   SuppressedRow,
 } from './types.js';
-import { renderProspectCharts, writeProspectBrief, writeProspectWorkbook } from './report/index.js';
+import {
+  openingFigures,
+  openingHeadline,
+  renderProspectCharts,
+  writeProspectBrief,
+  writeProspectWorkbook,
+} from './report/index.js';
 
 /** Rows of the summary's top list (the brief's table). */
 export const TOP_ROWS = 25;
@@ -234,7 +240,10 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       };
     },
 
-    /** Writes the CSV files (one or numbered files per CRM profile), the workbook and the brief. */
+    /**
+     * Writes the CSV files (one or numbered files per CRM profile), the workbook and the brief;
+     * returns, whatever the outputs, the key figures and the headline the brief opens with.
+     */
     async renderProspectList(input: RenderListInput): Promise<RenderOutput> {
       const summary = await store.getJson<ProspectSummary>(input.refs.summaryRef);
       const { outDir, fileBase } = await runOutput(deps, input);
@@ -265,7 +274,14 @@ export function createProspectListActivities(deps: KindActivityDeps) {
         pages = (await writeProspectBrief(summary, path, rendered)).pages;
         files.pdf = path;
       }
-      return { outDir, files, charts, pages, notProvided: summary.notProvided };
+      return {
+        outDir,
+        files,
+        charts,
+        pages,
+        notProvided: summary.notProvided,
+        ...runOpening(openingFigures(summary), openingHeadline(summary)),
+      };
     },
   };
 }

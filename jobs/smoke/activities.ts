@@ -8,9 +8,11 @@ import {
   recordKey,
   STARTUP_FIELDS,
 } from '../../api/read.js';
+import { runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoreRef, StoredCall } from '../../activities/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
+import { formatInt } from '../../reports/format.js';
 import type { KindActivityDeps } from '../kind.js';
 import type { SmokeJob } from './job.js';
 
@@ -26,7 +28,10 @@ export interface SmokeSummaryInput {
 export function createSmokeActivities(deps: KindActivityDeps) {
   const { store } = deps;
   return {
-    /** Writes `<job>-<date>.json`: how many startups were paged, the first keys, the profile read. */
+    /**
+     * Writes `<job>-<date>.json`: how many startups were paged, the first keys, the profile read.
+     * Returns the same in key figures and a headline, for the messages that deliver the run.
+     */
     async writeSmokeSummary(input: SmokeSummaryInput): Promise<RenderOutput> {
       const keys: string[] = [];
       const notProvided: string[] = [];
@@ -43,6 +48,7 @@ export function createSmokeActivities(deps: KindActivityDeps) {
       if (call && profile === null) notProvided.push('startup profile');
       if (profile)
         for (const f of absentFields([profile], STARTUP_FIELDS)) notProvided.push(`startup profile: ${f}`);
+      const distinct = new Set(keys).size;
       const path = join(input.outDir, `${safeFileName(`${input.job.id}-${input.date}`)}.json`);
       await writeJsonAtomic(
         path,
@@ -50,14 +56,35 @@ export function createSmokeActivities(deps: KindActivityDeps) {
           country: input.job.country,
           total: input.total,
           paged: keys.length,
-          distinct: new Set(keys).size,
+          distinct,
           firstKeys: keys.slice(0, 10),
           firstProfile: profile ? readRecord(profile, STARTUP_FIELDS) : null,
           notProvided,
         },
         true,
       );
-      return { outDir: input.outDir, files: { json: path }, charts: 0, pages: null, notProvided };
+      const figures = [
+        { label: 'Startups paged', value: formatInt(keys.length), note: `${formatInt(distinct)} distinct` },
+        {
+          label: 'Search total',
+          value: formatInt(input.total),
+          note: input.total === null ? 'not given by the service' : 'matching startups',
+        },
+        { label: 'Pages read', value: formatInt(input.pages.length) },
+        { label: 'Profile read', value: profile ? 'Yes' : 'No' },
+      ];
+      const headline =
+        `Smoke run for ${input.job.country}: ${formatInt(keys.length)} startups paged ` +
+        `(${formatInt(distinct)} distinct) in ${formatInt(input.pages.length)} ` +
+        `${input.pages.length === 1 ? 'page' : 'pages'}${profile ? ', one profile read' : ''}.`;
+      return {
+        outDir: input.outDir,
+        files: { json: path },
+        charts: 0,
+        pages: null,
+        notProvided,
+        ...runOpening(figures, headline),
+      };
     },
   };
 }

@@ -9,7 +9,15 @@ import {
   sanitizeTableName,
 } from '../../reports/excel/index.js';
 import { safeFileName } from '../../lib/names.js';
-import { formatDuration, formatPct, formatUsd, pctChange } from '../../reports/format.js';
+import {
+  formatDuration,
+  formatPct,
+  formatUsd,
+  HEADLINE_MAX_CHARS,
+  headlineText,
+  pctChange,
+  truncateToLength,
+} from '../../reports/format.js';
 import { measureText, truncateToWidth, wrapText } from '../../reports/fonts.js';
 
 describe('safeText (formula injection)', () => {
@@ -128,6 +136,16 @@ describe('formats and text fitting', () => {
     expect(truncateToWidth('next round Series A: in the thesis stages', 150, 8)).not.toMatch(/ st…$/);
     // A single long word is still cut where it must be.
     expect(truncateToWidth('Supercalifragilisticexpialidocious', 60, 10)).toMatch(/^Super\S*…$/);
+    // The same cut by length, for text that is not drawn (a message's headline).
+    expect(truncateToLength(long, 30)).toBe('Passion Capital with an…');
+    expect(truncateToLength('Supercalifragilisticexpialidocious', 10)).toBe('Supercali…');
+    expect(truncateToLength('short', 5)).toBe('short');
+    expect(truncateToLength('a: b', 3)).toBe('a…');
+    const headline = headlineText(`${'word '.repeat(100)}\nend`);
+    expect(headline).not.toMatch(/\n/);
+    expect(Array.from(headline).length).toBeLessThanOrEqual(HEADLINE_MAX_CHARS);
+    expect(headline).toMatch(/word…$/);
+    expect(headlineText(' one\n line ')).toBe('one line');
     const lines = wrapText(long, 120, 9, { maxLines: 2 });
     expect(lines).toHaveLength(2);
     expect(lines[1]?.endsWith('…')).toBe(true);

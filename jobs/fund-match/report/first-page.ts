@@ -9,8 +9,9 @@
 import { printableText } from '../../../reports/fonts.js';
 import { formatDate, formatInt } from '../../../reports/format.js';
 import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
-import type { KeyFigure, ReportPdf } from '../../../reports/pdf/index.js';
+import type { ReportPdf } from '../../../reports/pdf/index.js';
 import type { FundDigest, NewMatch } from '../digest.js';
+import { openingFigures } from './opening.js';
 import {
   BASELINE_LINE,
   digestSubtitle,
@@ -52,32 +53,6 @@ function header(pdf: ReportPdf, digest: FundDigest): void {
   pdf.paragraph(digestSubtitle(digest), { size: 9, color: COLORS.muted });
   if (digest.baseline) pdf.paragraph(BASELINE_LINE, { size: 10, color: COLORS.accent });
   else if (digest.quiet) pdf.paragraph(quietLine(digest), { size: 10, color: COLORS.accent });
-}
-
-function tiles(digest: FundDigest): KeyFigure[] {
-  const c = digest.counts;
-  const before = previousRun(digest);
-  const since = before ? `since ${formatDate(before.date)}` : 'first run';
-  const statusOrRound = digest.events.filter((e) => e.kind !== 'stage').length;
-  return [
-    {
-      label: 'Batch',
-      value: formatInt(c.batch),
-      note: digest.baseline ? 'startups matched' : `${formatInt(c.still)} still matched`,
-    },
-    { label: 'New', value: digest.baseline ? '—' : formatInt(c.new), note: since },
-    {
-      label: 'Changed',
-      value: digest.baseline ? '—' : formatInt(c.changed),
-      note: digest.baseline ? since : 'fit ±2 pts or moved',
-    },
-    { label: 'Dropped', value: digest.baseline ? '—' : formatInt(c.dropped), note: since },
-    {
-      label: 'Watchlist events',
-      value: digest.baseline ? '—' : formatInt(c.events),
-      note: digest.baseline ? 'from the next run' : `${formatInt(statusOrRound)} status or round`,
-    },
-  ];
 }
 
 function conflicts(pdf: ReportPdf, digest: FundDigest): void {
@@ -274,7 +249,7 @@ function events(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): vo
 /** Lays out the first page with `budget`. */
 export function firstPage(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): void {
   header(pdf, digest);
-  pdf.keyFigures(tiles(digest), 5);
+  pdf.keyFigures(openingFigures(digest), 5);
   conflicts(pdf, digest);
   matches(pdf, digest, budget);
   changedAndDropped(pdf, digest, budget);

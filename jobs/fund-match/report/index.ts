@@ -3,6 +3,7 @@ export { renderFundCharts, trendSpec, TREND_COLOURED } from './charts.js';
 export type { FundChart, FundChartId } from './charts.js';
 export { writeFundDigest, buildFundDigest, FIRST_PAGE_BUDGETS } from './pdf.js';
 export type { FirstPageBudget } from './pdf.js';
+export { openingFigures, openingHeadline, whatsNewLine } from './opening.js';
 export {
   writeFundWorkbook,
   historyColumns,

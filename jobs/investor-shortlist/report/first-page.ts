@@ -6,8 +6,9 @@
  */
 import { formatInt } from '../../../reports/format.js';
 import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
-import type { KeyFigure, ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
+import type { ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
 import type { ShortlistReport } from '../types.js';
+import { openingFigures } from './opening.js';
 import {
   BASELINE_LINE,
   creditsLine,
@@ -68,32 +69,6 @@ function header(pdf: ReportPdf, report: ShortlistReport): void {
   if (report.baseline) pdf.paragraph(BASELINE_LINE, { size: 10, color: COLORS.accent });
   if (report.planNote) callout(pdf, 'Your plan limits this run', [problemSentence(report.planNote)]);
   pdf.paragraph(creditsLine(report), { size: 9 });
-}
-
-function tiles(report: ShortlistReport): KeyFigure[] {
-  const listed = report.companies.filter((c) => c.problem === null);
-  const investors = report.companies.reduce((n, c) => n + c.investors.length, 0);
-  const fresh = report.companies.reduce((n, c) => n + c.newCount, 0);
-  const missing = report.companies.length - listed.length;
-  return [
-    {
-      label: 'Companies',
-      value: formatInt(report.companies.length),
-      note: missing > 0 ? `${formatInt(missing)} without a list` : 'each with a list',
-    },
-    { label: 'Investors', value: formatInt(investors), note: 'listed in all' },
-    {
-      label: 'New',
-      value: report.baseline ? '—' : formatInt(fresh),
-      note: report.baseline ? 'from the next run' : 'since the last run',
-    },
-    { label: 'On several lists', value: formatInt(report.shared.length), note: 'investors' },
-    {
-      label: 'Credits',
-      value: formatInt(report.credits.spent),
-      note: `of ${formatInt(report.credits.budget)} budgeted`,
-    },
-  ];
 }
 
 /** The companies at a glance; returns true when it printed the stand-in note. */
@@ -161,7 +136,7 @@ function shared(pdf: ReportPdf, report: ShortlistReport, standIn: boolean): void
 /** Lays out the opening: header, key figures, the overview and the shared investors. */
 export function firstPage(pdf: ReportPdf, report: ShortlistReport): void {
   header(pdf, report);
-  pdf.keyFigures(tiles(report), 5);
+  pdf.keyFigures(openingFigures(report), 5);
   const noted = overview(pdf, report);
   shared(pdf, report, !noted);
 }

@@ -2,6 +2,7 @@
 export { renderShortlistCharts, companyCharts } from './charts.js';
 export type { ShortlistChart } from './charts.js';
 export { writeShortlistReport, buildShortlistReport } from './pdf.js';
+export { openingFigures, openingHeadline } from './opening.js';
 export { writeShortlistWorkbook, INVESTOR_COLUMNS, SHARED_COLUMNS } from './workbook.js';
 export type { ShortlistWorkbookResult } from './workbook.js';
 export { OVERVIEW_COLUMNS } from './summary-sheet.js';

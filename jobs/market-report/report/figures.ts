@@ -1,8 +1,17 @@
 /**
  * The numbers the market report prints, derived from the model: year-on-year changes, last
- * full year and year to date per country, totals, and the executive summary's sentences.
+ * full year and year to date per country, totals, the executive summary's sentences, and the
+ * key figures and headline the report opens with.
  */
-import { formatDate, formatInt, formatPct, formatUsd, pctChange } from '../../../reports/format.js';
+import {
+  formatDate,
+  formatInt,
+  formatPct,
+  formatUsd,
+  headlineText,
+  pctChange,
+} from '../../../reports/format.js';
+import type { KeyFigure } from '../../../reports/pdf/index.js';
 import type { CountryChange, CountrySection, MarketReportModel, YearFigures } from './model.js';
 
 export interface YearRow extends YearFigures {
@@ -231,4 +240,61 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
 export function summaryParagraphs(model: MarketReportModel): string[] {
   const p = summaryParts(model);
   return [...p.overview, ...p.countries, ...p.changes];
+}
+
+/** `+12.5% YoY` for a finite change, else nothing. */
+function yoyNote(p: number | null | undefined, label = 'YoY'): string | undefined {
+  return typeof p === 'number' && Number.isFinite(p) ? `${formatPct(p, true)} ${label}` : undefined;
+}
+
+/** A tile's note and colour for a year-on-year change (nothing when the change is unknown). */
+export function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
+  const note = yoyNote(p);
+  return note ? { note, trend: trendOf(p) } : {};
+}
+
+/**
+ * The key figures the report opens with (the executive summary's tiles), in order: the PDF
+ * draws them and the render activity returns them for the messages that deliver the report.
+ */
+export function openingFigures(model: MarketReportModel): KeyFigure[] {
+  const t = totals(model);
+  const cmp = model.comparison;
+  const firstRun = !cmp.previousRunAt;
+  const since = cmp.previousRunAt ? `since ${formatDate(cmp.previousRunAt)}` : '';
+  return [
+    { label: `Deals ${t.lastFullYear}`, value: formatInt(t.deals), ...withTrend(t.dealsYoy) },
+    { label: `Capital ${t.lastFullYear}`, value: formatUsd(t.capital), ...withTrend(t.capitalYoy) },
+    {
+      label: `Deals ${t.ytdYear} YTD`,
+      value: formatInt(t.ytdDeals),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: `Capital ${t.ytdYear} YTD`,
+      value: formatUsd(t.ytdCapital),
+      note: `to ${formatDate(model.period.asOf)}`,
+    },
+    {
+      label: 'Countries',
+      value: formatInt(model.countries.length),
+      note: model.countries.map((c) => c.country).join(', '),
+    },
+    firstRun
+      ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
+    firstRun
+      ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' }
+      : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
+    {
+      label: 'Agent answers',
+      value: formatInt(model.answers.filter((a) => !a.skipped).length),
+      note: `${model.answers.filter((a) => a.skipped).length} skipped`,
+    },
+  ];
+}
+
+/** The report's opening sentence (the executive summary's first paragraph), as a headline. */
+export function openingHeadline(model: MarketReportModel): string {
+  return headlineText(summaryParts(model).overview[0] ?? '');
 }

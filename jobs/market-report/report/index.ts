@@ -5,4 +5,11 @@ export { planCharts, renderCharts } from './charts.js';
 export type { PlannedChart, RenderedCharts } from './charts.js';
 export { buildMarketPdf, reportTitle } from './pdf.js';
 export { buildMarketWorkbook } from './workbook.js';
-export { countryFigures, totals, yearRows, summaryParagraphs } from './figures.js';
+export {
+  countryFigures,
+  openingFigures,
+  openingHeadline,
+  totals,
+  yearRows,
+  summaryParagraphs,
+} from './figures.js';

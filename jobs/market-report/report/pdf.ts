@@ -28,7 +28,7 @@ import {
   isNumericColumn,
 } from './answers.js';
 import type { ChartGroup, PlannedChart, RenderedCharts } from './charts.js';
-import { countryFigures, summaryParts, totals, trendOf, yearRows } from './figures.js';
+import { countryFigures, openingFigures, summaryParts, totals, withTrend, yearRows } from './figures.js';
 import type { CountrySection, InvestorRow, MarketReportModel } from './model.js';
 
 interface Ctx {
@@ -46,10 +46,6 @@ interface TableBlock {
   columns: TableColumn[];
   rows: string[][];
   options?: TableOptions;
-}
-
-function yoyNote(p: number | null | undefined, label = 'YoY'): string | undefined {
-  return typeof p === 'number' && Number.isFinite(p) ? `${formatPct(p, true)} ${label}` : undefined;
 }
 
 function drawChart(ctx: Ctx, p: PlannedChart): void {
@@ -189,39 +185,8 @@ function executiveSummary(ctx: Ctx): void {
   const t = totals(model);
   const cmp = model.comparison;
   const firstRun = !cmp.previousRunAt;
-  const since = cmp.previousRunAt ? `since ${formatDate(cmp.previousRunAt)}` : '';
   pdf.heading('Executive summary', 1);
-  const tiles: KeyFigure[] = [
-    { label: `Deals ${t.lastFullYear}`, value: formatInt(t.deals), ...withTrend(t.dealsYoy) },
-    { label: `Capital ${t.lastFullYear}`, value: formatUsd(t.capital), ...withTrend(t.capitalYoy) },
-    {
-      label: `Deals ${t.ytdYear} YTD`,
-      value: formatInt(t.ytdDeals),
-      note: `to ${formatDate(model.period.asOf)}`,
-    },
-    {
-      label: `Capital ${t.ytdYear} YTD`,
-      value: formatUsd(t.ytdCapital),
-      note: `to ${formatDate(model.period.asOf)}`,
-    },
-    {
-      label: 'Countries',
-      value: formatInt(model.countries.length),
-      note: model.countries.map((c) => c.country).join(', '),
-    },
-    firstRun
-      ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
-      : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
-    firstRun
-      ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' }
-      : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
-    {
-      label: 'Agent answers',
-      value: formatInt(model.answers.filter((a) => !a.skipped).length),
-      note: `${model.answers.filter((a) => a.skipped).length} skipped`,
-    },
-  ];
-  pdf.keyFigures(tiles, 4);
+  pdf.keyFigures(openingFigures(model), 4);
   const parts = summaryParts(model);
   for (const p of parts.overview) pdf.paragraph(p);
   if (parts.countries.length > 0) pdf.bullets(parts.countries);
@@ -306,11 +271,6 @@ function namesByCountry(names: { name: string; country?: string | null }[], max:
     .join('; ');
   const more = names.length - shown.length;
   return more > 0 ? `${text}; and ${more} more (see the workbook).` : `${text}.`;
-}
-
-function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
-  const note = yoyNote(p);
-  return note ? { note, trend: trendOf(p) } : {};
 }
 
 /** "San Francisco" in a section about the city's own country, else "San Francisco, United States". */

@@ -5,3 +5,4 @@ export { writeProspectWorkbook, PROSPECT_COLUMNS, SUPPRESSED_COLUMNS } from './w
 export type { ProspectWorkbookResult } from './workbook.js';
 export { writeProspectBrief, buildProspectBrief, BRIEF_BUDGETS, MAX_BRIEF_PAGES } from './pdf.js';
 export type { BriefBudget } from './pdf.js';
+export { openingFigures, openingHeadline } from './opening.js';

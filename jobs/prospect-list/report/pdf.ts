@@ -11,10 +11,11 @@
 import { printableName } from '../../../reports/fonts.js';
 import { formatDate, formatInt, formatNumber, formatPct, oneLine } from '../../../reports/format.js';
 import { chartRows, COLORS, firstFitting, ReportPdf, sizedColumns } from '../../../reports/pdf/index.js';
-import type { KeyFigure, TableColumn } from '../../../reports/pdf/index.js';
+import type { TableColumn } from '../../../reports/pdf/index.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
-import { briefTitle, gaveText, leftOutLines, leftOutTotal, sourceLines } from './text.js';
+import { openingFigures } from './opening.js';
+import { briefTitle, gaveText, leftOutLines, sourceLines } from './text.js';
 import type { SourceLine } from './text.js';
 
 /** The most pages the brief takes. */
@@ -62,28 +63,7 @@ function header(pdf: ReportPdf, summary: ProspectSummary): void {
       (summary.stats.partial ? ' · partial run (see the end of this brief)' : ''),
     { size: 9, color: COLORS.muted },
   );
-  const c = summary.counts;
-  const budget = summary.stats.creditsBudget;
-  const tiles: KeyFigure[] = [
-    {
-      label: 'Companies listed',
-      value: formatInt(c.listed),
-      note: `${formatInt(leftOutTotal(summary))} left out`,
-    },
-    {
-      label: 'Net new',
-      value: formatInt(c.netNew),
-      note: c.markedDelivered > 0 ? `${formatInt(c.markedDelivered)} delivered before` : 'all new',
-    },
-    { label: 'Scored by fit', value: formatInt(c.scored), note: `of ${formatInt(c.listed)} listed` },
-    { label: 'Enriched', value: formatInt(c.enriched), note: `of the top ${formatInt(c.enrichAsked)}` },
-    {
-      label: 'Credits spent',
-      value: formatInt(summary.stats.creditsSpent),
-      note: budget > 0 ? `budget ${formatInt(budget)}` : 'no budget set',
-    },
-  ];
-  pdf.keyFigures(tiles, 5);
+  pdf.keyFigures(openingFigures(summary), 5);
 }
 
 /**

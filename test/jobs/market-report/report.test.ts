@@ -5,7 +5,14 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planCharts, renderMarketReport } from '../../../jobs/market-report/report/index.js';
+import { LocalStore } from '../../../activities/store.js';
+import { createMarketReportActivities } from '../../../jobs/market-report/activities.js';
+import {
+  openingFigures,
+  openingHeadline,
+  planCharts,
+  renderMarketReport,
+} from '../../../jobs/market-report/report/index.js';
 import type {
   MarketReportModel,
   RenderMarketReportResult,
@@ -16,6 +23,7 @@ import {
   UNICODE_INVESTORS,
   marketModelFixture,
 } from '../../../jobs/market-report/fixtures/market-model.js';
+import { asFigures, expectHeadline, withKeyFigures } from '../../helpers/opening.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'market-report-'));
 let model: MarketReportModel;
@@ -260,6 +268,58 @@ describe('market report PDF', () => {
     const raw = readFileSync(result.files.pdf!, 'latin1');
     expect(raw).toContain('/Outlines');
     expect(raw).toMatch(/\/Count [1-9]/);
+  });
+});
+
+describe('the render activity: the key figures and the headline the report opens with', () => {
+  const store = new LocalStore(join(dir, 'store'));
+  const acts = createMarketReportActivities({ store, reportsDir: join(dir, 'reports') });
+  const render = async (outputs: ('pdf' | 'xlsx')[]) =>
+    acts.renderMarketReport({
+      modelRef: await store.putJson('run-1', 'report/model', model),
+      job: { id: 'weekly-europe', outputs },
+      date: '2025-07-01',
+      workflowId: `market-${outputs.join('-')}`,
+    });
+
+  it('returns the tiles the PDF opened with, and the summary’s first sentence as the headline', async () => {
+    const { result: out, drawn } = await withKeyFigures(() => render(['pdf']));
+    expect(out.files.pdf).toBeDefined();
+    // The first key figures the PDF drew are the executive summary's tiles.
+    expect(drawn[0]).toEqual(openingFigures(model));
+    expect(out.figures).toEqual(asFigures(drawn[0]!));
+    expect(out.figures?.slice(0, 2)).toEqual([
+      { label: 'Deals 2024', value: '2,858', note: '+0.7% YoY' },
+      { label: 'Capital 2024', value: '$31.7B', note: '+10% YoY' },
+    ]);
+    expect(out.figures).toContainEqual({
+      label: 'Countries',
+      value: '3',
+      note: 'Germany, France, United Kingdom',
+    });
+    expect(out.figures?.map((f) => f.label)).toEqual([
+      'Deals 2024',
+      'Capital 2024',
+      'Deals 2025 YTD',
+      'Capital 2025 YTD',
+      'Countries',
+      'New startups',
+      'New top investors',
+      'Agent answers',
+    ]);
+    expectHeadline(out.headline);
+    expect(out.headline).toBe(openingHeadline(model));
+    expect(out.headline).toMatch(/^Across Germany, France and United Kingdom, startups closed 2,858 rounds/);
+    // The PDF prints the same sentence under the tiles.
+    expect(text).toContain(out.headline!);
+  });
+
+  it('returns them when the job asks no PDF', async () => {
+    const { result: out, drawn } = await withKeyFigures(() => render(['xlsx']));
+    expect(out.files.pdf).toBeUndefined();
+    expect(drawn).toEqual([]);
+    expect(out.figures).toEqual(asFigures(openingFigures(model)));
+    expect(out.headline).toBe(openingHeadline(model));
   });
 });
 

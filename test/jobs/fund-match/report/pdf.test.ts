@@ -13,9 +13,15 @@ import type { FundDigest } from '../../../../jobs/fund-match/digest.js';
 import {
   buildFundDigest,
   FIRST_PAGE_BUDGETS,
+  openingFigures,
+  openingHeadline,
   renderFundCharts,
   writeFundDigest,
 } from '../../../../jobs/fund-match/report/index.js';
+import { LocalStore } from '../../../../activities/store.js';
+import { createFundMatchActivities } from '../../../../jobs/fund-match/activities.js';
+import { quietLine } from '../../../../jobs/fund-match/report/text.js';
+import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
 import { CJK_KEY, CJK_NAME, FORMULA_NAME, fundDigests } from './fixture.js';
 
@@ -169,5 +175,60 @@ describe('writeFundDigest', () => {
     expect(first).toMatch(/…and\d+morenewmatches:seeNewmatches,continued/);
     expect(all).toContain(squeeze('New matches, continued'));
     expect(all).toContain(squeeze('30 Riverstone'));
+  });
+});
+
+describe('renderFundDigest: the key figures and the headline the digest opens with', () => {
+  const digests = fundDigests();
+  const store = new LocalStore(join(dir, 'store'));
+  const acts = createFundMatchActivities({ store, reportsDir: join(dir, 'reports') });
+  const render = async (digest: FundDigest, outputs: ('pdf' | 'xlsx')[], name: string) =>
+    withKeyFigures(async () =>
+      acts.renderFundDigest({
+        digestRef: await store.putJson(name, 'digest/model', digest),
+        job: { id: 'weekly-matches', outputs, digestWhenQuiet: false },
+        date: digest.date,
+        workflowId: name,
+      }),
+    );
+
+  it('returns the tiles the first page opened with and what is new since the last run', async () => {
+    const d = digests.second;
+    const { result: out, drawn } = await render(d, ['pdf'], 'second');
+    expect(out.files.pdf).toBeDefined();
+    expect(drawn[0]).toEqual(openingFigures(d));
+    expect(out.figures).toEqual(asFigures(drawn[0]!));
+    expect(out.figures).toEqual([
+      { label: 'Batch', value: '30', note: '26 still matched' },
+      { label: 'New', value: '4', note: 'since 9 Nov 2026' },
+      { label: 'Changed', value: String(d.counts.changed), note: 'fit ±2 pts or moved' },
+      { label: 'Dropped', value: '4', note: 'since 9 Nov 2026' },
+      { label: 'Watchlist events', value: '7', note: '4 status or round' },
+    ]);
+    expectHeadline(out.headline);
+    expect(out.headline).toBe(
+      `Since the run of 9 Nov 2026: 4 new matches, ${d.counts.changed} changed, 4 dropped and 7 watchlist events. ` +
+        '2 startups of the batch have a portfolio conflict.',
+    );
+  });
+
+  it('returns the baseline line on a baseline, and the quiet line when a quiet run writes no PDF', async () => {
+    const base = await render(digests.baseline, ['pdf'], 'baseline');
+    expect(base.result.figures).toEqual(asFigures(base.drawn[0]!));
+    expect(base.result.figures?.[1]).toEqual({ label: 'New', value: '—', note: 'first run' });
+    expectHeadline(base.result.headline);
+    expect(base.result.headline).toBe(
+      'Baseline: the first run of this job; the next runs will say what changed. 30 startups matched.',
+    );
+
+    const quiet = await render(digests.third, ['pdf', 'xlsx'], 'quiet');
+    // digestWhenQuiet: false, so the workbook only; the figures and the headline all the same.
+    expect(quiet.result.files.pdf).toBeUndefined();
+    expect(quiet.drawn).toEqual([]);
+    expect(quiet.result.figures).toEqual(asFigures(openingFigures(digests.third)));
+    expect(quiet.result.figures?.[0]).toEqual({ label: 'Batch', value: '30', note: '30 still matched' });
+    expectHeadline(quiet.result.headline);
+    expect(quiet.result.headline).toBe(quietLine(digests.third));
+    expect(quiet.result.headline).toBe(openingHeadline(digests.third));
   });
 });

@@ -8,11 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalStore } from '../../../../activities/store.js';
+import { createInvestorShortlistActivities } from '../../../../jobs/investor-shortlist/activities.js';
 import {
   BASELINE_LINE,
+  openingFigures,
+  openingHeadline,
   renderShortlistCharts,
   writeShortlistReport,
 } from '../../../../jobs/investor-shortlist/report/index.js';
+import type { ShortlistReport } from '../../../../jobs/investor-shortlist/types.js';
+import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
 import { CJK_KEY, CJK_NAME, shortlistReport } from './fixture.js';
 
@@ -89,5 +95,50 @@ describe('writeShortlistReport', () => {
     const t = flat(baseline.text);
     expect(t).toContain(BASELINE_LINE);
     expect(baseline.text.split('\n').filter((l) => /\bNEW\b/.test(l) && /\d+\.\d%/.test(l))).toHaveLength(0);
+  });
+});
+
+describe('renderShortlist: the key figures and the headline the shortlist opens with', () => {
+  const store = new LocalStore(join(dir, 'store'));
+  const acts = createInvestorShortlistActivities({ store, reportsDir: join(dir, 'reports') });
+  const render = async (report: ShortlistReport, outputs: ('pdf' | 'xlsx')[], name: string) =>
+    withKeyFigures(async () =>
+      acts.renderShortlist({
+        reportRef: await store.putJson(name, 'shortlist/report', report),
+        job: { id: 'portfolio-raises', outputs },
+        date: report.date,
+        workflowId: name,
+      }),
+    );
+
+  it('returns the tiles the opening drew and the shortlist in a sentence', async () => {
+    const report = shortlistReport();
+    const { result: out, drawn } = await render(report, ['pdf'], 'second');
+    expect(out.files.pdf).toBeDefined();
+    expect(drawn[0]).toEqual(openingFigures(report));
+    expect(out.figures).toEqual(asFigures(drawn[0]!));
+    expect(out.figures).toEqual([
+      { label: 'Companies', value: '3', note: '1 without a list' },
+      { label: 'Investors', value: '18', note: 'listed in all' },
+      { label: 'New', value: '4', note: 'since the last run' },
+      { label: 'On several lists', value: '6', note: 'investors' },
+      { label: 'Credits', value: '2', note: 'of 10 budgeted' },
+    ]);
+    expectHeadline(out.headline);
+    expect(out.headline).toBe(
+      '18 investors listed for 2 of 3 portfolio companies, 4 new since the last run; 6 on several lists.',
+    );
+  });
+
+  it('returns them when the job asks no PDF; a baseline says so', async () => {
+    const base = shortlistReport({ baseline: true });
+    const { result: out, drawn } = await render(base, ['xlsx'], 'baseline');
+    expect(out.files.pdf).toBeUndefined();
+    expect(drawn).toEqual([]);
+    expect(out.figures).toEqual(asFigures(openingFigures(base)));
+    expect(out.figures?.[2]).toEqual({ label: 'New', value: '—', note: 'from the next run' });
+    expectHeadline(out.headline);
+    expect(out.headline).toBe(openingHeadline(base));
+    expect(out.headline).toContain(BASELINE_LINE);
   });
 });

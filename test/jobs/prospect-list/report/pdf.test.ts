@@ -3,14 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LocalStore } from '../../../../activities/store.js';
+import { createProspectListActivities } from '../../../../jobs/prospect-list/activities.js';
 import {
   BRIEF_BUDGETS,
   buildProspectBrief,
   MAX_BRIEF_PAGES,
+  openingFigures,
+  openingHeadline,
   renderProspectCharts,
   writeProspectBrief,
 } from '../../../../jobs/prospect-list/report/index.js';
 import type { ProspectSummary } from '../../../../jobs/prospect-list/types.js';
+import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages } from '../../../helpers/reports.js';
 import { ACCENT_NAME, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
 
@@ -100,5 +105,60 @@ describe('writeProspectBrief', () => {
     expect(pages).toBeLessThanOrEqual(2);
     expect(text).toContain(squeeze('The list is empty.'));
     expect(text).toContain(squeeze('No country chart: the list is empty.'));
+  });
+});
+
+describe('renderProspectList: the key figures and the headline the brief opens with', () => {
+  const store = new LocalStore(join(dir, 'store'));
+  const acts = createProspectListActivities({ store, reportsDir: join(dir, 'reports') });
+  const render = async (summary: ProspectSummary, outputs: ('csv' | 'xlsx' | 'pdf')[], name: string) =>
+    withKeyFigures(async () =>
+      acts.renderProspectList({
+        refs: {
+          summaryRef: await store.putJson(name, 'list/summary', summary),
+          rowChunks: [await store.putJson(name, 'list/rows-0', summary.top)],
+          suppressedChunks: [],
+        },
+        job: { id: 'dach-payments', outputs, crm: ['hubspot'] },
+        date: summary.date,
+        workflowId: name,
+      }),
+    );
+
+  it('returns the tiles the brief drew and the list in a sentence', async () => {
+    const summary = prospectSummary();
+    const { result: out, drawn } = await render(summary, ['pdf'], 'brief');
+    expect(out.files.pdf).toBeDefined();
+    expect(drawn[0]).toEqual(openingFigures(summary));
+    expect(out.figures).toEqual(asFigures(drawn[0]!));
+    expect(out.figures).toEqual([
+      { label: 'Companies listed', value: '500', note: '412 left out' },
+      { label: 'Net new', value: '450', note: '50 delivered before' },
+      { label: 'Scored by fit', value: '60', note: 'of 500 listed' },
+      { label: 'Enriched', value: '100', note: 'of the top 100' },
+      { label: 'Credits spent', value: '6', note: 'budget 9' },
+    ]);
+    expectHeadline(out.headline);
+    expect(out.headline).toBe(
+      '500 companies listed from 2 briefs and 2 searches, 450 of them net new; 412 companies left out ' +
+        '(in the CRM export or delivered before).',
+    );
+  });
+
+  it('returns them when the job asks no PDF, and for an empty list', async () => {
+    const summary = prospectSummary();
+    const { result: out, drawn } = await render(summary, ['csv'], 'csv-only');
+    expect(out.files.pdf).toBeUndefined();
+    expect(out.files['csv-hubspot']).toBeDefined();
+    expect(drawn).toEqual([]);
+    expect(out.figures).toEqual(asFigures(openingFigures(summary)));
+    expect(out.headline).toBe(openingHeadline(summary));
+
+    const empty = prospectSummary({ listed: 0 });
+    const none = await render(empty, ['pdf'], 'empty');
+    expect(none.result.figures).toEqual(asFigures(none.drawn[0]!));
+    expect(none.result.figures?.[0]).toEqual({ label: 'Companies listed', value: '0', note: '412 left out' });
+    expectHeadline(none.result.headline);
+    expect(none.result.headline).toMatch(/^No company listed from 2 briefs and 2 searches/);
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * What the prospect list's brief opens with, written once for the PDF and the messages that
+ * deliver the list: the key figures (the list's size in tiles) and a headline sentence.
+ */
+import { formatInt, headlineText } from '../../../reports/format.js';
+import type { KeyFigure } from '../../../reports/pdf/index.js';
+import type { ProspectSummary } from '../types.js';
+import { leftOutTotal } from './text.js';
+
+const plural = (n: number, one: string, many: string): string => `${formatInt(n)} ${n === 1 ? one : many}`;
+
+/** The key figures under the brief's title, in order. */
+export function openingFigures(summary: ProspectSummary): KeyFigure[] {
+  const c = summary.counts;
+  const budget = summary.stats.creditsBudget;
+  return [
+    {
+      label: 'Companies listed',
+      value: formatInt(c.listed),
+      note: `${formatInt(leftOutTotal(summary))} left out`,
+    },
+    {
+      label: 'Net new',
+      value: formatInt(c.netNew),
+      note: c.markedDelivered > 0 ? `${formatInt(c.markedDelivered)} delivered before` : 'all new',
+    },
+    { label: 'Scored by fit', value: formatInt(c.scored), note: `of ${formatInt(c.listed)} listed` },
+    { label: 'Enriched', value: formatInt(c.enriched), note: `of the top ${formatInt(c.enrichAsked)}` },
+    {
+      label: 'Credits spent',
+      value: formatInt(summary.stats.creditsSpent),
+      note: budget > 0 ? `budget ${formatInt(budget)}` : 'no budget set',
+    },
+  ];
+}
+
+/**
+ * The list in a sentence: how many companies, from which sources, how many net new, how many
+ * left out. `12 companies listed from 2 briefs and 1 search, 9 of them net new; 3 companies left out
+ * (in the CRM export or delivered before).`
+ */
+export function openingHeadline(summary: ProspectSummary): string {
+  const c = summary.counts;
+  const from = [
+    summary.briefs.length > 0 ? plural(summary.briefs.length, 'brief', 'briefs') : null,
+    summary.searches.length > 0 ? plural(summary.searches.length, 'search', 'searches') : null,
+  ]
+    .filter((x): x is string => x !== null)
+    .join(' and ');
+  const left = leftOutTotal(summary);
+  const listed =
+    c.listed === 0
+      ? `No company listed${from ? ` from ${from}` : ''}`
+      : `${plural(c.listed, 'company', 'companies')} listed${from ? ` from ${from}` : ''}, ` +
+        `${formatInt(c.netNew)} of them net new`;
+  const leftOut =
+    left > 0
+      ? `; ${plural(left, 'company', 'companies')} left out (in the CRM export or delivered before)`
+      : '';
+  return headlineText(`${listed}${leftOut}.`);
+}
