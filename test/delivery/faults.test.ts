@@ -147,10 +147,10 @@ describe('delivery under faults', () => {
     };
     const out = await runCli(env, ['runs', 'redeliver', result.workflowId]);
     expect(out.code, out.err.join('\n')).toBe(0);
-    expect(out.out.join('\n')).toMatch(/Delivery: delivered/);
-    expect(out.out.join('\n')).toMatch(/email-1 \(email\): already delivered/);
     c = await copies(result, 'again');
     expect([c.mails, c.accepted, c.objects]).toEqual([1, 1, c.files]);
+    expect(out.out.join('\n')).toMatch(/Delivery: delivered/);
+    expect(out.out.join('\n')).toMatch(/email-1 \(email\): already delivered/);
     const after = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
     expect(after.delivery.status).toBe('delivered');
 

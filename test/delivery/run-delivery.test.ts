@@ -116,7 +116,18 @@ async function expectDelivered(result: Delivered, prefix: string, mailsBefore: n
   };
   expect(json.run.id).toBe(result.workflowId);
   expect(json.status).toBe(result.partial ? 'partial' : 'complete');
-  expect(json.figures.length).toBeGreaterThan(0);
+  // The key figures are the ones the PDF opens with, as the render gave them to the manifest.
+  const opening = (
+    JSON.parse(readFileSync(result.manifestPath, 'utf8')) as {
+      summary: { figures: unknown[]; headline: string };
+    }
+  ).summary;
+  expect(opening.figures.length).toBeGreaterThan(2);
+  expect(json.figures).toEqual(opening.figures);
+  const first = opening.figures[0] as { label: string; value: string };
+  expect(mail.parsed.text).toContain(first.label);
+  expect(mail.parsed.text).toContain(first.value);
+  expect(mail.parsed.text).toContain(opening.headline.slice(0, 40));
   expect(json.manifest.files.sort()).toEqual(files.map((f) => basename(f)).sort());
   // The links are pre-signed links to the S3 objects, and they work.
   expect(json.links.map((l) => l.name).sort()).toEqual(
