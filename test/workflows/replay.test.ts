@@ -28,6 +28,8 @@ import {
   type RecordedHistory,
 } from '../helpers/histories.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
+import { startDeliveryBed } from '../helpers/delivery-bed.js';
+import { redeliverRunWorkflow } from '../../workflows/delivery.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
 let sandbox: RunningSandbox;
@@ -91,6 +93,10 @@ describe('frozen histories', () => {
 
   test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
     expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
+  });
+
+  test('the set recorded with delivery after the manifest (patched) and a redelivery is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-delivery');
   });
 
   for (const set of frozenSets()) {
@@ -214,6 +220,59 @@ describe('fresh runs', () => {
     expect(histories.length).toBe(2);
     expectClean(await replay(histories), histories.length);
     fresh.push(...histories);
+  });
+
+  test('a run delivered to email, webhooks and S3 (patched), one webhook failing, and its redelivery replay', async () => {
+    const bed = await startDeliveryBed();
+    const saved = Object.fromEntries(Object.keys(bed.env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, bed.env);
+    try {
+      bed.hook.script(410);
+      const job = parseSmokeJob({
+        id: 'replay-delivery',
+        title: 'Replay delivery',
+        country: 'France',
+        records: 50,
+        destination: `${h.dir}/reports`,
+        delivery: [
+          { s3: { bucket: bed.bucket, prefix: 'replay', endpoint: bed.s3.endpoint, region: bed.s3.region } },
+          { email: { to: ['partner@fund.test'] } },
+          { webhook: { url: `${bed.hook.url}/replay`, format: 'slack' } },
+        ],
+      });
+      const handle = await startJobRun(h.client, h.settings, job);
+      const result = await followRun(handle, QUIET);
+      expect(result.delivery?.status).toBe('delivered partially');
+      const redelivered = await h.client.workflow.execute(redeliverRunWorkflow, {
+        taskQueue: h.settings.taskQueue,
+        workflowId: `${handle.workflowId}/redeliver`,
+        args: [{ runWorkflowId: handle.workflowId, manifestPath: result.manifestPath }],
+      });
+      expect(redelivered.status).toBe('delivered');
+      expect(bed.smtp.messages).toHaveLength(1);
+      const histories = await runHistories(h.client, handle.workflowId);
+      const main = histories.find((x) => x.workflowId === handle.workflowId)!;
+      const E = temporal.api.enums.v1.EventType;
+      const scheduled = (main.history.events ?? []).filter(
+        (e) => e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+      );
+      const names = scheduled.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+      expect(names.filter((n) => n === 'deliverToDestination')).toHaveLength(3);
+      expect(names).toContain('recordDeliveries');
+      // The redelivery's own history (a workflow of its own).
+      histories.push({
+        workflowId: `${handle.workflowId}/redeliver`,
+        history: await h.client.workflow.getHandle(`${handle.workflowId}/redeliver`).fetchHistory(),
+      });
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await bed.close();
+    }
   });
 
   test('a prospect list (a paid brief, a paged search, enrichment, chunks) replays', async () => {
