@@ -103,6 +103,9 @@ export interface DailyLimitDetails {
 
 export const DAILY_LIMIT_FAILURE = 'DailyLimitReached';
 
+/** Attempts of one delivery activity (its retry policy; the last one records a failure rather than throwing it). */
+export const DELIVERY_MAX_ATTEMPTS = 4;
+
 /**
  * A paid call whose outcome is unknown: the request was sent and no readable answer came back
  * (timeout, dropped connection, 5xx, a body that is not the envelope). The service may have

@@ -10,11 +10,8 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery/deliver.js';
-import {
-  DELIVERY_MAX_ATTEMPTS,
-  type DeliveryOutcome,
-  type RunDelivery,
-} from '../activities/delivery/types.js';
+import type { DeliveryOutcome, RunDelivery } from '../activities/delivery/types.js';
+import { DELIVERY_MAX_ATTEMPTS } from '../activities/types.js';
 import { failureMessage } from './calls.js';
 
 /** The patch of the delivery step after the manifest. */

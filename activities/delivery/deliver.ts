@@ -21,13 +21,12 @@ import { redactText } from '../../api/redact.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
 import type { Store } from '../store.js';
-import type { StoreRef } from '../types.js';
+import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../types.js';
 import { buildRunEmail, sendRunEmail } from './email.js';
 import { EmailTransientError, isEmailError } from './email-errors.js';
 import { createS3Client, presignedUrls, s3CredentialsFromEnv, uploadRunFiles } from './s3.js';
 import type { Destination } from './schema.js';
 import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
-import { DELIVERY_MAX_ATTEMPTS } from './types.js';
 import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from './types.js';
 import { deliverWebhook, webhookTarget } from './webhook.js';
 

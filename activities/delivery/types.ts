@@ -43,9 +43,6 @@ export interface DeliverySummary {
   links?: { name: string; url: string }[];
 }
 
-/** Attempts of one delivery activity (its retry policy; the last one records a failure rather than throwing it). */
-export const DELIVERY_MAX_ATTEMPTS = 4;
-
 /** What one delivery to one destination did. */
 export interface DeliveryOutcome {
   /** The destination's id in the job (`email-1`, `webhook-1`, `s3-1`, or the id the job gives). */

@@ -1,6 +1,9 @@
 /** A job's delivery list: each kind validated by its own schema, problems at their full path, ids by position. */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DeliverySchema } from '../../activities/delivery/schema.js';
+import { parseJobFile } from '../../config/jobs.js';
 
 function problems(input: unknown): string[] {
   const parsed = DeliverySchema.safeParse(input);
@@ -65,5 +68,32 @@ describe('DeliverySchema', () => {
   it('is a list', () => {
     expect(problems({ email: { to: ['a@example.com'] } })[0]).toMatch(/must be a list of destinations/);
     expect(DeliverySchema.parse([])).toEqual([]);
+  });
+});
+
+describe('the job files the docs show', () => {
+  /** The YAML block that follows `heading` in a Markdown file. */
+  function yamlAfter(path: string, heading: string): string {
+    const text = readFileSync(join(import.meta.dirname, '../..', path), 'utf8');
+    const from = text.indexOf(heading);
+    expect(from, `${path}: ${heading}`).toBeGreaterThanOrEqual(0);
+    const block = /```yaml\n([\s\S]*?)```/.exec(text.slice(from));
+    return block![1]!;
+  }
+
+  it.each([
+    ['README.md', '#### Delivery', ['email-1', 'webhook-1', 's3-1']],
+    ['docs/delivery.md', '## In a job file', ['email-1', 'team-chat', 'webhook-2', 's3-1']],
+  ])('%s (%s) parses as a job with its destinations', (path, heading, ids) => {
+    const file = parseJobFile(yamlAfter(path, heading), path);
+    const job = file.jobs[0]!;
+    expect(job.delivery?.map((d) => d.id)).toEqual(ids);
+  });
+
+  it('a bad address in a job file names the job and the field', () => {
+    const text = yamlAfter('README.md', '#### Delivery').replace('partners@fund.example', 'partners@');
+    expect(() => parseJobFile(text, 'jobs.yaml')).toThrow(
+      'jobs.yaml: job "weekly-dach": delivery[0].email.to[0]: "partners@" is not an email address',
+    );
   });
 });

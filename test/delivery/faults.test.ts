@@ -98,14 +98,14 @@ describe('delivery under faults', () => {
     proxy.fault(proxy.connections() + 1, { drop: true });
     proxy.fault(proxy.connections() + 2, { cutAfterBytes: 20_000 });
     const refusedBefore = bed.smtp.refused;
-    const result = (await followRun(
+    const result = await followRun<Delivered>(
       await startJobRun(
         h.client,
         h.settings,
         job('faults-once', 'once', proxy.endpoint, join(h.dir, 'reports')),
       ),
       QUIET,
-    )) as Delivered;
+    );
     expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
     const c = await copies(result, 'once');
     expect(bed.smtp.refused - refusedBefore).toBe(1);
@@ -121,14 +121,14 @@ describe('delivery under faults', () => {
 
   test('a webhook refusing for good: delivered partially, files kept, redeliver sends only what failed', async () => {
     bed.hook.script(410);
-    const result = (await followRun(
+    const result = await followRun<Delivered>(
       await startJobRun(
         h.client,
         h.settings,
         job('faults-redeliver', 'again', bed.s3.endpoint, join(h.dir, 'reports')),
       ),
       QUIET,
-    )) as Delivered;
+    );
     expect(result.delivery.status).toBe('delivered partially');
     const failed = result.delivery.outcomes.find((o) => !o.ok)!;
     expect(failed.destination).toBe('webhook-1');
@@ -190,7 +190,7 @@ describe('a worker killed during a delivery', () => {
     killGroup(worker, 'SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     await wb.startWorker();
-    const result = (await followRun(handle, QUIET)) as Delivered;
+    const result = await followRun<Delivered>(handle, QUIET);
     expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
     expect(bed.smtp.dropped - dropped).toBe(1);
     const c = await copies(result, 'kill');
