@@ -30,6 +30,8 @@ export const DEFAULTS = {
   VIR_LOG_LEVEL: 'info',
   VIR_TEMPORAL_UI_PORT: '8233',
   VIR_SANDBOX_PORT: '8787',
+  VIR_DEV_SMTP_PORT: '2525',
+  VIR_DEV_S3_PORT: '7070',
 } as const satisfies Partial<Record<SettingName, string>>;
 
 /** Names of the variables the settings read. */
@@ -55,6 +57,8 @@ export const SETTING_NAMES = [
   'VIR_LOG_LEVEL',
   'VIR_TEMPORAL_UI_PORT',
   'VIR_SANDBOX_PORT',
+  'VIR_DEV_SMTP_PORT',
+  'VIR_DEV_S3_PORT',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -125,6 +129,8 @@ export const SettingsEnvSchema = z.object({
   VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
   VIR_TEMPORAL_UI_PORT: port(),
   VIR_SANDBOX_PORT: port(),
+  VIR_DEV_SMTP_PORT: port(),
+  VIR_DEV_S3_PORT: port(),
 });
 
 /** Resolved settings: typed, defaults applied, directories absolute. */
@@ -159,6 +165,10 @@ export interface Settings {
   logLevel: LogLevel;
   temporalUiPort: number;
   sandboxPort: number;
+  /** Port of `vir dev`'s mail catcher (VIR_DEV_SMTP_PORT; 0: a free one). */
+  devSmtpPort: number;
+  /** Port of `vir dev`'s S3-compatible server (VIR_DEV_S3_PORT; 0: a free one). */
+  devS3Port: number;
 }
 
 /** A bad setting: names the variable and what it expects. Never carries a secret's value. */
@@ -226,6 +236,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: v.VIR_LOG_LEVEL,
     temporalUiPort: v.VIR_TEMPORAL_UI_PORT,
     sandboxPort: v.VIR_SANDBOX_PORT,
+    devSmtpPort: v.VIR_DEV_SMTP_PORT,
+    devS3Port: v.VIR_DEV_S3_PORT,
   };
 }
 
@@ -276,5 +288,7 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_LOG_LEVEL', settings.logLevel],
     ['VIR_TEMPORAL_UI_PORT', String(settings.temporalUiPort)],
     ['VIR_SANDBOX_PORT', String(settings.sandboxPort)],
+    ['VIR_DEV_SMTP_PORT', String(settings.devSmtpPort)],
+    ['VIR_DEV_S3_PORT', String(settings.devS3Port)],
   ];
 }

@@ -1,12 +1,14 @@
 /**
  * The whole system on one machine: the embedded Temporal dev server (or one already running),
- * optionally the sandbox service and the workers. `vir dev`, `vir demo` and the benchmarks start
- * it here; `close()` stops what was started in the reverse order (workers, sandbox, Temporal),
- * and a start that fails half way stops what it had started.
+ * optionally the sandbox service, `vir dev`'s delivery servers (mail catcher, S3) and the
+ * workers. `vir dev`, `vir demo` and the benchmarks start it here; `close()` stops what was
+ * started in the reverse order (workers, delivery servers, sandbox, Temporal), and a start that
+ * fails half way stops what it had started.
  */
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type * as SandboxModule from '../sandbox/index.js';
+import { startDevDelivery, type DevDelivery, type DevDeliveryOptions } from './dev-delivery.js';
 import { startTemporalDevServer, temporalAnswers, type TemporalServerOptions } from './temporal-server.js';
 import { installRuntimeLogger, startWorkers, type RunningWorkers, type WorkerTuning } from './workers.js';
 
@@ -35,6 +37,11 @@ export interface LocalStackOptions {
         scale?: number;
       }
     | false;
+  /**
+   * Start the mail catcher and the S3 server before the workers, and point the delivery settings
+   * at them where the user has set none (runtime/dev-delivery.ts); default none.
+   */
+  delivery?: DevDeliveryOptions | false;
   /** Start the workers (with this tuning), or not (false). */
   workers: WorkerTuning | false;
   /** Where the workers' Temporal SDK logs go (redacted); default the SDK's own. */
@@ -61,17 +68,19 @@ export interface LocalStack {
   sandboxUrl: string | null;
   /** The in-process sandbox's demo controls (null when the stack started no sandbox). */
   sandbox: LocalSandbox | null;
+  /** The delivery servers started and the settings written for them (null: none asked for). */
+  delivery: DevDelivery | null;
   /** Settings the workers run with (VIS_BASE_URL pointed at the sandbox when it runs). */
   settings: Settings;
   workers: RunningWorkers | null;
   /** Resolves when the workers stop (null without workers). */
   running: Promise<void> | null;
-  /** Stops the workers, then the sandbox, then Temporal (unless reused). Idempotent. */
+  /** Stops the workers, then the delivery servers, the sandbox, Temporal (unless reused). Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * Starts Temporal, then the sandbox, then the workers.
+ * Starts Temporal, then the sandbox, the delivery servers, the workers.
  *
  * @example
  * const stack = await startLocalStack(loadSettings(), { temporal: { port: 0 }, sandbox: { port: 0 }, workers: {} });
@@ -113,6 +122,13 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
       };
     }
 
+    let delivery: DevDelivery | null = null;
+    if (options.delivery) {
+      const started = await startDevDelivery(options.delivery);
+      closers.push(() => started.close());
+      delivery = started;
+    }
+
     let workers: RunningWorkers | null = null;
     let running: Promise<void> | null = null;
     if (options.workers) {
@@ -132,6 +148,7 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
       uiUrl: server.uiUrl,
       sandboxUrl,
       sandbox: localSandbox,
+      delivery,
       settings,
       workers,
       running,

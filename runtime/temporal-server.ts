@@ -128,7 +128,7 @@ function processGroupOf(pid: number): number {
 }
 
 /** The util-linux `setpriv` that can set a parent-death signal, or null. */
-function findSetpriv(): string | null {
+export function findSetpriv(): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter).concat('/usr/bin', '/bin')) {
     if (!dir) continue;
     const candidate = join(dir, 'setpriv');

@@ -24,7 +24,7 @@ import type { Store } from '../store.js';
 import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../types.js';
 import { buildRunEmail, sendRunEmail } from './email.js';
 import { EmailTransientError, isEmailError } from './email-errors.js';
-import { createS3Client, presignedUrls, s3CredentialsFromEnv, uploadRunFiles } from './s3.js';
+import { presignedUrls, s3ClientFromEnv, uploadRunFiles, withEnvEndpoint } from './s3.js';
 import type { Destination } from './schema.js';
 import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
 import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from './types.js';
@@ -197,9 +197,9 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       const record = await readRecord(manifest.workflowId, d.id);
       const keys = (record?.status === 'delivered' ? (record.outcome?.objects ?? []) : []).map((o) => o.key);
       if (keys.length === 0) continue;
-      const client = createS3Client(d.s3, s3CredentialsFromEnv(env()));
+      const client = s3ClientFromEnv(d.s3, env());
       try {
-        const links = await presignedUrls(client, d.s3, keys, LINK_TTL_SECONDS);
+        const links = await presignedUrls(client, withEnvEndpoint(d.s3, env()), keys, LINK_TTL_SECONDS);
         return links.map((l) => ({ name: l.name, url: l.url }));
       } finally {
         client.destroy();
@@ -217,7 +217,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     attempt: number,
   ): Promise<DeliveryOutcome> {
     if (d.kind === 's3') {
-      const client = createS3Client(d.s3, s3CredentialsFromEnv(env()));
+      const client = s3ClientFromEnv(d.s3, env());
       try {
         const files = await runFiles(manifestPath, manifest, true);
         const out = await uploadRunFiles(

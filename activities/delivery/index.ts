@@ -89,13 +89,16 @@ export {
   objectKey,
   parseS3Destination,
   presignedUrls,
+  s3ClientFromEnv,
   s3CredentialsFromEnv,
+  s3EndpointFromEnv,
   uploadRunFiles,
   S3_CLIENT_DEFAULTS,
   S3DestinationError,
   S3DestinationFieldsSchema,
   S3DestinationSchema,
   UPLOAD_DEFAULTS,
+  withEnvEndpoint,
 } from './s3.js';
 export type {
   PresignedLink,

@@ -14,7 +14,7 @@
  *
  * @example
  * const dest = parseS3Destination(job.delivery[0]);
- * const client = createS3Client(dest, s3CredentialsFromEnv(process.env));
+ * const client = s3ClientFromEnv(dest, process.env); // keys, and VIR_S3_ENDPOINT when dest has no endpoint
  * const outcome = await uploadRunFiles(dest, files, { jobId: job.id, date: '2026-11-23' }, { client });
  */
 import { createHash } from 'node:crypto';
@@ -31,6 +31,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { fieldOf } from '../../lib/fields.js';
 import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from './schema.js';
 import type { S3Destination } from './schema.js';
+import { SettingsError } from '../../config/settings.js';
 import type { DeliveryFile, DeliveryOutcome } from './types.js';
 
 export { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema };
@@ -107,6 +108,48 @@ export function s3CredentialsFromEnv(
   return null;
 }
 
+/**
+ * The endpoint of destinations that name none: `VIR_S3_ENDPOINT` when set (an http or https
+ * URL; `vir dev` sets it to its local S3 server), else undefined (AWS). A bad value is a
+ * SettingsError naming the variable; the value is not echoed.
+ */
+export function s3EndpointFromEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+): string | undefined {
+  const value = env.VIR_S3_ENDPOINT?.trim();
+  if (!value) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new SettingsError(
+      'VIR_S3_ENDPOINT',
+      'VIR_S3_ENDPOINT must be an http:// or https:// URL (like http://127.0.0.1:7070)',
+    );
+  if (url.username || url.password)
+    throw new SettingsError(
+      'VIR_S3_ENDPOINT',
+      'VIR_S3_ENDPOINT must not hold a user or password: the keys come from VIR_S3_ACCESS_KEY_ID and VIR_S3_SECRET_ACCESS_KEY',
+    );
+  return value;
+}
+
+/**
+ * The destination as the client sees it: one without an `endpoint` of its own gets
+ * {@link s3EndpointFromEnv}'s, addressed path-style (`<endpoint>/<bucket>/<key>`).
+ */
+export function withEnvEndpoint(
+  dest: S3Destination,
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+): S3Destination {
+  if (dest.endpoint !== undefined) return dest;
+  const endpoint = s3EndpointFromEnv(env);
+  return endpoint === undefined ? dest : { ...dest, endpoint, forcePathStyle: true };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Client
 
@@ -152,6 +195,19 @@ export function createS3Client(
     retryMode: 'standard',
     requestHandler: { connectionTimeout: o.connectionTimeoutMs, requestTimeout: o.requestTimeoutMs },
   });
+}
+
+/**
+ * The client of a delivery: {@link createS3Client} with the keys ({@link s3CredentialsFromEnv})
+ * and, for a destination without an endpoint, the endpoint ({@link s3EndpointFromEnv}) from the
+ * environment.
+ */
+export function s3ClientFromEnv(
+  dest: S3Destination,
+  env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
+  options: Partial<S3ClientOptions> = {},
+): S3Client {
+  return createS3Client(withEnvEndpoint(dest, env), s3CredentialsFromEnv(env), options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 /**
  * `vir dev`: the whole system on one machine: the embedded Temporal dev server (SQLite file in
- * VIR_DATA_DIR, web UI), the sandbox service and the workers. Ctrl-C or SIGTERM stops them in
- * order: workers, then the sandbox, then Temporal; a second signal forces the exit.
+ * VIR_DATA_DIR, web UI), the sandbox service, a mail catcher and an S3-compatible server for the
+ * deliveries (runtime/dev-delivery.ts: what the recipients would get, saved in VIR_DATA_DIR) and
+ * the workers. Ctrl-C or SIGTERM stops them in order: workers, then the S3 server and the mail
+ * catcher, the sandbox, Temporal; a second signal forces the exit.
  *
  * It never leaves a server behind: the Temporal server runs in a process group of its own,
  * recorded in a pid file in VIR_DATA_DIR (runtime/dev-pid-file.ts) that is removed on stop. The
@@ -10,6 +12,7 @@
  * start (unless `--reuse-temporal`). Where Linux allows, the server also gets SIGTERM when its
  * `vir dev` dies (parent-death signal).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
@@ -18,6 +21,7 @@ import {
   DevAlreadyRunningError,
   type DevPidFile,
 } from '../../runtime/dev-pid-file.js';
+import { VERSITYGW_BUILD_SCRIPT, versitygwPath } from '../../runtime/dev-s3.js';
 import { startLocalStack, type LocalStack } from '../../runtime/local-stack.js';
 import { readProcess } from '../../runtime/processes.js';
 import { portIsFree } from '../../runtime/temporal-server.js';
@@ -38,6 +42,15 @@ export interface DevOptions {
   sandboxState?: DevSandboxState;
   /** Size of the sandbox's generated data (its option `scale`; default 1). */
   sandboxScale?: number;
+  /** Start the mail catcher on VIR_DEV_SMTP_PORT (default true). */
+  mail?: boolean;
+  /** Start the S3 server on VIR_DEV_S3_PORT when versitygw is built (default true). */
+  s3?: boolean;
+}
+
+/** What `vir dev` started, and why a delivery server it was asked for is not running. */
+export interface DevStack extends LocalStack {
+  notStarted: { mail: string | null; s3: string | null };
 }
 
 /** Values of `vir dev --sandbox-state`. */
@@ -58,8 +71,13 @@ function devSandbox(
   return state === 'memory' ? sized : { ...sized, stateFile: join(dataDir, DEV_SANDBOX_STATE_FILE), state };
 }
 
-/** Starts Temporal, the sandbox and the workers; they stop when the context closes. */
-export async function startDev(ctx: CliContext, options: DevOptions): Promise<LocalStack> {
+/**
+ * Starts Temporal, the sandbox, the mail catcher and the S3 server, and the workers; they stop
+ * when the context closes. The delivery settings pointing at the two servers go into the
+ * context's environment (process.env under `vir`) where the user has set none, before the
+ * workers start.
+ */
+export async function startDev(ctx: CliContext, options: DevOptions): Promise<DevStack> {
   const base = ctx.settings();
   if (options.worker && !options.sandbox && !base.visApiKey) {
     throw new CliError(
@@ -75,8 +93,24 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<Lo
     ui: reuse || options.headless ? null : base.temporalUiPort,
     sandbox: options.sandbox ? base.sandboxPort : null,
   };
+  const notStarted = {
+    mail: options.mail === false ? '--no-mail' : null,
+    s3: options.s3 === false ? '--no-s3' : null,
+  };
+  const versitygw = versitygwPath(ctx.env);
+  if (notStarted.s3 === null && !existsSync(versitygw)) {
+    notStarted.s3 = `versitygw is not built; run bash ${VERSITYGW_BUILD_SCRIPT}`;
+    log.warn(
+      `versitygw is not built (${versitygw}): vir dev goes on without its S3 server; ` +
+        `build it with bash ${VERSITYGW_BUILD_SCRIPT} (Go 1.25 or newer) or set VERSITYGW_PATH, or pass --no-s3`,
+    );
+  }
+  const deliveryPorts = {
+    mail: notStarted.mail === null ? base.devSmtpPort : null,
+    s3: notStarted.s3 === null ? base.devS3Port : null,
+  };
   const file = await claimPidFile(ctx, base.dataDir, ports, reuse);
-  await refuseTakenPorts(base.dataDir, ports, reuse);
+  await refuseTakenPorts(base.dataDir, { ...ports, ...deliveryPorts }, reuse);
 
   const stack = await startLocalStack(base, {
     temporal: reuse
@@ -103,14 +137,44 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<Lo
     sandbox: options.sandbox
       ? devSandbox(base.sandboxPort, base.dataDir, options.sandboxState, options.sandboxScale)
       : false,
+    delivery:
+      deliveryPorts.mail === null && deliveryPorts.s3 === null
+        ? false
+        : {
+            mail:
+              deliveryPorts.mail === null
+                ? false
+                : {
+                    port: deliveryPorts.mail,
+                    dir: join(base.dataDir, 'mail'),
+                    log: (line) => log.info(line),
+                  },
+            s3:
+              deliveryPorts.s3 === null
+                ? false
+                : {
+                    port: deliveryPorts.s3,
+                    dataDir: base.dataDir,
+                    dieWithParent: options.parentDeathSignal !== false,
+                    executable: versitygw,
+                  },
+            env: ctx.env,
+          },
     workers: options.worker ? {} : false,
     logger: log,
   });
   ctx.defer(() => stack.close());
   ctx.useSettings(stack.settings);
+  if (stack.delivery) {
+    const { set, kept } = stack.delivery.env;
+    log.info(
+      { set, kept },
+      `delivery settings for the workers: set ${set.join(', ') || 'none'}; yours kept: ${kept.join(', ') || 'none'}`,
+    );
+  }
   if (stack.sandboxUrl) file.update({ ports: { sandbox: Number(new URL(stack.sandboxUrl).port) } });
   log.debug({ pidFile: file.path, record: file.record }, 'vir dev pid file written');
-  return stack;
+  return { ...stack, notStarted };
 }
 
 /**
@@ -154,11 +218,18 @@ async function claimPidFile(
 /** Refuses ports already taken: by now none of them can be a server a `vir dev` of this data dir started. */
 async function refuseTakenPorts(
   dataDir: string,
-  ports: { host: string; frontend: number; ui: number | null; sandbox: number | null },
+  ports: {
+    host: string;
+    frontend: number;
+    ui: number | null;
+    sandbox: number | null;
+    mail: number | null;
+    s3: number | null;
+  },
   reuse: boolean,
 ): Promise<void> {
   const notOurs = `is already in use by a server this vir dev did not start (no live vir dev pid file in ${dataDir} records it)`;
-  const checks: [number | null, string, string][] = [
+  const checks: [number | null, string, string, string?][] = [
     [
       reuse ? null : ports.frontend,
       'TEMPORAL_ADDRESS',
@@ -174,11 +245,24 @@ async function refuseTakenPorts(
       'VIR_SANDBOX_PORT',
       'stop what listens there, set VIR_SANDBOX_PORT to a free port, or pass --no-sandbox',
     ],
+    // The delivery servers listen on 127.0.0.1 whatever TEMPORAL_ADDRESS's host.
+    [
+      ports.mail,
+      'VIR_DEV_SMTP_PORT',
+      'stop what listens there, set VIR_DEV_SMTP_PORT to a free port, or pass --no-mail',
+      '127.0.0.1',
+    ],
+    [
+      ports.s3,
+      'VIR_DEV_S3_PORT',
+      'stop what listens there, set VIR_DEV_S3_PORT to a free port, or pass --no-s3',
+      '127.0.0.1',
+    ],
   ];
-  for (const [port, variable, howTo] of checks) {
+  for (const [port, variable, howTo, host = ports.host] of checks) {
     if (port === null || port === 0) continue;
-    if (!(await portIsFree(ports.host, port))) {
-      throw new CliError(`${ports.host}:${port} (${variable}) ${notOurs}: ${howTo}`);
+    if (!(await portIsFree(host, port))) {
+      throw new CliError(`${host}:${port} (${variable}) ${notOurs}: ${howTo}`);
     }
   }
 }
@@ -187,9 +271,13 @@ async function refuseTakenPorts(
 export function registerDev(program: Command, ctx: CliContext): void {
   program
     .command('dev')
-    .description('run Temporal (embedded), the sandbox and the workers together until Ctrl-C')
+    .description(
+      'run Temporal (embedded), the sandbox, a mail catcher, an S3 server and the workers together until Ctrl-C',
+    )
     .option('--no-sandbox', 'do not start the sandbox (the workers use VIS_BASE_URL and VIS_API_KEY)')
     .option('--no-worker', 'do not start the workers')
+    .option('--no-mail', 'do not start the mail catcher (email goes where the VIR_SMTP_* settings say)')
+    .option('--no-s3', 'do not start the local S3 server (S3 deliveries go where the job and VIR_S3_* say)')
     .option('--headless', 'no Temporal web UI')
     .option(
       '--reuse-temporal',
@@ -220,6 +308,8 @@ export function registerDev(program: Command, ctx: CliContext): void {
         parentDeathSignal: boolean;
         sandboxState: DevSandboxState;
         sandboxScale?: number;
+        mail: boolean;
+        s3: boolean;
       }) => {
         const signal = shutdownSignalFor(ctx);
         const env = await startDev(ctx, {
@@ -229,6 +319,8 @@ export function registerDev(program: Command, ctx: CliContext): void {
           reuseTemporal: opts.reuseTemporal === true,
           parentDeathSignal: opts.parentDeathSignal,
           sandboxState: opts.sandboxState,
+          mail: opts.mail,
+          s3: opts.s3,
           ...(opts.sandboxScale === undefined ? {} : { sandboxScale: opts.sandboxScale }),
         });
         const reused = opts.reuseTemporal === true;
@@ -238,6 +330,17 @@ export function registerDev(program: Command, ctx: CliContext): void {
         );
         ctx.io.out(
           `Sandbox:          ${env.sandboxUrl ?? `(not started; service at ${env.settings.visBaseUrl})`}`,
+        );
+        const { mail, s3 } = env.delivery ?? { mail: null, s3: null };
+        ctx.io.out(
+          `Mail catcher:     ${mail ? `${mail.url}, messages saved in ${mail.dir}` : `(not started: ${env.notStarted.mail})`}`,
+        );
+        ctx.io.out(
+          `S3:               ${
+            s3
+              ? `${s3.endpoint} (bucket ${s3.bucket}, keys ${s3.accessKeyId} / ${s3.secretAccessKey}), objects in ${join(s3.dir, s3.bucket)}`
+              : `(not started: ${env.notStarted.s3})`
+          }`,
         );
         ctx.io.out(
           `Workers:          ${env.running ? `polling ${env.settings.taskQueue} and ${env.settings.apiTaskQueue}` : '(not started)'}`,

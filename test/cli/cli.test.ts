@@ -135,9 +135,15 @@ describe('long-running commands', () => {
     }
   });
 
-  it('vir dev --no-worker starts Temporal and the sandbox, prints their addresses, stops both on SIGTERM', async () => {
+  it('vir dev --no-worker starts Temporal, the sandbox, the mail catcher and the S3 server, prints their addresses, stops them on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-'));
-    const [temporalPort, uiPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+    const [temporalPort, uiPort, sandboxPort, smtpPort, s3Port] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const child = spawn(vir, ['dev', '--no-worker'], {
       env: {
         ...process.env,
@@ -145,6 +151,8 @@ describe('long-running commands', () => {
         TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
         VIR_TEMPORAL_UI_PORT: String(uiPort),
         VIR_SANDBOX_PORT: String(sandboxPort),
+        VIR_DEV_SMTP_PORT: String(smtpPort),
+        VIR_DEV_S3_PORT: String(s3Port),
         VIR_DATA_DIR: dataDir,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,13 +162,18 @@ describe('long-running commands', () => {
       expect(text).toContain(`Temporal UI:      http://127.0.0.1:${uiPort}`);
       expect(text).toContain(`Temporal address: 127.0.0.1:${temporalPort} (namespace default)`);
       expect(text).toContain(`Sandbox:          http://127.0.0.1:${sandboxPort}`);
+      expect(text).toContain(
+        `Mail catcher:     smtp://127.0.0.1:${smtpPort}, messages saved in ${join(dataDir, 'mail')}`,
+      );
+      expect(text).toContain(
+        `S3:               http://127.0.0.1:${s3Port} (bucket vir-reports, keys vir-dev / vir-dev-local-only-secret), objects in ${join(dataDir, 's3', 'vir-reports')}`,
+      );
       expect(text).toContain('Workers:          (not started)');
-      expect(await portOpen(temporalPort)).toBe(true);
-      expect(await portOpen(sandboxPort)).toBe(true);
+      const ports = [temporalPort, sandboxPort, smtpPort, s3Port];
+      for (const port of ports) expect(await portOpen(port)).toBe(true);
       child.kill('SIGTERM');
       expect(await exitOf(child)).toBe(0);
-      expect(await portOpen(temporalPort)).toBe(false);
-      expect(await portOpen(sandboxPort)).toBe(false);
+      for (const port of ports) expect(await portOpen(port)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

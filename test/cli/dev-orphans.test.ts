@@ -20,7 +20,7 @@ import { freePort } from '../../runtime/temporal-server.js';
 import { portOpen } from './helpers.js';
 
 const vir = fileURLToPath(new URL('../../cli/vir.sh', import.meta.url));
-const LIGHT = ['dev', '--headless', '--no-worker', '--no-sandbox'];
+const LIGHT = ['dev', '--headless', '--no-worker', '--no-sandbox', '--no-mail', '--no-s3'];
 
 /** A `vir dev` started in a process group of its own, as a terminal would; its output collected. */
 interface DevProcess {

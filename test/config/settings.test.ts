@@ -43,6 +43,8 @@ describe('loadSettings', () => {
       logLevel: 'info',
       temporalUiPort: 8233,
       sandboxPort: 8787,
+      devSmtpPort: 2525,
+      devS3Port: 7070,
     });
   });
 
@@ -68,6 +70,8 @@ describe('loadSettings', () => {
       VIR_LOG_LEVEL: 'debug',
       VIR_TEMPORAL_UI_PORT: '9233',
       VIR_SANDBOX_PORT: '0',
+      VIR_DEV_SMTP_PORT: '0',
+      VIR_DEV_S3_PORT: '17070',
     });
     expect(s.visBaseUrl).toBe('https://api.example.test');
     expect(s.visApiKey).toBe('vis_live_abc123');
@@ -87,6 +91,8 @@ describe('loadSettings', () => {
     expect(s.logLevel).toBe('debug');
     expect(s.temporalUiPort).toBe(9233);
     expect(s.sandboxPort).toBe(0);
+    expect(s.devSmtpPort).toBe(0);
+    expect(s.devS3Port).toBe(17070);
   });
 
   it('treats empty variables as unset', () => {
@@ -145,6 +151,8 @@ describe('loadSettings', () => {
       /^VIR_TEMPORAL_UI_PORT must be a port number \(0 to 65535\), got "70000"$/,
     ],
     ['VIR_SANDBOX_PORT', 'http', /^VIR_SANDBOX_PORT must be a port number \(0 to 65535\), got "http"$/],
+    ['VIR_DEV_SMTP_PORT', 'smtp', /^VIR_DEV_SMTP_PORT must be a port number \(0 to 65535\), got "smtp"$/],
+    ['VIR_DEV_S3_PORT', '65536', /^VIR_DEV_S3_PORT must be a port number \(0 to 65535\), got "65536"$/],
   ];
   for (const [variable, value, message] of bad) {
     it(`rejects ${variable}=${JSON.stringify(value)}`, () => {

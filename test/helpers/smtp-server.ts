@@ -12,8 +12,8 @@
  */
 import { simpleParser } from 'mailparser';
 import type { ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { listenSmtpServer } from '../../runtime/mail-catcher.js';
 
 /** A message the server accepted. */
 export interface ReceivedMail {
@@ -146,14 +146,7 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
     },
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.server.address() as AddressInfo;
+  const port = await listenSmtpServer(server, 0);
 
   return {
     host: '127.0.0.1',
