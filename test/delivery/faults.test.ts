@@ -26,15 +26,12 @@ import { killGroup, workerTestBed, type WorkerTestBed } from '../helpers/worker-
 let bed: DeliveryBed;
 let h: RunnerHarness;
 let proxy: TcpFaultProxy;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void = () => undefined;
 
 beforeAll(async () => {
   bed = await startDeliveryBed();
   proxy = await startTcpFaultProxy(new URL(bed.s3.endpoint).port);
-  for (const [k, v] of Object.entries(bed.env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
+  restoreEnv = bed.useEnv();
   h = await startRunner({ baseUrl: bed.sandbox.url, apiKey: KEYS.vc, name: 'delivery-faults' });
 }, 120_000);
 
@@ -42,10 +39,7 @@ afterAll(async () => {
   await h?.close();
   await proxy?.close();
   await bed?.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv();
 });
 
 type Delivered = JobRunResult & { delivery: RunDelivery };

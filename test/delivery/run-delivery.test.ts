@@ -25,24 +25,18 @@ import { KEYS } from '../helpers/sandbox.js';
 
 let bed: DeliveryBed;
 let h: RunnerHarness;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void = () => undefined;
 
 beforeAll(async () => {
   bed = await startDeliveryBed();
-  for (const [k, v] of Object.entries(bed.env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
+  restoreEnv = bed.useEnv();
   h = await startRunner({ baseUrl: bed.sandbox.url, apiKey: KEYS.vc, name: 'delivery' });
 }, 120_000);
 
 afterAll(async () => {
   await h?.close();
   await bed?.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv();
 });
 
 /** JSON.stringify's replacer that writes payload bytes (raw or base64) as their text, so a search sees them. */

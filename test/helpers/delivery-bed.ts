@@ -27,6 +27,8 @@ export interface DeliveryBed {
   /** The keys of the objects under a prefix. */
   keys(prefix: string): Promise<string[]>;
   object(key: string): Promise<Buffer>;
+  /** Puts `env` into this process's environment (where in-process workers read it); returns what puts it back. */
+  useEnv(): () => void;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,16 @@ export async function startDeliveryBed(): Promise<DeliveryBed> {
     async object(key) {
       const out = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return Buffer.from(await out.Body!.transformToByteArray());
+    },
+    useEnv() {
+      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, env);
+      return () => {
+        for (const [k, v] of Object.entries(saved)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+      };
     },
     async close() {
       admin.destroy();

@@ -224,8 +224,7 @@ describe('fresh runs', () => {
 
   test('a run delivered to email, webhooks and S3 (patched), one webhook failing, and its redelivery replay', async () => {
     const bed = await startDeliveryBed();
-    const saved = Object.fromEntries(Object.keys(bed.env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, bed.env);
+    const restoreEnv = bed.useEnv();
     try {
       bed.hook.script(410);
       const job = parseSmokeJob({
@@ -267,10 +266,7 @@ describe('fresh runs', () => {
       expectClean(await replay(histories), histories.length);
       fresh.push(...histories);
     } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
+      restoreEnv();
       await bed.close();
     }
   });
