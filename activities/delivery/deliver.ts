@@ -2,10 +2,11 @@
  * The delivery activities: one run's reports to one destination (email, webhook, S3), exactly
  * once per run and destination, and the manifest's account of every delivery.
  *
- * Everything a delivery needs is read from the run's manifest (the job's destinations, its
- * status, key figures and files), so the first delivery and `vir runs redeliver` go the same
- * way and workflow history holds only the manifest's path and a destination id: never a secret,
- * a message body or a pre-signed link.
+ * Everything a delivery needs is read from the run's manifest (its status, key figures and
+ * files) and from the store (the job's destinations, kept in full there by finalizeRun: the
+ * manifest shows a webhook's URL cut to its origin), so the first delivery and
+ * `vir runs redeliver` go the same way, and workflow history holds only the manifest's path and a
+ * destination id: never a secret, a message body or a pre-signed link.
  *
  * Each delivery has a record in the store, keyed by the run's workflow id and the destination's
  * id (`deliveries/<run>/<destination>.json`). A retried or replayed activity that finds the
@@ -52,7 +53,7 @@ export interface ManifestForDelivery {
   status: 'complete' | 'partial';
   reasons: string[];
   files: string[];
-  summary?: { headline?: string; figures?: DeliveryFigure[] };
+  summary?: { headline?: string | null; figures?: DeliveryFigure[] };
   calls?: { total?: number; records?: number };
   credits?: { charged?: number; budget?: number };
 }

@@ -41,6 +41,20 @@ export interface RunDetails extends RunRow {
   progressError: string | null;
   result: { files: unknown; manifestPath: unknown; partial: unknown; [key: string]: unknown } | null;
   failure: string | null;
+  /** The deliveries as the last completed `vir runs redeliver` left them (the run's result keeps its first ones). */
+  redelivery?: RunDelivery | null;
+}
+
+/** The result of a run's last completed redelivery, or null when there was none. */
+async function lastRedelivery(client: Client, workflowId: string): Promise<RunDelivery | null> {
+  const handle = client.workflow.getHandle(`${workflowId}/redeliver`);
+  try {
+    const desc = await handle.describe();
+    return desc.status.name === 'COMPLETED' ? ((await handle.result()) as RunDelivery) : null;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
 }
 
 export interface ListRunsOptions {
@@ -163,6 +177,7 @@ export async function showRun(
     }
   } else if (desc.status.name === 'COMPLETED') {
     details.result = (await handle.result()) as RunDetails['result'];
+    if (details.result?.delivery) details.redelivery = await lastRedelivery(client, workflowId);
   } else if (desc.status.name === 'FAILED') {
     try {
       await handle.result();
@@ -218,9 +233,10 @@ export function formatRun(r: RunDetails): string[] {
     lines.push(`partial    ${r.result.partial ? 'yes' : 'no'}`);
   }
   if (r.failure) lines.push(`failure    ${r.failure}`);
-  const delivery = r.result?.delivery as RunDelivery | undefined;
+  const delivery = r.redelivery ?? (r.result?.delivery as RunDelivery | undefined);
   if (delivery) {
-    lines.push(`delivery   ${delivery.status}${delivery.reason ? ` (${delivery.reason})` : ''}`);
+    const when = r.redelivery ? ' (after vir runs redeliver)' : '';
+    lines.push(`delivery   ${delivery.status}${delivery.reason ? ` (${delivery.reason})` : ''}${when}`);
     for (const o of delivery.outcomes)
       lines.push(`           ${o.destination} (${o.kind}): ${o.ok ? 'ok' : 'FAILED'}: ${o.detail}`);
   }

@@ -139,6 +139,8 @@ describe('delivery under faults', () => {
       VIR_TASK_QUEUE: h.settings.taskQueue,
       VIR_LOG_LEVEL: 'warn',
     };
+    const before = await runCli(env, ['runs', 'show', result.workflowId]);
+    expect(before.out.join('\n')).toMatch(/delivery {3}delivered partially\n/);
     const out = await runCli(env, ['runs', 'redeliver', result.workflowId]);
     expect(out.code, out.err.join('\n')).toBe(0);
     c = await copies(result, 'again');
@@ -147,6 +149,10 @@ describe('delivery under faults', () => {
     expect(out.out.join('\n')).toMatch(/email-1 \(email\): already delivered/);
     const after = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
     expect(after.delivery.status).toBe('delivered');
+
+    const shown = await runCli(env, ['runs', 'show', result.workflowId]);
+    expect(shown.out.join('\n')).toMatch(/delivery {3}delivered \(after vir runs redeliver\)/);
+    expect(shown.out.join('\n')).toMatch(/webhook-1 \(webhook\): ok/);
 
     // Everything delivered: a second redelivery sends nothing at all.
     const requests = bed.hook.requests.length;
