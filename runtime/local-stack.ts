@@ -39,7 +39,8 @@ export interface LocalStackOptions {
     | false;
   /**
    * Start the mail catcher and the S3 server before the workers, and point the delivery settings
-   * at them where the user has set none (runtime/dev-delivery.ts); default none.
+   * at them where the user has set none (runtime/dev-delivery.ts), in `env` (default
+   * process.env), which the workers' deliveries then read; default none.
    */
   delivery?: DevDeliveryOptions | false;
   /** Start the workers (with this tuning), or not (false). */
@@ -133,7 +134,9 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     let running: Promise<void> | null = null;
     if (options.workers) {
       if (options.logger) installRuntimeLogger(options.logger);
-      const started = await startWorkers(settings, options.workers);
+      // The deliveries read the environment the delivery settings were written to.
+      const env = options.delivery ? options.delivery.env : undefined;
+      const started = await startWorkers(settings, env ? { ...options.workers, env } : options.workers);
       workers = started;
       running = started.run();
       // A failure of the run is reported by whoever awaits `running`, not again while closing.

@@ -37,6 +37,8 @@ export interface WorkerTuning {
   /** Other real dependencies (tests): a client and a store. */
   client?: ApiCaller & { close?: () => Promise<void> };
   store?: Store;
+  /** Where the deliveries read SMTP settings, webhook secrets and S3 keys (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** How long a stopping worker lets its activities in flight finish before it cancels them. */
@@ -76,7 +78,7 @@ export function installRuntimeLogger(logger: Logger): void {
  * Every activity of the jobs task queue: the shared run activities and each kind's own.
  * Two activities of one name would shadow each other, so that is an error naming both owners.
  */
-export function jobActivities(deps: KindActivityDeps): KindActivities {
+export function jobActivities(deps: KindActivityDeps & { env?: NodeJS.ProcessEnv }): KindActivities {
   const all: KindActivities = { ...createRunActivities(deps), ...createDeliveryActivities(deps) };
   const owner = new Map(Object.keys(all).map((name) => [name, 'the run engine']));
   for (const kind of JOB_KINDS) {
@@ -216,6 +218,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         reportsDir: settings.reportsDir,
         destinationRoots: settings.destinationRoots,
         account,
+        ...(tuning.env ? { env: tuning.env } : {}),
       }),
     ),
     maxConcurrentActivityTaskExecutions: 4,

@@ -29,7 +29,11 @@ export const marketReportKind = defineJobKind<MarketReportJob>({
   countries: (job) =>
     job.countries.map((country, i) => ({ field: job.region ? 'region' : `countries[${i}]`, country })),
   activities: createMarketReportActivities,
-  examples: ['jobs/market-report/examples/weekly-market.yaml', 'jobs/market-report/examples/demo.yaml'],
+  examples: [
+    'jobs/market-report/examples/weekly-market.yaml',
+    'jobs/market-report/examples/demo.yaml',
+    'jobs/market-report/examples/delivered.yaml',
+  ],
 });
 
 export { parseMarketReportJob, MarketReportJobSchema, MARKET_REPORT_KIND } from './job.js';
