@@ -16,6 +16,7 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
+import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import type { AnyJob } from '../../config/jobs.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startDeliveryBed, type DeliveryBed } from '../helpers/delivery-bed.js';
@@ -256,6 +257,47 @@ describe('delivery of each kind to email, webhooks and S3', () => {
     expect(bed.hook.requests.length).toBe(hooks + 2);
   });
 
+  test('an email that links: pre-signed links to the S3 objects; without S3, a note saying where the files are', async () => {
+    const smoke = (id: string, delivery: unknown[]) =>
+      parseSmokeJob({
+        id,
+        title: `Smoke ${id}`,
+        country: 'France',
+        records: 50,
+        destination: join(h.dir, 'reports'),
+        delivery,
+      });
+    const before = bed.smtp.messages.length;
+    const linked = await run(
+      smoke('smoke-linked', [
+        { email: { to: ['links@fund.test'], attach: 'links' } },
+        { s3: { bucket: bed.bucket, prefix: 'linked', endpoint: bed.s3.endpoint, region: bed.s3.region } },
+      ]),
+    );
+    expect(linked.delivery.status).toBe('delivered');
+    await bed.smtp.waitFor(before + 1);
+    const mail = bed.smtp.messages[before]!;
+    expect(mail.parsed.attachments).toHaveLength(0);
+    const urls = [...(mail.parsed.text ?? '').matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+    const files = Object.values(linked.files);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const url = urls.find((u) => u.includes(`/${basename(f)}?`));
+      expect(url, `a link to ${basename(f)} in:\n${mail.parsed.text}`).toBeDefined();
+      const res = await fetch(url!);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(f)), f).toBe(true);
+    }
+
+    const noted = await run(smoke('smoke-noted', [{ email: { to: ['note@fund.test'], attach: 'links' } }]));
+    await bed.smtp.waitFor(before + 2);
+    const note = bed.smtp.messages[before + 1]!;
+    expect(note.parsed.attachments).toHaveLength(0);
+    expect(note.parsed.text?.replace(/\s+/g, ' ')).toContain(
+      `The files are not attached and no links were made for this run; they are in ${dirname(noted.manifestPath)}`,
+    );
+  });
+
   test('no secret in histories, logs, manifests, email headers, messages or objects', async () => {
     const texts: [string, string][] = [];
     for await (const wf of h.client.workflow.list({ query: `TaskQueue = '${h.settings.taskQueue}'` })) {
@@ -269,7 +311,7 @@ describe('delivery of each kind to email, webhooks and S3', () => {
     texts.push(['logs', JSON.stringify(capturedLogs, payloadText)]);
     for (const m of bed.smtp.messages) texts.push([`mail ${m.parsed.messageId}`, m.raw.toString('latin1')]);
     for (const r of bed.hook.requests) texts.push([`webhook ${r.url}`, JSON.stringify(r.headers) + r.body]);
-    for (const prefix of ['market', 'prospects', 'fund']) {
+    for (const prefix of ['market', 'prospects', 'fund', 'linked']) {
       for (const key of (await bed.keys(prefix)).filter((k) => k.endsWith('manifest.json'))) {
         texts.push([`object ${key}`, (await bed.object(key)).toString('utf8')]);
       }
