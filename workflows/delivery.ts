@@ -10,6 +10,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery/deliver.js';
+import type { DestinationKind } from '../activities/delivery/schema.js';
 import type { DeliveryOutcome, RunDelivery } from '../activities/delivery/types.js';
 import { DELIVERY_MAX_ATTEMPTS } from '../activities/types.js';
 import { failureMessage } from './calls.js';
@@ -20,7 +21,7 @@ export const DELIVERY = 'delivery';
 /** A destination as the workflow knows it: its id and kind (the activity reads the rest). */
 export interface DestinationRef {
   id: string;
-  kind: 'email' | 'webhook' | 's3';
+  kind: DestinationKind;
 }
 
 const deliveryActivities = proxyActivities<DeliveryActivities>({
