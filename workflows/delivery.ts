@@ -77,7 +77,6 @@ export interface RedeliverInput {
  * record shows delivered get nothing (their outcome says `already`), the others are sent.
  */
 export async function redeliverRunWorkflow(input: RedeliverInput): Promise<RunDelivery> {
-  const state = await deliveryActivities.deliveryState({ manifestPath: input.manifestPath });
-  const destinations = state.map((d) => ({ id: d.id, kind: d.kind }));
+  const destinations = await deliveryActivities.deliveryState({ manifestPath: input.manifestPath });
   return deliverRun(input.manifestPath, destinations);
 }
