@@ -10,6 +10,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery/deliver.js';
+import type { DestinationKind } from '../activities/delivery/schema.js';
 import type { DeliveryOutcome, RunDelivery } from '../activities/delivery/types.js';
 import { DELIVERY_MAX_ATTEMPTS } from '../activities/types.js';
 import { failureMessage } from './calls.js';
@@ -20,7 +21,7 @@ export const DELIVERY = 'delivery';
 /** A destination as the workflow knows it: its id and kind (the activity reads the rest). */
 export interface DestinationRef {
   id: string;
-  kind: 'email' | 'webhook' | 's3';
+  kind: DestinationKind;
 }
 
 const deliveryActivities = proxyActivities<DeliveryActivities>({
@@ -76,7 +77,6 @@ export interface RedeliverInput {
  * record shows delivered get nothing (their outcome says `already`), the others are sent.
  */
 export async function redeliverRunWorkflow(input: RedeliverInput): Promise<RunDelivery> {
-  const state = await deliveryActivities.deliveryState({ manifestPath: input.manifestPath });
-  const destinations = state.map((d) => ({ id: d.id, kind: d.kind }));
+  const destinations = await deliveryActivities.deliveryState({ manifestPath: input.manifestPath });
   return deliverRun(input.manifestPath, destinations);
 }

@@ -341,17 +341,15 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       return delivery;
     },
 
-    /** The destinations of a run's job and whether each was delivered (for `vir runs redeliver`). */
+    /**
+     * The destinations of a run's job (for `vir runs redeliver`: which of them were delivered is
+     * each delivery's own record, read when it runs).
+     */
     async deliveryState(input: {
       manifestPath: string;
-    }): Promise<{ id: string; kind: Destination['kind']; delivered: boolean }[]> {
+    }): Promise<{ id: string; kind: Destination['kind'] }[]> {
       const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as ManifestForDelivery;
-      const out = [];
-      for (const d of await destinationsOf(manifest.workflowId)) {
-        const record = await readRecord(manifest.workflowId, d.id);
-        out.push({ id: d.id, kind: d.kind, delivered: record?.status === 'delivered' });
-      }
-      return out;
+      return (await destinationsOf(manifest.workflowId)).map((d) => ({ id: d.id, kind: d.kind }));
     },
   };
 }
@@ -361,12 +359,7 @@ function secretsOf(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 4) continue;
-    if (
-      /^VIR_(SMTP_(PASSWORD|USER|URL)|S3_(SECRET_ACCESS_KEY|SESSION_TOKEN)|WEBHOOK_SECRET)|^AWS_(SECRET_ACCESS_KEY|SESSION_TOKEN)$|SECRET/.test(
-        name,
-      )
-    )
-      out.push(value);
+    if (/^VIR_SMTP_(PASSWORD|USER|URL)$|SECRET|SESSION_TOKEN/.test(name)) out.push(value);
   }
   return out;
 }
