@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
 # Builds the Temporal server and its SQL schema tool from their Go module (go.temporal.io/server,
 # the same server version as the CLI's embedded one) into .tools/bin: temporal-server and
-# temporal-sql-tool, for the cluster on PostgreSQL (scripts/cluster.sh). Skips what is already
-# built at this version. Needs Go >= 1.25.
+# temporal-sql-tool, for the cluster on PostgreSQL (scripts/cluster.sh). Copies the module's
+# PostgreSQL schema (schema/postgresql/v12: temporal and visibility, versioned) to
+# .tools/temporal-schema/postgresql/v12, so that the cluster script does not depend on Go's module
+# cache. Skips what is already there at this version. Needs Go >= 1.25.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 version=v1.29.1
 module=go.temporal.io/server
 bindir="$root/.tools/bin"
 stamp="$bindir/temporal-server.version"
+schemadir="$root/.tools/temporal-schema"
+schemastamp="$schemadir/version"
+built=false
+schema=false
 if [[ -x "$bindir/temporal-server" && -x "$bindir/temporal-sql-tool" && -f "$stamp" && "$(cat "$stamp")" == "$version" ]]; then
-  echo "[temporal-server] $version already built"
+  built=true
+fi
+if [[ -d "$schemadir/postgresql/v12/temporal/versioned" && -d "$schemadir/postgresql/v12/visibility/versioned" &&
+  -f "$schemastamp" && "$(cat "$schemastamp")" == "$version" ]]; then
+  schema=true
+fi
+if $built && $schema; then
+  echo "[temporal-server] $version already built (schema in .tools/temporal-schema)"
   exit 0
 fi
 if ! command -v go >/dev/null 2>&1; then
@@ -27,9 +40,27 @@ mkdir -p "$bindir"
 start=$(date +%s)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "[temporal-server] building $module/cmd/server and cmd/tools/sql@$version (first build takes a few minutes)"
-GOBIN="$tmp" GOFLAGS=-mod=mod go install "$module/cmd/server@$version" "$module/cmd/tools/sql@$version"
-mv "$tmp/server" "$bindir/temporal-server"
-mv "$tmp/sql" "$bindir/temporal-sql-tool"
-echo "$version" > "$stamp"
-echo "[temporal-server] built $version in $(( $(date +%s) - start ))s"
+if ! $built; then
+  echo "[temporal-server] building $module/cmd/server and cmd/tools/sql@$version (first build takes a few minutes)"
+  GOBIN="$tmp" GOFLAGS=-mod=mod go install "$module/cmd/server@$version" "$module/cmd/tools/sql@$version"
+  mv "$tmp/server" "$bindir/temporal-server"
+  mv "$tmp/sql" "$bindir/temporal-sql-tool"
+  echo "$version" > "$stamp"
+  echo "[temporal-server] built $version in $(( $(date +%s) - start ))s"
+fi
+if ! $schema; then
+  # The module is in the cache after the build; `go mod download` finds it there (or fetches it).
+  moddir=$(cd "$tmp" && GOFLAGS=-mod=mod go mod download -json "$module@$version" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
+  if [[ -z "$moddir" || ! -d "$moddir/schema/postgresql/v12" ]]; then
+    echo "[temporal-server] the schema of $module@$version was not found in Go's module cache (${moddir:-no folder})" >&2
+    exit 1
+  fi
+  rm -rf "$schemadir"
+  mkdir -p "$schemadir/postgresql"
+  cp -R "$moddir/schema/postgresql/v12" "$schemadir/postgresql/v12"
+  # The module cache's files are read-only; the copy is ours to replace on the next version.
+  chmod -R u+w "$schemadir"
+  echo "$version" > "$schemastamp"
+  echo "[temporal-server] schema $version copied to .tools/temporal-schema/postgresql/v12"
+fi

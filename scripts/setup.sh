@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything a fresh machine needs to build, test and run the project:
 #  - Node 24 LTS into .tools/node when the system Node is older than 22.12
-#  - Debian packages used by tests and report checks (poppler-utils, fonts-dejavu-core)
+#  - Debian packages used by tests and report checks (poppler-utils, fonts-dejavu-core, ...) and
+#    PostgreSQL's server (the database of the local Temporal cluster, scripts/cluster.sh)
 #  - the Temporal CLI, built from its Go module into .tools/bin (skipped when present)
+#  - the Temporal server and its SQL schema tool, built from their Go module into .tools/bin, and
+#    the server's PostgreSQL schema copied to .tools/temporal-schema (skipped when present; the
+#    first build takes a few minutes)
 #  - versitygw (S3-compatible server for the delivery tests), built the same way (skipped when present)
 #  - Python tools (schemathesis) in a virtualenv at .tools/venv (skipped when present)
 #  - npm dependencies (npm ci)
@@ -14,6 +18,7 @@ cd "$root"
 bash scripts/install-node.sh
 bash scripts/install-debian.sh
 bash scripts/build-temporal.sh
+bash scripts/build-temporal-server.sh
 bash scripts/build-versitygw.sh
 bash scripts/install-python-tools.sh
 
