@@ -264,7 +264,7 @@ render_config() {
     sed -e "s/@PG@/$pg_port/g; s/@FE@/$fe_port/g; s/@HI@/$history_port/g; s/@MA@/$matching_port/g" \
       -e "s/@WO@/$worker_port/g; s/@HTTP@/$http_port/g; s/@FEM@/$fe_member/g; s/@HIM@/$history_member/g" \
       -e "s/@MAM@/$matching_member/g; s/@WOM@/$worker_member/g" >"$tdir/config/cluster.yaml.tmp"
-  grep -q "connectAddr: \"127.0.0.1:$pg_port\"" "$tdir/config/cluster.yaml.tmp" &&
+  grep -Eq "connectAddr: [\"']127\.0\.0\.1:$pg_port[\"']" "$tdir/config/cluster.yaml.tmp" &&
     grep -q "grpcPort: $fe_port," "$tdir/config/cluster.yaml.tmp" ||
     die "config/temporal/cluster.yaml no longer has the default ports this script replaces (15432, 17233, ...)"
   mv "$tdir/config/cluster.yaml.tmp" "$tdir/config/cluster.yaml"
