@@ -23,7 +23,6 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
@@ -78,17 +77,10 @@ export class S3Store implements Store, StoreFiles {
 
   /** The object key of a reference; an absolute reference or one with `..` is refused. */
   keyOf(ref: StoreRef): string {
-    const clean = posix.normalize(ref);
-    if (
-      ref === '' ||
-      ref.includes('\\') ||
-      ref.startsWith('/') ||
-      clean.startsWith('..') ||
-      clean.split('/').some((s) => s === '' || s === '.' || s === '..')
-    ) {
+    if (ref === '' || ref.includes('\\') || ref.split('/').some((s) => s === '' || s === '.' || s === '..')) {
       throw new StoreRefError(ref);
     }
-    return this.prefix ? `${this.prefix}/${clean}` : clean;
+    return this.prefix ? `${this.prefix}/${ref}` : ref;
   }
 
   urlOf(ref: StoreRef): string {

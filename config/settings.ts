@@ -275,30 +275,32 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
  */
 export function parseStoreUrl(value: string | undefined, region?: string): StoreSetting | undefined {
   if (value === undefined) return undefined;
-  const bad = (why: string): never => {
-    throw new SettingsError('VIR_STORE_URL', `VIR_STORE_URL ${why}, got ${shown(value)}`);
+  const bad = (why: string, echo = true): never => {
+    throw new SettingsError('VIR_STORE_URL', `VIR_STORE_URL ${why}${echo ? `, got ${shown(value)}` : ''}`);
   };
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {
-    // reported below
-  }
-  if (!url) return bad('must be s3://bucket/prefix or file:///folder');
-  if (url.protocol === 'file:') {
-    if (url.search || url.hash || url.host) bad('must be a file:///absolute/folder URL');
+  if (/^file:/i.test(value)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      // reported below
+    }
+    if (!url || url.search || url.hash || url.host) return bad('must be a file:///absolute/folder URL');
     return { kind: 'local', dir: resolve(fileURLToPath(url)) };
   }
-  if (url.protocol !== 's3:') return bad('must be s3://bucket/prefix or file:///folder');
-  if (url.username || url.password)
+  // Read as written (a URL parser would drop "..", lowercase nothing and accept odd forms).
+  const m = /^s3:\/\/([^/?#]*)(\/[^?#]*)?$/i.exec(value);
+  if (!m) return bad('must be s3://bucket/prefix or file:///folder');
+  const host = m[1]!;
+  if (host.includes('@'))
     bad(
       'must not hold keys: they come from VIR_S3_ACCESS_KEY_ID and VIR_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)',
+      false,
     );
-  if (url.port || url.search || url.hash) bad('must be s3://bucket/prefix (no port, query or fragment)');
-  const bucket = url.hostname;
-  const problem = bucketNameProblem(bucket);
-  if (problem) bad(`names the bucket "${bucket}", which ${problem}`);
-  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  if (host.includes(':')) bad('must be s3://bucket/prefix (no port: the endpoint is VIR_S3_ENDPOINT)');
+  const problem = bucketNameProblem(host);
+  if (problem) bad(`names the bucket "${host}", which ${problem}`);
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
   if (prefix !== '' && prefix.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))
     bad('has a prefix with empty, "." or ".." segments');
   const r = region?.trim() || 'us-east-1';
@@ -307,7 +309,7 @@ export function parseStoreUrl(value: string | undefined, region?: string): Store
       'AWS_REGION',
       `AWS_REGION must be a region name such as "eu-central-1", got ${shown(r)}`,
     );
-  return { kind: 's3', bucket, prefix, region: r, url: `s3://${bucket}${prefix ? `/${prefix}` : ''}` };
+  return { kind: 's3', bucket: host, prefix, region: r, url: `s3://${host}${prefix ? `/${prefix}` : ''}` };
 }
 
 /**
