@@ -112,9 +112,10 @@ test('a market report on two worker setups sharing only the S3 store: files and 
     budget: { credits: 0 },
     delivery: bed.destinations('market-s3'),
   });
-  const result = (await followRun(await startJobRun(a!.client, a!.settings, job), QUIET)) as JobRunResult & {
-    delivery: RunDelivery;
-  };
+  const result = await followRun<JobRunResult & { delivery: RunDelivery }>(
+    await startJobRun(a!.client, a!.settings, job),
+    QUIET,
+  );
   expect(result.delivery.status, JSON.stringify(result.delivery)).toBe('delivered');
   expect(result.delivery.outcomes.map((o) => [o.destination, o.ok])).toEqual([
     ['email-1', true],
