@@ -3,15 +3,16 @@
  * pages, the account's balance, the run's output folder, the previous run's snapshot, and the
  * manifest written when a run ends (which also makes the run the one the next compares with).
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { readAccount, readPage, recordKey } from '../api/read.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
 import { headlineText } from '../reports/format.js';
 import type { AccountLink } from './account.js';
-import { destinationsRef, manifestDestinations } from './delivery/deliver.js';
+import { contentTypeOf, destinationsRef, manifestDestinations } from './delivery/deliver.js';
 import type { DeliveryFigure } from './delivery/types.js';
 import type { Store } from './store.js';
 import type {
@@ -64,7 +65,46 @@ export async function outputFolder(
   throw new Error(`no free output folder under ${base}`);
 }
 
-/** Keys of the records of a stored page's list (investors, startups, customers, matches). */
+/** The store folder of a run's rendered files and manifest (stores that keep files: S3): `reports/<run>`. */
+export function reportsRefOf(runKey: string): StoreRef {
+  return `reports/${safeFileName(runKey, 160, '_')}`;
+}
+
+/** The workflow id of the activity running now (the run's key in the store). */
+function currentRunKey(): string {
+  const id = Context.current().info.workflowExecution?.workflowId;
+  if (!id) throw new Error('keepRenderedFiles: no run key given and no workflow runs this activity');
+  return id;
+}
+
+/**
+ * What every render activity does last. With a store that keeps files (S3: workers share no
+ * folder), each rendered file goes to `reports/<run>/<name>` in the store, the worker's local
+ * output folder is removed, and the render names the files by their store URLs
+ * (`s3://bucket/…/reports/<run>/<name>`; `outDir` the folder's), which the manifest and the
+ * delivery steps read on whichever worker they run. With the local store, the render as it is.
+ *
+ * @param runKey the run's workflow id (default: the running activity's).
+ */
+export async function keepRenderedFiles(
+  store: Store,
+  render: RenderOutput,
+  runKey?: string,
+): Promise<RenderOutput> {
+  const files = store.files;
+  if (!files) return render;
+  const folder = reportsRefOf(runKey ?? currentRunKey());
+  const stored: Record<string, string> = {};
+  for (const [format, path] of Object.entries(render.files)) {
+    const name = relative(render.outDir, path).split(sep).join('/');
+    const ref = `${folder}/${name}`;
+    await files.putFile(ref, path, contentTypeOf(name));
+    stored[format] = files.urlOf(ref);
+  }
+  await rm(render.outDir, { recursive: true, force: true });
+  return { ...render, outDir: files.urlOf(folder), files: stored };
+}
+
 /**
  * The manifest's account of requests: sent, succeeded and failed in all and per operation,
  * retries included (what the service's request log shows).
@@ -80,6 +120,7 @@ export function attemptsSummary(byOperation: Record<string, OperationAttempts>) 
   };
 }
 
+/** Keys of the records of a stored page's list (investors, startups, customers, matches). */
 function pageKeys(call: StoredCall): string[] {
   return readPage(call.operation, call.result.data)
     .items.map((it) => recordKey(call.operation, it))
@@ -287,8 +328,23 @@ export function createRunActivities(deps: RunActivityDeps) {
       if (job.delivery && job.delivery.length > 0) {
         await store.putJsonAt(destinationsRef(stats.workflowId), job.delivery);
       }
-      const manifestPath = join(render.outDir, 'manifest.json');
-      await writeJsonAtomic(manifestPath, manifest, true);
+      // A render kept in the store (S3): the manifest goes beside its files there, and says
+      // where each file is. Else beside the files in the output folder.
+      const files = store.files;
+      const folderRef = files?.refOf(render.outDir) ?? null;
+      let manifestPath: string;
+      if (files && folderRef !== null) {
+        const ref = `${folderRef}/manifest.json`;
+        const locations = Object.fromEntries(
+          manifest.files.map((n) => [n, files.urlOf(`${folderRef}/${n}`)]),
+        );
+        const text = `${JSON.stringify({ ...manifest, locations }, null, 2)}\n`;
+        await files.putBytes(ref, text, 'application/json');
+        manifestPath = files.urlOf(ref);
+      } else {
+        manifestPath = join(render.outDir, 'manifest.json');
+        await writeJsonAtomic(manifestPath, manifest, true);
+      }
       if (input.snapshotRef !== null) {
         await store.putJsonAt(snapshotRefOf(job.id), await store.getJson(input.snapshotRef));
       }

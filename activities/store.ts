@@ -1,9 +1,11 @@
 /**
- * The claim-check store: JSON documents in a local folder, addressed by relative references.
+ * The claim-check store: JSON documents addressed by relative references, in a local folder
+ * (the default) or in an S3 bucket (activities/s3-store.ts, `VIR_STORE_URL=s3://bucket/prefix`).
  * Workflows pass references; activities read and write the documents.
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
 import type { StoreRef } from './types.js';
@@ -13,9 +15,52 @@ export interface Store {
   putJson(runKey: string, name: string, value: unknown): Promise<StoreRef>;
   /** Writes a document at a reference of its own (snapshots). Overwrites. */
   putJsonAt(ref: StoreRef, value: unknown): Promise<StoreRef>;
+  /** Reads a document; a missing one is a {@link StoreObjectMissingError} naming the reference. */
   getJson<T = unknown>(ref: StoreRef): Promise<T>;
-  /** Absolute path of a reference (for files handed to renderers). */
-  pathOf(ref: StoreRef): string;
+  /**
+   * Files kept in the store beside the documents (the rendered reports and their manifest), for
+   * workers that share no file system. Null for the local store: a run's files stay in its
+   * output folder, where every worker on the shared folder reads them.
+   */
+  readonly files: StoreFiles | null;
+}
+
+/** Files in a store that workers on other hosts read (the S3 store). */
+export interface StoreFiles {
+  /** Where a reference is, for people and manifests: `s3://bucket/key`. */
+  urlOf(ref: StoreRef): string;
+  /** The reference of one of this store's URLs; null when the URL is not in this store. */
+  refOf(url: string): StoreRef | null;
+  /** Writes a local file at `ref`; the same bytes written again leave the same object. */
+  putFile(ref: StoreRef, path: string, contentType: string): Promise<void>;
+  /** Writes bytes at `ref` (overwrites). */
+  putBytes(ref: StoreRef, body: string | Uint8Array, contentType: string): Promise<void>;
+  /** Copies the object at `ref` into a local file (its folder created); a missing one is a StoreObjectMissingError. */
+  getFile(ref: StoreRef, path: string): Promise<void>;
+}
+
+/**
+ * A read of a document or file the store does not hold. Not retryable for Temporal (another
+ * attempt finds nothing more); `ref` is the reference asked for, `where` the full place
+ * (a path, or `s3://bucket/key`).
+ */
+export class StoreObjectMissingError extends ApplicationFailure {
+  readonly code = 'store_object_missing';
+  constructor(
+    readonly ref: StoreRef,
+    readonly where: string,
+    cause?: Error,
+  ) {
+    super(`the store holds no ${ref} (${where})`, 'StoreObjectMissing', true, undefined, cause);
+  }
+}
+
+/** A reference that is absolute or leaves the store with `..`. Not retryable. */
+export class StoreRefError extends ApplicationFailure {
+  readonly code = 'store_ref_escapes';
+  constructor(readonly ref: string) {
+    super(`store reference escapes the store: ${ref}`, 'StoreRefEscapes', true);
+  }
 }
 
 /** The reference of a run's document: `runs/<run>/<name>.json`, each segment made safe. */
@@ -27,15 +72,15 @@ export function runDocumentRef(runKey: string, name: string): StoreRef {
 /** A store in a local folder (the default). */
 export class LocalStore implements Store {
   readonly root: string;
+  readonly files = null;
   constructor(root: string) {
     this.root = resolve(root);
   }
 
+  /** Absolute path of a reference. */
   pathOf(ref: StoreRef): string {
     const path = normalize(join(this.root, ref));
-    if (isAbsolute(ref) || !path.startsWith(this.root + sep)) {
-      throw new Error(`store reference escapes the store: ${ref}`);
-    }
+    if (isAbsolute(ref) || !path.startsWith(this.root + sep)) throw new StoreRefError(ref);
     return path;
   }
 
@@ -49,6 +94,16 @@ export class LocalStore implements Store {
   }
 
   async getJson<T = unknown>(ref: StoreRef): Promise<T> {
-    return JSON.parse(await readFile(this.pathOf(ref), 'utf8')) as T;
+    const path = this.pathOf(ref);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new StoreObjectMissingError(ref, path, err as Error);
+      }
+      throw err;
+    }
+    return JSON.parse(text) as T;
   }
 }

@@ -9,7 +9,9 @@
  * console.log(describeSettings(settings));    // key shown as vis_live_…(set)
  */
 import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { bucketNameProblem } from '../activities/delivery/schema.js';
 
 /** Log levels (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -50,6 +52,7 @@ export const SETTING_NAMES = [
   'VIR_CREDIT_CAP_WEEK',
   'VIR_CREDIT_CAP_MONTH',
   'VIR_STORE_DIR',
+  'VIR_STORE_URL',
   'VIR_REPORTS_DIR',
   'VIR_DESTINATION_ROOTS',
   'VIR_DATA_DIR',
@@ -117,6 +120,7 @@ export const SettingsEnvSchema = z.object({
   VIR_CREDIT_CAP_WEEK: credits().optional(),
   VIR_CREDIT_CAP_MONTH: credits().optional(),
   VIR_STORE_DIR: dir().optional(),
+  VIR_STORE_URL: z.string().optional(),
   VIR_REPORTS_DIR: dir().optional(),
   VIR_DESTINATION_ROOTS: z
     .string()
@@ -153,8 +157,10 @@ export interface Settings {
   rateLimitPerDay: number;
   /** The account's credit caps per UTC day, ISO week and calendar month (VIR_CREDIT_CAP_*); a job file's caps tighten them. */
   creditCaps: { day?: number; week?: number; month?: number };
-  /** The claim-check store (VIR_STORE_DIR, default <VIR_DATA_DIR>/store). */
+  /** The claim-check store's local folder (VIR_STORE_DIR, default <VIR_DATA_DIR>/store; a file: VIR_STORE_URL's path). */
   storeDir: string;
+  /** Where the claim-check store is (VIR_STORE_URL): the local folder `storeDir`, or an S3 bucket. */
+  store: StoreSetting;
   /** Where runs write their files: <reportsDir>/<job>/<date>/ (VIR_REPORTS_DIR, default <VIR_DATA_DIR>/reports). */
   reportsDir: string;
   /** Absolute folders outside reportsDir a job's destination may be in (VIR_DESTINATION_ROOTS, comma-separated). */
@@ -170,6 +176,23 @@ export interface Settings {
   /** Port of `vir dev`'s S3-compatible server (VIR_DEV_S3_PORT; 0: a free one). */
   devS3Port: number;
 }
+
+/**
+ * Where the claim-check store is: the local folder (every worker on one shared folder), or an
+ * S3 bucket and key prefix (workers on several hosts; keys and endpoint from the S3 variables).
+ */
+export type StoreSetting =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix without leading or trailing slash ('' for the bucket's root). */
+      prefix: string;
+      /** The bucket's region (AWS_REGION, default us-east-1). */
+      region: string;
+      /** `s3://bucket/prefix` as given (no credentials can be in it). */
+      url: string;
+    };
 
 /** A bad setting: names the variable and what it expects. Never carries a secret's value. */
 export class SettingsError extends Error {
@@ -208,6 +231,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new SettingsError(variable, `${variable} ${issue.message}${got}`);
   }
   const v = parsed.data;
+  const urlStore = parseStoreUrl(v.VIR_STORE_URL, env.AWS_REGION);
+  const storeDir =
+    urlStore?.kind === 'local' ? urlStore.dir : resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store'));
   return {
     visBaseUrl: v.VIS_BASE_URL,
     visApiKey: v.VIS_API_KEY,
@@ -224,7 +250,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       ...(v.VIR_CREDIT_CAP_WEEK === undefined ? {} : { week: v.VIR_CREDIT_CAP_WEEK }),
       ...(v.VIR_CREDIT_CAP_MONTH === undefined ? {} : { month: v.VIR_CREDIT_CAP_MONTH }),
     },
-    storeDir: resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store')),
+    storeDir,
+    store: urlStore ?? { kind: 'local', dir: storeDir },
     reportsDir: resolve(v.VIR_REPORTS_DIR ?? join(v.VIR_DATA_DIR, 'reports')),
     destinationRoots: (v.VIR_DESTINATION_ROOTS ?? '')
       .split(',')
@@ -239,6 +266,50 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     devSmtpPort: v.VIR_DEV_SMTP_PORT,
     devS3Port: v.VIR_DEV_S3_PORT,
   };
+}
+
+/**
+ * `VIR_STORE_URL`: `s3://bucket[/prefix]` (the S3 store) or `file:///folder` (the local store in
+ * that folder); unset: undefined (the local folder of VIR_STORE_DIR). Anything else is a
+ * SettingsError naming the variable.
+ */
+export function parseStoreUrl(value: string | undefined, region?: string): StoreSetting | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string, echo = true): never => {
+    throw new SettingsError('VIR_STORE_URL', `VIR_STORE_URL ${why}${echo ? `, got ${shown(value)}` : ''}`);
+  };
+  if (/^file:/i.test(value)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      // reported below
+    }
+    if (!url || url.search || url.hash || url.host) return bad('must be a file:///absolute/folder URL');
+    return { kind: 'local', dir: resolve(fileURLToPath(url)) };
+  }
+  // Read as written (a URL parser would drop "..", lowercase nothing and accept odd forms).
+  const m = /^s3:\/\/([^/?#]*)(\/[^?#]*)?$/i.exec(value);
+  if (!m) return bad('must be s3://bucket/prefix or file:///folder');
+  const host = m[1]!;
+  if (host.includes('@'))
+    bad(
+      'must not hold keys: they come from VIR_S3_ACCESS_KEY_ID and VIR_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)',
+      false,
+    );
+  if (host.includes(':')) bad('must be s3://bucket/prefix (no port: the endpoint is VIR_S3_ENDPOINT)');
+  const problem = bucketNameProblem(host);
+  if (problem) bad(`names the bucket "${host}", which ${problem}`);
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix !== '' && prefix.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))
+    bad('has a prefix with empty, "." or ".." segments');
+  const r = region?.trim() || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(r))
+    throw new SettingsError(
+      'AWS_REGION',
+      `AWS_REGION must be a region name such as "eu-central-1", got ${shown(r)}`,
+    );
+  return { kind: 's3', bucket: host, prefix, region: r, url: `s3://${host}${prefix ? `/${prefix}` : ''}` };
 }
 
 /**
@@ -281,6 +352,7 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_CREDIT_CAP_WEEK', String(settings.creditCaps.week ?? '(none)')],
     ['VIR_CREDIT_CAP_MONTH', String(settings.creditCaps.month ?? '(none)')],
     ['VIR_STORE_DIR', settings.storeDir],
+    ['VIR_STORE_URL', settings.store.kind === 's3' ? settings.store.url : '(local folder VIR_STORE_DIR)'],
     ['VIR_REPORTS_DIR', settings.reportsDir],
     ['VIR_DESTINATION_ROOTS', settings.destinationRoots.join(',') || '(none)'],
     ['VIR_DATA_DIR', settings.dataDir],

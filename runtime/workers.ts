@@ -19,6 +19,7 @@ import { createApiActivities, type ApiCaller } from '../activities/api.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { createDeliveryActivities } from '../activities/delivery/deliver.js';
 import { createRunActivities } from '../activities/run.js';
+import { S3Store } from '../activities/s3-store.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
 import { Client } from '@temporalio/client';
@@ -39,6 +40,17 @@ export interface WorkerTuning {
   store?: Store;
   /** Where the deliveries read SMTP settings, webhook secrets and S3 keys (default process.env). */
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The claim-check store the settings name (VIR_STORE_URL): the local folder, or the S3 bucket
+ * with the S3 delivery's keys and endpoint from `env`.
+ */
+export function storeOf(settings: Pick<Settings, 'store'>, env: NodeJS.ProcessEnv = process.env): Store {
+  const s = settings.store;
+  return s.kind === 's3'
+    ? S3Store.fromEnv({ bucket: s.bucket, prefix: s.prefix, region: s.region }, env)
+    : new LocalStore(s.dir);
 }
 
 /** How long a stopping worker lets its activities in flight finish before it cancels them. */
@@ -164,7 +176,8 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
   const connection = await NativeConnection.connect({ address: settings.temporalAddress });
   const ownClient = tuning.client ? null : serviceClient(settings);
   const client = tuning.client ?? ownClient!;
-  const store = tuning.store ?? new LocalStore(settings.storeDir);
+  const ownStore = tuning.store ? null : storeOf(settings, tuning.env ?? process.env);
+  const store = tuning.store ?? ownStore!;
   const rps = apiQueueRate(settings.rateLimitPerMinute);
   const namespace = settings.temporalNamespace;
   let queueRateLimit: QueueRateLimit;
@@ -256,6 +269,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         await Promise.all(runs);
       } finally {
         await ownClient?.close();
+        if (ownStore instanceof S3Store) ownStore.close();
         await connection.close();
       }
     },

@@ -15,7 +15,8 @@
  * attempt sends again, with the same email Message-ID and the same webhook Idempotency-Key, and
  * S3 finds the same bytes already stored and writes nothing.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { redactText } from '../../api/redact.js';
@@ -50,6 +51,8 @@ export interface DeliveryRecord {
 export interface ManifestForDelivery {
   workflowId: string;
   job: { id: string; title: string; kind: string };
+  /** When the run started (its date names the S3 folder of a run whose files are in the store). */
+  startedAt?: string;
   status: 'complete' | 'partial';
   reasons: string[];
   files: string[];
@@ -101,17 +104,26 @@ const CONTENT_TYPES: Record<string, string> = {
   '.zip': 'application/zip',
 };
 
-/** The run's files as a delivery sends them; the manifest too when `withManifest`. */
-async function runFiles(manifestPath: string, manifest: ManifestForDelivery, withManifest: boolean) {
-  const dir = join(manifestPath, '..');
-  const names = [...manifest.files, ...(withManifest ? [basename(manifestPath)] : [])];
+/** The content type of a run's file by its name's extension. */
+export function contentTypeOf(name: string): string {
+  return CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** The run's files as a delivery sends them (local paths in `dir`); the manifest too when `withManifest`. */
+async function runFiles(
+  dir: string,
+  manifestName: string,
+  manifest: ManifestForDelivery,
+  withManifest: boolean,
+) {
+  const names = [...manifest.files, ...(withManifest ? [manifestName] : [])];
   const files: DeliveryFile[] = [];
   for (const name of names) {
     const path = join(dir, name);
     files.push({
       path,
       name: basename(name),
-      contentType: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
+      contentType: contentTypeOf(name),
       bytes: (await stat(path)).size,
     });
   }
@@ -209,6 +221,50 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     return [];
   }
 
+  /**
+   * Where a run's manifest and files are: beside each other in a local folder (`manifestPath` a
+   * path), or in the store (`manifestPath` the manifest's store URL, written by finalizeRun when
+   * the render was kept in the store): read from there on whichever worker delivers.
+   */
+  function placeOf(manifestPath: string) {
+    const files = store.files;
+    const ref = files?.refOf(manifestPath) ?? null;
+    if (!files || ref === null) {
+      const dir = join(manifestPath, '..');
+      return {
+        where: dir,
+        /** The name of the run's folder (`<date>` or `<date>_<n>`), the S3 destination's folder. */
+        folder: (_m: ManifestForDelivery) => basename(dir),
+        read: async () => JSON.parse(await readFile(manifestPath, 'utf8')) as unknown,
+        write: (value: unknown) => writeJsonAtomic(manifestPath, value, true),
+        /** The local folder the files are in (`release` when the delivery is done). */
+        local: async () => ({ dir, release: async () => undefined }),
+      };
+    }
+    const folderRef = ref.slice(0, ref.lastIndexOf('/'));
+    return {
+      where: manifestPath.slice(0, manifestPath.lastIndexOf('/')),
+      folder: (m: ManifestForDelivery) => m.startedAt?.slice(0, 10) ?? basename(folderRef),
+      read: () => store.getJson(ref),
+      write: (value: unknown) =>
+        files.putBytes(ref, `${JSON.stringify(value, null, 2)}\n`, 'application/json'),
+      /** The manifest and files fetched from the store into a scratch folder of this worker. */
+      local: async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'vir-delivery-'));
+        try {
+          const manifest = await store.getJson<ManifestForDelivery>(ref);
+          for (const name of [...manifest.files, basename(ref)]) {
+            await files.getFile(`${folderRef}/${name}`, join(dir, name));
+          }
+        } catch (err) {
+          await rm(dir, { recursive: true, force: true });
+          throw err;
+        }
+        return { dir, release: () => rm(dir, { recursive: true, force: true }) };
+      },
+    };
+  }
+
   /** Sends to one destination; throws only to have Temporal try again (a transient email failure). */
   async function send(
     d: Destination,
@@ -217,26 +273,30 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     summary: DeliverySummary,
     attempt: number,
   ): Promise<DeliveryOutcome> {
+    const place = placeOf(manifestPath);
+    const manifestName = basename(manifestPath);
     if (d.kind === 's3') {
       const client = s3ClientFromEnv(d.s3, env());
+      const local = await place.local();
       try {
-        const files = await runFiles(manifestPath, manifest, true);
+        const files = await runFiles(local.dir, manifestName, manifest, true);
         const out = await uploadRunFiles(
           d.s3,
           files,
-          { jobId: manifest.job.id, date: basename(join(manifestPath, '..')) },
+          { jobId: manifest.job.id, date: place.folder(manifest) },
           { client },
           { destination: d.id },
         );
         return { ...out, attempts: attempt };
       } finally {
         client.destroy();
+        await local.release();
       }
     }
     const links = await linksOf(manifest);
     const withLinks: DeliverySummary = links.length > 0 ? { ...summary, links } : summary;
     if (d.kind === 'webhook') {
-      const raw: unknown = JSON.parse(await readFile(manifestPath, 'utf8'));
+      const raw = await place.read();
       const signal = signalOf();
       return deliverWebhook(d.webhook, withLinks, {
         destinationId: d.id,
@@ -248,11 +308,14 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     const settings = smtpSettingsFromEnv(env());
     const secrets = smtpSecrets(settings);
     const transport = createSmtpTransport(settings);
+    const local = await place.local();
     try {
-      const email = await buildRunEmail(d.email, withLinks, await runFiles(manifestPath, manifest, false), {
-        from: settings.from,
-        where: join(manifestPath, '..'),
-      });
+      const email = await buildRunEmail(
+        d.email,
+        withLinks,
+        await runFiles(local.dir, manifestName, manifest, false),
+        { from: settings.from, where: place.where },
+      );
       return await sendRunEmail(transport, email, { destination: d.id, attempt, secrets });
     } catch (err) {
       if (err instanceof EmailTransientError && attempt < DELIVERY_MAX_ATTEMPTS) {
@@ -261,6 +324,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       throw err;
     } finally {
       transport.close();
+      await local.release();
     }
   }
 
@@ -272,7 +336,8 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
      * any other, or the last attempt's, is recorded and reported as an outcome with `ok: false`.
      */
     async deliverToDestination(input: DeliverInput): Promise<DeliveryOutcome> {
-      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as ManifestForDelivery;
+      const place = placeOf(input.manifestPath);
+      const manifest = (await place.read()) as ManifestForDelivery;
       const runId = manifest.workflowId;
       const d = (await destinationsOf(runId)).find((x) => x.id === input.destination);
       if (!d) {
@@ -297,7 +362,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
         attempt,
         updatedAt: at(),
       });
-      const date = basename(join(input.manifestPath, '..')).slice(0, 10);
+      const date = place.folder(manifest).slice(0, 10);
       let outcome: DeliveryOutcome;
       try {
         outcome = await send(d, input.manifestPath, manifest, summaryOf(manifest, date), attempt);
@@ -336,8 +401,9 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       skipped?: string;
     }): Promise<RunDelivery> {
       const delivery = runDeliveryOf(input.outcomes, input.skipped);
-      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as Record<string, unknown>;
-      await writeJsonAtomic(input.manifestPath, { ...manifest, delivery }, true);
+      const place = placeOf(input.manifestPath);
+      const manifest = (await place.read()) as Record<string, unknown>;
+      await place.write({ ...manifest, delivery });
       return delivery;
     },
 
@@ -348,7 +414,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     async deliveryState(input: {
       manifestPath: string;
     }): Promise<{ id: string; kind: Destination['kind'] }[]> {
-      const manifest = JSON.parse(await readFile(input.manifestPath, 'utf8')) as ManifestForDelivery;
+      const manifest = (await placeOf(input.manifestPath).read()) as ManifestForDelivery;
       return (await destinationsOf(manifest.workflowId)).map((d) => ({ id: d.id, kind: d.kind }));
     },
   };

@@ -315,7 +315,7 @@ export async function uploadRunFiles(
   for (const [i, file] of files.entries()) {
     const key = keys[i]!;
     try {
-      const object = await uploadOne(dest, file, key, deps.client, o, (n) => {
+      const object = await uploadOne(dest.bucket, file, key, deps.client, o, (n) => {
         attempts = Math.max(attempts, n);
       });
       objects.push(object);
@@ -343,9 +343,25 @@ export async function uploadRunFiles(
   );
 }
 
+/**
+ * Writes one local file at `key` of `bucket` as a delivery writes each of its files: nothing is
+ * sent when the object there already has the file's size and SHA-256, else one PutObject (with
+ * Content-MD5) or a multipart upload, and the stored size checked after. The claim-check store's
+ * files (activities/s3-store.ts) go this way too.
+ */
+export function uploadFileObject(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  file: Pick<DeliveryFile, 'path' | 'contentType'>,
+  options: Partial<UploadOptions> = {},
+): Promise<S3Object> {
+  return uploadOne(bucket, file, key, client, { ...UPLOAD_DEFAULTS, ...options }, () => undefined);
+}
+
 async function uploadOne(
-  dest: S3Destination,
-  file: DeliveryFile,
+  bucket: string,
+  file: Pick<DeliveryFile, 'path' | 'contentType'>,
   key: string,
   client: S3Client,
   o: UploadOptions,
@@ -354,13 +370,13 @@ async function uploadOne(
   const { size } = await stat(file.path);
   const sha256 = await fileSha256(file.path);
   if (o.skipUnchanged) {
-    const head = await headObject(client, dest.bucket, key);
+    const head = await headObject(client, bucket, key);
     if (head && head !== 'forbidden') sawAttempts(head.$metadata.attempts ?? 1);
     if (head && head !== 'forbidden' && head.ContentLength === size && head.Metadata?.sha256 === sha256) {
       return { key, bytes: size, ...etagOf(head.ETag), sha256, reused: true, multipart: false };
     }
   }
-  const common = { Bucket: dest.bucket, Key: key, ContentType: file.contentType, Metadata: { sha256 } };
+  const common = { Bucket: bucket, Key: key, ContentType: file.contentType, Metadata: { sha256 } };
   let etag: string | undefined;
   const multipart = size > o.multipartThresholdBytes;
   if (!multipart) {
@@ -389,7 +405,7 @@ async function uploadOne(
     etag = out.ETag;
   }
   // The store's view of what it holds: the size it reports must be the file's.
-  const head = await headObject(client, dest.bucket, key);
+  const head = await headObject(client, bucket, key);
   if (!head) throw new Error('the object is missing right after its upload');
   if (head !== 'forbidden' && head.ContentLength !== size) {
     throw new Error(`the store holds ${head.ContentLength} bytes, the file has ${size}`);

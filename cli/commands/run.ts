@@ -83,7 +83,8 @@ function fileLabel(format: string): string {
 
 /** Prints where a run's files are, then what the kind adds (when the job is known). */
 export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunResult): void {
-  const rel = (p: string) => relative(process.cwd(), p) || p;
+  // A local path relative to here; a store URL (s3://…, runs whose files are kept in the store) as it is.
+  const rel = (p: string) => (/^[a-z][a-z0-9+.-]*:\/\//.test(p) ? p : relative(process.cwd(), p) || p);
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
   const labels = [
     ...Object.entries(result.files).map(([format, path]) => [`${fileLabel(format)}:`, path] as const),

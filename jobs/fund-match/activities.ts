@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
-import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
 import { readProfile, readStartupPeople } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -156,14 +156,18 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
         files.pdf = join(outDir, `${fileBase}.pdf`);
         pages = (await writeFundDigest(digest, files.pdf, charts)).pages;
       }
-      return {
-        outDir,
-        files,
-        charts: charts.filter((c) => c.rendered !== null).length,
-        pages,
-        notProvided: [],
-        ...runOpening(openingFigures(digest), openingHeadline(digest)),
-      };
+      return keepRenderedFiles(
+        store,
+        {
+          outDir,
+          files,
+          charts: charts.filter((c) => c.rendered !== null).length,
+          pages,
+          notProvided: [],
+          ...runOpening(openingFigures(digest), openingHeadline(digest)),
+        },
+        input.workflowId,
+      );
     },
   };
 }

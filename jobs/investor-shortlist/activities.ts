@@ -4,7 +4,7 @@
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
 import { join } from 'node:path';
-import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
 import { readAccount } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -167,14 +167,18 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
         files.xlsx = join(outDir, `${fileBase}.xlsx`);
         await writeShortlistWorkbook(report, files.xlsx, charts);
       }
-      return {
-        outDir,
-        files,
-        charts: charts.filter((c) => c.rendered !== null).length,
-        pages,
-        notProvided: [],
-        ...runOpening(openingFigures(report), openingHeadline(report)),
-      };
+      return keepRenderedFiles(
+        store,
+        {
+          outDir,
+          files,
+          charts: charts.filter((c) => c.rendered !== null).length,
+          pages,
+          notProvided: [],
+          ...runOpening(openingFigures(report), openingHeadline(report)),
+        },
+        input.workflowId,
+      );
     },
   };
 }

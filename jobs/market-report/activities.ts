@@ -2,7 +2,7 @@
  * The market report's own activities on the jobs task queue: the report model (with the
  * comparison to the previous run) and the rendered workbook and PDF.
  */
-import { outputFolder, readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { keepRenderedFiles, outputFolder, readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import type { RenderOutput } from '../../activities/types.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -69,14 +69,18 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
       const notProvided = model.countries.flatMap((c) =>
         (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
       );
-      return {
-        outDir,
-        files: res.files,
-        charts: res.charts,
-        pages: res.pages ?? null,
-        notProvided,
-        ...runOpening(openingFigures(model), openingHeadline(model)),
-      };
+      return keepRenderedFiles(
+        store,
+        {
+          outDir,
+          files: res.files,
+          charts: res.charts,
+          pages: res.pages ?? null,
+          notProvided,
+          ...runOpening(openingFigures(model), openingHeadline(model)),
+        },
+        input.workflowId,
+      );
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -274,14 +274,18 @@ export function createProspectListActivities(deps: KindActivityDeps) {
         pages = (await writeProspectBrief(summary, path, rendered)).pages;
         files.pdf = path;
       }
-      return {
-        outDir,
-        files,
-        charts,
-        pages,
-        notProvided: summary.notProvided,
-        ...runOpening(openingFigures(summary), openingHeadline(summary)),
-      };
+      return keepRenderedFiles(
+        store,
+        {
+          outDir,
+          files,
+          charts,
+          pages,
+          notProvided: summary.notProvided,
+          ...runOpening(openingFigures(summary), openingHeadline(summary)),
+        },
+        input.workflowId,
+      );
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   recordKey,
   STARTUP_FIELDS,
 } from '../../api/read.js';
-import { runOpening } from '../../activities/run.js';
+import { keepRenderedFiles, runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoreRef, StoredCall } from '../../activities/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
@@ -77,14 +77,14 @@ export function createSmokeActivities(deps: KindActivityDeps) {
         `Smoke run for ${input.job.country}: ${formatInt(keys.length)} startups paged ` +
         `(${formatInt(distinct)} distinct) in ${formatInt(input.pages.length)} ` +
         `${input.pages.length === 1 ? 'page' : 'pages'}${profile ? ', one profile read' : ''}.`;
-      return {
+      return keepRenderedFiles(store, {
         outDir: input.outDir,
         files: { json: path },
         charts: 0,
         pages: null,
         notProvided,
         ...runOpening(figures, headline),
-      };
+      });
     },
   };
 }

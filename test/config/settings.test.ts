@@ -37,6 +37,7 @@ describe('loadSettings', () => {
       creditCaps: {},
       destinationRoots: [],
       storeDir: resolve('.data/store'),
+      store: { kind: 'local', dir: resolve('.data/store') },
       reportsDir: resolve('.data/reports'),
       dataDir: resolve('.data'),
       httpTimeoutMs: 120000,
@@ -107,6 +108,7 @@ describe('loadSettings', () => {
       'VIS_API_KEY',
       'VIS_MCP_URL',
       'VIR_STORE_DIR',
+      'VIR_STORE_URL',
       'VIR_REPORTS_DIR',
       'VIR_DESTINATION_ROOTS',
       'VIR_CREDIT_CAP_DAY',
@@ -178,6 +180,70 @@ describe('loadSettings', () => {
     const moved = loadSettings({ VIR_DATA_DIR: '/var/lib/vir' });
     expect(moved.storeDir).toBe('/var/lib/vir/store');
     expect(moved.reportsDir).toBe('/var/lib/vir/reports');
+  });
+});
+
+describe('VIR_STORE_URL', () => {
+  it('defaults to the local folder of VIR_STORE_DIR', () => {
+    expect(loadSettings({}).store).toEqual({ kind: 'local', dir: resolve('.data/store') });
+    expect(loadSettings({ VIR_STORE_DIR: '/srv/store' }).store).toEqual({ kind: 'local', dir: '/srv/store' });
+  });
+
+  it('file:///folder is the local store in that folder', () => {
+    const s = loadSettings({ VIR_STORE_URL: 'file:///srv/vir/store' });
+    expect(s.store).toEqual({ kind: 'local', dir: '/srv/vir/store' });
+    expect(s.storeDir).toBe('/srv/vir/store');
+  });
+
+  it('s3://bucket/prefix is the S3 store; the region from AWS_REGION', () => {
+    expect(
+      loadSettings({ VIR_STORE_URL: 's3://vir-store/prod/runs/', AWS_REGION: 'eu-central-1' }).store,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'vir-store',
+      prefix: 'prod/runs',
+      region: 'eu-central-1',
+      url: 's3://vir-store/prod/runs',
+    });
+    expect(loadSettings({ VIR_STORE_URL: 's3://vir-store' }).store).toMatchObject({
+      bucket: 'vir-store',
+      prefix: '',
+      region: 'us-east-1',
+    });
+    const lines = Object.fromEntries(describeSettings(loadSettings({ VIR_STORE_URL: 's3://vir-store/p' })));
+    expect(lines.VIR_STORE_URL).toBe('s3://vir-store/p');
+  });
+
+  const bad: [string, RegExp][] = [
+    [
+      'vir-store/prod',
+      /^VIR_STORE_URL must be s3:\/\/bucket\/prefix or file:\/\/\/folder, got "vir-store\/prod"$/,
+    ],
+    ['https://vir-store/prod', /^VIR_STORE_URL must be s3:\/\/bucket\/prefix or file:\/\/\/folder/],
+    ['s3://My_Bucket/prod', /^VIR_STORE_URL names the bucket "My_Bucket", which may hold only lowercase/],
+    ['s3://vir-store/a/../b', /^VIR_STORE_URL has a prefix with empty, "\." or "\.\." segments/],
+    [
+      's3://vir-store:9000/prod',
+      /^VIR_STORE_URL must be s3:\/\/bucket\/prefix \(no port: the endpoint is VIR_S3_ENDPOINT\)/,
+    ],
+  ];
+  it.each(bad)('refuses %s, naming the variable', (value, message) => {
+    const err = errorOf(() => loadSettings({ VIR_STORE_URL: value }));
+    expect(err.variable).toBe('VIR_STORE_URL');
+    expect(err.message).toMatch(message);
+  });
+
+  it('refuses keys in the URL without showing them', () => {
+    const err = errorOf(() => loadSettings({ VIR_STORE_URL: 's3://AKIDEXAMPLE:topsecret@vir-store/prod' }));
+    expect(err.variable).toBe('VIR_STORE_URL');
+    expect(err.message).toMatch(/must not hold keys/);
+    expect(err.message).not.toContain('topsecret');
+    expect(err.message).not.toContain('AKIDEXAMPLE');
+  });
+
+  it('refuses a bad AWS_REGION for the S3 store, naming it', () => {
+    const err = errorOf(() => loadSettings({ VIR_STORE_URL: 's3://vir-store', AWS_REGION: 'EU Central' }));
+    expect(err.variable).toBe('AWS_REGION');
   });
 });
 

@@ -1,0 +1,168 @@
+/**
+ * The claim-check store in an S3 bucket (`VIR_STORE_URL=s3://bucket/prefix`): the same
+ * documents under the same relative references as the local store, each the object
+ * `<prefix>/<ref>`, and the rendered reports beside them, so workers on several hosts share
+ * nothing but the bucket.
+ *
+ * The client is the S3 delivery's (`s3ClientFromEnv`): keys from `VIR_S3_ACCESS_KEY_ID` /
+ * `VIR_S3_SECRET_ACCESS_KEY` or `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (else the AWS
+ * SDK's default chain), the endpoint from `VIR_S3_ENDPOINT` (else AWS), the region from
+ * `AWS_REGION`. No key enters a reference, a URL, a message or a manifest.
+ *
+ * Writes are idempotent: a document is its JSON text, so a retried activity writing the same
+ * value writes the same bytes (the same ETag); a file whose bytes are already stored under its
+ * key is not sent again. A read of a missing object is a {@link StoreObjectMissingError}
+ * naming the reference, the bucket and the key.
+ *
+ * @example
+ * const store = S3Store.fromEnv({ bucket: 'vir-store', prefix: 'prod' }, process.env);
+ * const ref = await store.putJson('run-1', 'pages/p-0000', page); // s3://vir-store/prod/runs/run-1/pages/p-0000.json
+ * const page = await store.getJson(ref);
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import { s3ClientFromEnv, uploadFileObject } from './delivery/s3.js';
+import {
+  runDocumentRef,
+  StoreObjectMissingError,
+  StoreRefError,
+  type Store,
+  type StoreFiles,
+} from './store.js';
+import type { StoreRef } from './types.js';
+
+/** Where the S3 store is: a bucket and a key prefix (no leading or trailing slash; may be empty). */
+export interface S3StorePlace {
+  bucket: string;
+  prefix: string;
+  /** The bucket's region (default us-east-1). */
+  region?: string;
+}
+
+let seq = 0;
+
+/** The claim-check store in an S3 bucket. */
+export class S3Store implements Store, StoreFiles {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly files: StoreFiles = this;
+  readonly #client: S3Client;
+
+  constructor(place: S3StorePlace, client: S3Client) {
+    this.bucket = place.bucket;
+    this.prefix = place.prefix.replace(/^\/+|\/+$/g, '');
+    this.#client = client;
+  }
+
+  /**
+   * A store whose client is the S3 delivery's: keys, endpoint (`VIR_S3_ENDPOINT`) from `env`.
+   */
+  static fromEnv(place: S3StorePlace, env: NodeJS.ProcessEnv | Record<string, string | undefined>): S3Store {
+    const client = s3ClientFromEnv(
+      {
+        bucket: place.bucket,
+        prefix: place.prefix,
+        region: place.region ?? 'us-east-1',
+        forcePathStyle: false,
+      },
+      env,
+    );
+    return new S3Store(place, client);
+  }
+
+  /** The object key of a reference; an absolute reference or one with `..` is refused. */
+  keyOf(ref: StoreRef): string {
+    if (ref === '' || ref.includes('\\') || ref.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+      throw new StoreRefError(ref);
+    }
+    return this.prefix ? `${this.prefix}/${ref}` : ref;
+  }
+
+  urlOf(ref: StoreRef): string {
+    return `s3://${this.bucket}/${this.keyOf(ref)}`;
+  }
+
+  refOf(url: string): StoreRef | null {
+    const base = `s3://${this.bucket}/${this.prefix ? `${this.prefix}/` : ''}`;
+    if (!url.startsWith(base)) return null;
+    const ref = url.slice(base.length);
+    try {
+      this.keyOf(ref);
+    } catch {
+      return null;
+    }
+    return ref;
+  }
+
+  putJson(runKey: string, name: string, value: unknown): Promise<StoreRef> {
+    return this.putJsonAt(runDocumentRef(runKey, name), value);
+  }
+
+  async putJsonAt(ref: StoreRef, value: unknown): Promise<StoreRef> {
+    await this.putBytes(ref, JSON.stringify(value), 'application/json');
+    return ref;
+  }
+
+  async getJson<T = unknown>(ref: StoreRef): Promise<T> {
+    const body = await this.#get(ref);
+    return JSON.parse(await body.transformToString('utf8')) as T;
+  }
+
+  async putBytes(ref: StoreRef, body: string | Uint8Array, contentType: string): Promise<void> {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(ref),
+        Body: bytes,
+        ContentLength: bytes.length,
+        ContentType: contentType,
+        ContentMD5: createHash('md5').update(bytes).digest('base64'),
+      }),
+    );
+  }
+
+  async putFile(ref: StoreRef, path: string, contentType: string): Promise<void> {
+    await uploadFileObject(this.#client, this.bucket, this.keyOf(ref), { path, contentType });
+  }
+
+  async getFile(ref: StoreRef, path: string): Promise<void> {
+    const body = await this.#get(ref);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.${++seq}.tmp`;
+    try {
+      await pipeline(body as unknown as Readable, createWriteStream(tmp));
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** Closes the client's connections. */
+  close(): void {
+    this.#client.destroy();
+  }
+
+  async #get(ref: StoreRef) {
+    const key = this.keyOf(ref);
+    try {
+      const out = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!out.Body) throw new Error(`s3://${this.bucket}/${key}: the store sent no body`);
+      return out.Body;
+    } catch (err) {
+      if (
+        err instanceof S3ServiceException &&
+        (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+      ) {
+        throw new StoreObjectMissingError(ref, `bucket ${this.bucket}, key ${key}`, err);
+      }
+      throw err;
+    }
+  }
+}
