@@ -2,6 +2,7 @@
  * `vir worker`: runs the workflow worker and the rate-limited API worker against
  * TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE until SIGINT or SIGTERM, then shuts them down cleanly.
  */
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
 import type { CliContext } from '../context.js';
@@ -85,6 +86,8 @@ export function registerWorker(program: Command, ctx: CliContext): void {
           temporal: settings.temporalAddress,
           namespace: settings.temporalNamespace,
           queues: [settings.taskQueue, settings.apiTaskQueue, settings.accountTaskQueue],
+          // The SDK's default worker identity, as workflow histories name the worker of each task.
+          identity: `${process.pid}@${hostname()}`,
         },
         'workers running',
       );
