@@ -36,10 +36,10 @@ export interface PagingBenchOptions {
   caps: { investors: number; startups: number };
 }
 
-const KEY = 'vis_live_sandbox_vc';
+export const KEY = 'vis_live_sandbox_vc';
 
 /** A fresh sandbox with the benchmark's scaled limit, and that limit per minute. */
-async function benchSandbox(o: PagingBenchOptions) {
+export async function benchSandbox(o: PagingBenchOptions) {
   const sandbox = await startSandbox({
     port: 0,
     rateLimitPerMinute: o.limitPerWindow,
@@ -49,7 +49,11 @@ async function benchSandbox(o: PagingBenchOptions) {
   return { sandbox, perMinute: Math.round((o.limitPerWindow * 60_000) / o.windowMs) };
 }
 
-function job(o: PagingBenchOptions, destination: string): MarketReportJob {
+/** The paging job: a market report of the countries, paging up to the caps, nothing enriched or asked. */
+export function pagingJob(
+  o: Pick<PagingBenchOptions, 'countries' | 'caps'>,
+  destination?: string,
+): MarketReportJob {
   return parseMarketReportJob({
     id: 'bench-paging',
     title: 'Paging benchmark',
@@ -58,7 +62,7 @@ function job(o: PagingBenchOptions, destination: string): MarketReportJob {
     paging: { maxInvestorsPerCountry: o.caps.investors, maxStartupsPerCountry: o.caps.startups },
     enrich: { investors: 0, startups: 0 },
     questions: [],
-    destination,
+    ...(destination === undefined ? {} : { destination }),
   });
 }
 
@@ -97,7 +101,7 @@ export async function benchRunner(
   const connection = await Connection.connect({ address: o.temporalAddress });
   const temporal = new Client({ connection });
   try {
-    const handle = await startJobRun(temporal, settings, job(o, join(dir, 'reports')));
+    const handle = await startJobRun(temporal, settings, pagingJob(o, join(dir, 'reports')));
     let pagingStart: { t: number; calls: number } | null = null;
     let pagingEnd: { t: number; calls: number } | null = null;
     const done = handle.result().then(() => true);
