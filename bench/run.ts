@@ -9,7 +9,10 @@
  *  5. credits the account paid under after-charge faults (20 % of asks) beside the run's
  *     manifest, the answers it got and its budget (bench/credits.ts);
  *  6. peak RSS and time of writing a 100,000-row prospect list (CSV files of five CRM profiles
- *     and the streamed workbook) beside an in-memory exceljs workbook (bench/prospects.ts).
+ *     and the streamed workbook) beside an in-memory exceljs workbook (bench/prospects.ts);
+ *  7. on the local cluster (PostgreSQL and the Temporal server): paging throughput with 1, 2 and
+ *     3 worker processes as a share of a scaled-up limit, with 429s, and the orchestration
+ *     overhead per API call (p50, p95) beside this run's embedded dev server (bench/cluster.ts).
  *
  * Run: npm run bench   (about 12 minutes: 1-2 take about two, 3-4 about nine because the
  * real window makes each 300-call run take four minutes, 5 under one; starts its own embedded
@@ -27,6 +30,7 @@ import { benchRender } from './render.js';
 import { pct, ratio, reportPacing } from './pacing.js';
 import { reportCredits } from './credits.js';
 import { reportProspects } from './prospects.js';
+import { reportCluster } from './cluster.js';
 
 /** The 10 countries of the report whose render is measured. */
 const COUNTRIES = [
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
     await reportPacing(stack.temporalAddress);
     await reportCredits(stack.temporalAddress);
     await reportProspects();
+    await reportCluster(stack.temporalAddress);
     console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
   } finally {
     if (storeDir) cleanup(join(storeDir, '..'));
