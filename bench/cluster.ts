@@ -77,6 +77,8 @@ const RUN_DEADLINE_MS = 180_000;
 const TARGET_SHARE = 0.95;
 /** API calls whose overhead is measured on each server (after a warm-up run). */
 const OVERHEAD_CALLS = 200;
+/** The overhead measurement stops here with the calls it has (a stalled server still reports). */
+const OVERHEAD_DEADLINE_MS = 240_000;
 /** Records paged by each smoke run of the overhead measurement: 13 pages, 15 calls a run. */
 const SMOKE_RECORDS = 1300;
 /** The S3 bucket the worker processes share. */
@@ -322,15 +324,28 @@ export interface OverheadFigures {
 }
 
 const EventType = proto.temporal.api.enums.v1.EventType;
+const TIME_KEYS = ['scheduleToStart', 'inActivity', 'total', 'http'] as const;
 
 function tsMs(ts: proto.google.protobuf.ITimestamp | null | undefined): number {
   if (!ts) throw new Error('event without a time');
   return Number(ts.seconds ?? 0) * 1000 + (ts.nanos ?? 0) / 1e6;
 }
 
-/** The API calls (callApi activities) of one run's history, each with its times. */
-async function callTimes(handle: WorkflowHandle): Promise<Omit<OverheadFigures, 'calls'>> {
+/**
+ * The API calls (callApi activities) of one run's history and of its child workflows' (the
+ * paged searches run as children), each with its times.
+ */
+async function callTimes(client: Client, handle: WorkflowHandle): Promise<Omit<OverheadFigures, 'calls'>> {
   const history = await handle.fetchHistory();
+  const children: Omit<OverheadFigures, 'calls'>[] = [];
+  for (const e of history.events ?? []) {
+    const child = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
+    if (e.eventType === EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED && child?.workflowId) {
+      children.push(
+        await callTimes(client, client.workflow.getHandle(child.workflowId, child.runId ?? undefined)),
+      );
+    }
+  }
   const scheduled = new Map<string, number>();
   const started = new Map<string, number>();
   const out: Omit<OverheadFigures, 'calls'> = { scheduleToStart: [], inActivity: [], total: [], http: [] };
@@ -360,6 +375,7 @@ async function callTimes(handle: WorkflowHandle): Promise<Omit<OverheadFigures, 
       out.http.push(result.durationMs);
     }
   }
+  for (const c of children) for (const k of TIME_KEYS) out[k].push(...c[k]);
   return out;
 }
 
@@ -388,7 +404,8 @@ export async function measureOverhead(temporalAddress: string): Promise<Overhead
           total: [],
           http: [],
         };
-        for (let i = 0; all.total.length < OVERHEAD_CALLS; i++) {
+        const deadline = Date.now() + OVERHEAD_DEADLINE_MS;
+        for (let i = 0; all.total.length < OVERHEAD_CALLS && Date.now() < deadline; i++) {
           const job = parseSmokeJob({
             id: `bench-overhead-${i}`,
             title: `Overhead benchmark ${i}`,
@@ -400,8 +417,8 @@ export async function measureOverhead(temporalAddress: string): Promise<Overhead
           const result = (await handle.result()) as JobRunResult;
           if (result.partial) throw new Error(`overhead run partial: ${result.reasons.join('; ')}`);
           if (i === 0) continue; // warm-up: the first run's workflow and account start
-          const t = await callTimes(handle);
-          for (const k of ['scheduleToStart', 'inActivity', 'total', 'http'] as const) all[k].push(...t[k]);
+          const t = await callTimes(client, handle);
+          for (const k of TIME_KEYS) all[k].push(...t[k]);
         }
         return { calls: all.total.length, ...all };
       },
@@ -426,9 +443,13 @@ const ms1 = (x: number) => `${x.toFixed(1)} ms`;
 
 /**
  * Brings the cluster and the S3 store up, prints both measurements, takes everything down.
- * `embeddedAddress`: the embedded dev server to compare with (bench/run.ts passes its own).
+ * `embeddedAddress`: the embedded dev server to compare with (bench/run.ts passes its own);
+ * `onInterrupt`: what else to close when SIGINT or SIGTERM stops the section (it then exits).
  */
-export async function reportCluster(embeddedAddress: string): Promise<void> {
+export async function reportCluster(
+  embeddedAddress: string,
+  { onInterrupt }: { onInterrupt?: () => Promise<void> } = {},
+): Promise<void> {
   const sectionStart = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'vir-bench-cluster-'));
   let clusterOptions: { dir: string; pgPort: number; temporalPort: number } | null = null;
@@ -444,6 +465,8 @@ export async function reportCluster(embeddedAddress: string): Promise<void> {
       // Worker processes and versitygw are killed by their own exit hooks; the cluster is not.
       console.error(`${signal}: taking the cluster down`);
       void clusterDown(downOnSignal, { purge: true })
+        .catch(() => undefined)
+        .then(() => onInterrupt?.())
         .catch(() => undefined)
         .finally(() => {
           rmSync(dir, { recursive: true, force: true });
@@ -554,7 +577,7 @@ async function main(): Promise<void> {
     workers: false,
   });
   try {
-    await reportCluster(stack.temporalAddress);
+    await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
     console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
   } finally {
     await stack.close();

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     await reportPacing(stack.temporalAddress);
     await reportCredits(stack.temporalAddress);
     await reportProspects();
-    await reportCluster(stack.temporalAddress);
+    await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
     console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
   } finally {
     if (storeDir) cleanup(join(storeDir, '..'));
