@@ -14,9 +14,9 @@
  *     3 worker processes as a share of a scaled-up limit, with 429s, and the orchestration
  *     overhead per API call (p50, p95) beside this run's embedded dev server (bench/cluster.ts).
  *
- * Run: npm run bench   (about 12 minutes: 1-2 take about two, 3-4 about nine because the
- * real window makes each 300-call run take four minutes, 5 under one; starts its own embedded
- * Temporal server). The Temporal SDK's own warnings (e.g. activities failed by the injected
+ * Run: npm run bench   (about 24 minutes: 1-2 take about two, 3-4 about nine because the
+ * real window makes each 300-call run take four minutes, 5 under one, 7 about twelve on a
+ * loaded 2-core machine; starts its own embedded Temporal server, and 7 its own cluster). The Temporal SDK's own warnings (e.g. activities failed by the injected
  * faults) are counted, not shown; errors are shown.
  */
 import { readFileSync } from 'node:fs';
