@@ -11,6 +11,14 @@ import { Connection } from '@temporalio/client';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Updates in flight (admitted, not completed) per workflow that the server accepts: the
+ * server's default of 10 refuses the account workflow's grants when several worker processes
+ * page at once (each asks it before every API call; activities/account.ts). The local cluster
+ * has the same value in config/temporal/dynamicconfig/cluster.yaml.
+ */
+export const SERVER_MAX_IN_FLIGHT_UPDATES = 200;
+
 export interface TemporalServerOptions {
   /** Path of the temporal binary; default $TEMPORAL_CLI_PATH or .tools/bin/temporal. */
   executable?: string;
@@ -178,7 +186,11 @@ export async function startTemporalDevServer(
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  const dynamic = { 'frontend.enableServerVersionCheck': false, ...options.dynamicConfig };
+  const dynamic = {
+    'frontend.enableServerVersionCheck': false,
+    'history.maxInFlightUpdates': SERVER_MAX_IN_FLIGHT_UPDATES,
+    ...options.dynamicConfig,
+  };
   for (const [k, v] of Object.entries(dynamic))
     args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
 

@@ -94,6 +94,8 @@ pgpidfile="$data/run/postgres.pid"
 server_bin=${TEMPORAL_SERVER_PATH:-$root/.tools/bin/temporal-server}
 sql_tool=${TEMPORAL_SQL_TOOL_PATH:-$root/.tools/bin/temporal-sql-tool}
 cli_bin=${TEMPORAL_CLI_PATH:-$root/.tools/bin/temporal}
+# The server's dynamic configuration (history.maxInFlightUpdates, ...), read where it is.
+dynconfig="$root/config/temporal/dynamicconfig/cluster.yaml"
 
 if [[ $(id -u) -eq 0 ]]; then as_root=true; else as_root=false; fi
 
@@ -263,10 +265,16 @@ render_config() {
     "$root/config/temporal/cluster.yaml" |
     sed -e "s/@PG@/$pg_port/g; s/@FE@/$fe_port/g; s/@HI@/$history_port/g; s/@MA@/$matching_port/g" \
       -e "s/@WO@/$worker_port/g; s/@HTTP@/$http_port/g; s/@FEM@/$fe_member/g; s/@HIM@/$history_member/g" \
-      -e "s/@MAM@/$matching_member/g; s/@WOM@/$worker_member/g" >"$tdir/config/cluster.yaml.tmp"
+      -e "s/@MAM@/$matching_member/g; s/@WOM@/$worker_member/g" \
+      -e "s|^\( *filepath: *\)config/temporal/dynamicconfig/cluster.yaml *\$|\1'$dynconfig'|" \
+      >"$tdir/config/cluster.yaml.tmp"
   grep -Eq "connectAddr: [\"']127\.0\.0\.1:$pg_port[\"']" "$tdir/config/cluster.yaml.tmp" &&
     grep -q "grpcPort: $fe_port," "$tdir/config/cluster.yaml.tmp" ||
     die "config/temporal/cluster.yaml no longer has the default ports this script replaces (15432, 17233, ...)"
+  # The server reads the dynamic config's path from its working directory: an absolute one.
+  [[ -f "$dynconfig" ]] || die "the dynamic config $dynconfig is missing"
+  grep -qF "filepath: '$dynconfig'" "$tdir/config/cluster.yaml.tmp" ||
+    die "config/temporal/cluster.yaml no longer names config/temporal/dynamicconfig/cluster.yaml (dynamicConfigClient.filepath)"
   mv "$tdir/config/cluster.yaml.tmp" "$tdir/config/cluster.yaml"
 }
 
