@@ -3,6 +3,12 @@
  * answer's rate-limit headers, reserve and settle paid calls' credits, and reserve a run's calls
  * of the day. The account is named by a hash of the service's URL and the key (never the key),
  * and the workflow is started by the first request that finds none (update-with-start).
+ *
+ * Every ask that needs an answer is an update (the answer is the grant or the refusal); the
+ * server admits only so many updates in flight per workflow (history.maxInFlightUpdates,
+ * default 10, raised for our servers) and refuses the rest at once with RESOURCE_EXHAUSTED. So a
+ * link sends at most `maxInFlight` updates at a time (the worker's API activities queue here),
+ * and a refused one is sent again after a backoff, for as long as `overloadBudgetMs` allows.
  */
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
@@ -50,6 +56,73 @@ export function tighterCaps(a: CreditCaps, b: CreditCaps | undefined): CreditCap
 
 /** Attempts of one update of the account workflow (about 3 s of backoff in all). */
 const UPDATE_ATTEMPTS = 6;
+/** Updates a link sends to the account workflow at a time, by default (well under the server's limit). */
+export const ACCOUNT_MAX_IN_FLIGHT = 8;
+/** How long, by default, an update the server refused as overloaded is sent again. */
+export const ACCOUNT_OVERLOAD_BUDGET_MS = 60_000;
+/** The longest backoff between two sends of a refused update. */
+const OVERLOAD_MAX_BACKOFF_MS = 2_000;
+/** gRPC's RESOURCE_EXHAUSTED. */
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * Whether the server refused an update as overloaded: the workflow's in-flight update limit
+ * ("limit on number of concurrent in-flight updates has been reached") or another
+ * RESOURCE_EXHAUSTED, on the error or a cause of it.
+ */
+export function isUpdateOverload(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === RESOURCE_EXHAUSTED) return true;
+    if (
+      typeof message === 'string' &&
+      /in-flight updates|RESOURCE_EXHAUSTED|resource exhausted/i.test(message)
+    )
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A counting semaphore: at most `limit` holders at once, the others wait in order. */
+export class Semaphore {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`a semaphore's limit must be a whole number >= 1, got ${limit}`);
+    this.#free = limit;
+  }
+
+  /** Holders now. */
+  get held(): number {
+    return this.limit - this.#free;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return;
+    }
+    await new Promise<void>((r) => this.#waiting.push(r));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free = Math.min(this.limit, this.#free + 1);
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      this.release();
+    }
+  }
+}
 
 export interface AccountLinkOptions {
   client: Client;
@@ -61,10 +134,23 @@ export interface AccountLinkOptions {
   perDay: number;
   /** The account's caps from the settings; a job file's caps tighten them. */
   caps: CreditCaps;
+  /** Updates sent at a time (default {@link ACCOUNT_MAX_IN_FLIGHT}); the others wait their turn. */
+  maxInFlight?: number;
+  /** How long an update refused as overloaded is sent again (default {@link ACCOUNT_OVERLOAD_BUDGET_MS}). */
+  overloadBudgetMs?: number;
 }
 
 export class AccountLink {
-  constructor(readonly options: AccountLinkOptions) {}
+  readonly #slots: Semaphore;
+
+  constructor(readonly options: AccountLinkOptions) {
+    this.#slots = new Semaphore(options.maxInFlight ?? ACCOUNT_MAX_IN_FLIGHT);
+  }
+
+  /** Updates in flight now (at most `maxInFlight`). */
+  get updatesInFlight(): number {
+    return this.#slots.held;
+  }
 
   get accountId(): string {
     return this.options.accountId;
@@ -83,18 +169,33 @@ export class AccountLink {
    * An update of the account workflow, started when it is not running. Every update here is
    * idempotent (a reservation, a grant or a settlement by its id), so one the server aborted is
    * sent again: a busy account workflow continuing as new while updates arrive fails that
-   * workflow task (UnhandledCommand), and the server aborts the updates it carried.
+   * workflow task (UnhandledCommand), and the server aborts the updates it carried. One the
+   * server refused as overloaded (the in-flight limit) is sent again with a growing, jittered
+   * backoff until `overloadBudgetMs` has passed; those refusals do not count as attempts.
    */
   async #update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
-    for (let attempt = 1; ; attempt += 1) {
+    const budget = this.options.overloadBudgetMs ?? ACCOUNT_OVERLOAD_BUDGET_MS;
+    const started = Date.now();
+    let refusals = 0;
+    for (let attempt = 1; ;) {
       try {
-        return await this.options.client.workflow.executeUpdateWithStart(def, {
-          args: [arg],
-          startWorkflowOperation: this.#start(),
-        });
+        return await this.#slots.run(() =>
+          this.options.client.workflow.executeUpdateWithStart(def, {
+            args: [arg],
+            startWorkflowOperation: this.#start(),
+          }),
+        );
       } catch (err) {
-        if (err instanceof WorkflowUpdateFailedError || attempt >= UPDATE_ATTEMPTS) throw err;
+        if (err instanceof WorkflowUpdateFailedError) throw err;
+        if (isUpdateOverload(err) && Date.now() - started < budget) {
+          refusals += 1;
+          const cap = Math.min(OVERLOAD_MAX_BACKOFF_MS, 50 * 2 ** Math.min(refusals, 10));
+          await new Promise((r) => setTimeout(r, cap / 2 + Math.random() * (cap / 2)));
+          continue;
+        }
+        if (attempt >= UPDATE_ATTEMPTS) throw err;
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        attempt += 1;
       }
     }
   }

@@ -23,7 +23,7 @@ import { S3Store } from '../activities/s3-store.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
 import { Client } from '@temporalio/client';
-import { AccountLink, accountIdOf } from '../activities/account.js';
+import { ACCOUNT_MAX_IN_FLIGHT, AccountLink, accountIdOf } from '../activities/account.js';
 import type { KindActivities, KindActivityDeps } from '../jobs/kind.js';
 import { JOB_KINDS } from '../jobs/registry.js';
 import { serviceClient } from './service.js';
@@ -33,6 +33,11 @@ import { workflowBundle } from './workflow-bundle.js';
 export interface WorkerTuning {
   /** Concurrent API calls per worker (default 16). */
   maxConcurrentApiCalls?: number;
+  /**
+   * Updates of the account workflow this process sends at a time (default
+   * VIR_ACCOUNT_MAX_IN_FLIGHT, else 8; the server admits 10 a workflow unless raised).
+   */
+  accountMaxInFlight?: number;
   /** A 429 whose reset is further away than this is waited out durably by the workflow (default 120 s). */
   dailyLimitThresholdMs?: number;
   /** Other real dependencies (tests): a client and a store. */
@@ -51,6 +56,19 @@ export function storeOf(settings: Pick<Settings, 'store'>, env: NodeJS.ProcessEn
   return s.kind === 's3'
     ? S3Store.fromEnv({ bucket: s.bucket, prefix: s.prefix, region: s.region }, env)
     : new LocalStore(s.dir);
+}
+
+/**
+ * The account updates a process sends at a time from VIR_ACCOUNT_MAX_IN_FLIGHT (a whole number
+ * >= 1), or {@link ACCOUNT_MAX_IN_FLIGHT}.
+ */
+export function accountMaxInFlightOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.VIR_ACCOUNT_MAX_IN_FLIGHT?.trim();
+  if (!raw) return ACCOUNT_MAX_IN_FLIGHT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`VIR_ACCOUNT_MAX_IN_FLIGHT must be a whole number >= 1, got '${raw}'`);
+  return n;
 }
 
 /** How long a stopping worker lets its activities in flight finish before it cancels them. */
@@ -198,6 +216,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     perMinute: settings.rateLimitPerMinute,
     perDay: settings.rateLimitPerDay,
     caps: settings.creditCaps,
+    maxInFlight: tuning.accountMaxInFlight ?? accountMaxInFlightOf(tuning.env ?? process.env),
   });
   const apiWorker = await Worker.create({
     connection,
