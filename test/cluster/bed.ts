@@ -383,11 +383,11 @@ export async function workflowTaskIdentities(
     if (e.eventType === E.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
       identities.push(e.workflowTaskCompletedEventAttributes?.identity ?? '');
     if (e.eventType === E.EventType.EVENT_TYPE_MARKER_RECORDED) {
-      const details = e.markerRecordedEventAttributes?.details ?? {};
-      const id = details['patch_id']?.payloads?.[0]?.data;
-      markers.push(
-        `${e.markerRecordedEventAttributes?.markerName ?? ''}${id ? `:${Buffer.from(id).toString('utf8')}` : ''}`,
-      );
+      // A patch marker: name core_patch, its details' payloads hold the patch id.
+      const details = Object.values(e.markerRecordedEventAttributes?.details ?? {})
+        .flatMap((p) => p.payloads ?? [])
+        .map((p) => (p.data ? Buffer.from(p.data).toString('utf8') : ''));
+      markers.push(`${e.markerRecordedEventAttributes?.markerName ?? ''} ${details.join(' ')}`);
     }
   }
   return { identities, markers };
