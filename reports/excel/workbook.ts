@@ -1,15 +1,20 @@
 /**
  * The in-memory report workbook on exceljs: data sheets as Excel tables (frozen header, filter
- * buttons, number formats, column widths, http(s) hyperlinks) and PNG chart images, on top of
- * the shared sheet blocks (titles, paragraphs, key figures). exceljs has no native charts:
- * charts are images.
+ * buttons, number formats, column widths, http(s) hyperlinks), PNG chart images and native,
+ * editable charts over the tables, on top of the shared sheet blocks (titles, paragraphs, key
+ * figures). exceljs writes no charts: `writeTo` adds them to the saved package
+ * (`finishPackage`), which also makes the image anchors ones every reader keeps.
  */
+import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
 import type { WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import { finishPackage } from './native-charts.js';
+import type { AnchorCell, NativeChart } from './native-charts.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
+import type { TableCells, TableChart } from './table-charts.js';
 
 export interface DataColumn {
   header: string;
@@ -45,9 +50,35 @@ function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   return n;
 }
 
+/** EMU a screen pixel (96 dpi). */
+const EMU_PER_PX = 9525;
+
+/** Screen pixels of a column `width` characters wide (Excel's rule; 64 px when not set). */
+export function columnPx(width: number | undefined): number {
+  return width === undefined ? 64 : Math.trunc(((256 * width + Math.trunc(128 / 7)) / 256) * 7);
+}
+
+/** The text a category cell shows, for a chart's cache. */
+function cellText(v: ExcelJS.CellValue): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((t) => t.text).join('');
+    if ('text' in v) return plainText(v.text);
+    return 'result' in v ? plainText(v.result) : '';
+  }
+  return String(v);
+}
+
+/** A string, number or boolean as text; anything else as ''. */
+function plainText(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 /** A workbook held in memory: Excel tables and images on any sheet, written at the end. */
 export class ReportWorkbook extends WorkbookBlocks {
   private readonly tableNames = new Set<string>();
+  private readonly charts: NativeChart[] = [];
 
   constructor(options: WorkbookMeta = {}) {
     super(new ExcelJS.Workbook(), options);
@@ -57,7 +88,7 @@ export class ReportWorkbook extends WorkbookBlocks {
    * Writes `rows` as an Excel table at `origin` (default A1): header row with filter buttons,
    * formats per column kind, hyperlinks from `linkKey` (http/https only, text formula-safe),
    * column widths from the content. On a sheet of its own (origin A1) the header is frozen.
-   * Returns the table name and the last row written.
+   * Returns the table name, the last row written and where its cells are (for `addTableChart`).
    */
   addDataTable(
     ws: ExcelJS.Worksheet,
@@ -68,7 +99,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       origin?: { row: number; col: number };
       freeze?: boolean;
     },
-  ): { tableName: string; lastRow: number } {
+  ): { tableName: string; lastRow: number; cells: TableCells } {
     const origin = input.origin ?? { row: 1, col: 1 };
     const tableName = sanitizeTableName(input.name, this.tableNames);
     const headers = sanitizeHeaders(input.columns.map((c) => c.header));
@@ -130,7 +161,143 @@ export class ReportWorkbook extends WorkbookBlocks {
         },
       ];
     }
-    return { tableName, lastRow: origin.row + tableRows.length };
+    return {
+      tableName,
+      lastRow: origin.row + tableRows.length,
+      cells: {
+        sheet: ws.name,
+        headerRow: origin.row,
+        rows: values.length,
+        columns: new Map(input.columns.map((c, i) => [c.key, origin.col + i])),
+      },
+    };
+  }
+
+  /** Native charts added so far (written into the file by `writeTo`). */
+  get nativeCharts(): readonly NativeChart[] {
+    return this.charts;
+  }
+
+  /**
+   * The cell corners of a frame whose top-left is at (row, col) (1-based) and whose size is
+   * `size` px, from the sheet's column widths and row heights as they are now.
+   */
+  anchorFor(
+    ws: ExcelJS.Worksheet,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): { from: AnchorCell; to: AnchorCell } {
+    let col = at.col;
+    let x = size.width;
+    for (let w = columnPx(ws.getColumn(col).width); x >= w; w = columnPx(ws.getColumn(col).width)) {
+      x -= w;
+      col++;
+    }
+    let row = at.row;
+    let y = size.height;
+    for (
+      let h = (ws.findRow(row)?.height ?? 15) * (4 / 3);
+      y >= h;
+      h = (ws.findRow(row)?.height ?? 15) * (4 / 3)
+    ) {
+      y -= h;
+      row++;
+    }
+    return {
+      from: { col: at.col - 1, row: at.row - 1 },
+      to: { col: col - 1, row: row - 1, colOff: x * EMU_PER_PX, rowOff: y * EMU_PER_PX },
+    };
+  }
+
+  /**
+   * The first column whose left edge is at least `px` + `gap` pixels right of the left edge of
+   * `col` (1-based): where a chart goes beside an image `px` wide.
+   */
+  columnRightOf(ws: ExcelJS.Worksheet, col: number, px: number, gap = 16): number {
+    let c = col;
+    for (let x = 0; x < px + gap; c++) x += columnPx(ws.getColumn(c).width);
+    return c;
+  }
+
+  /**
+   * True when `table` holds what `chart` plots from `rows` (a chart spec's data): for each row, in
+   * order, the category cell shows the row's category and each series cell has its number. A
+   * chart whose data came with it (a service chart) plots the table only when this holds.
+   */
+  tableHolds(
+    table: TableCells,
+    chart: TableChart,
+    rows: readonly Record<string, unknown>[],
+    keys: Record<string, string> = {},
+  ): boolean {
+    const source = this.wb.getWorksheet(table.sheet);
+    const n = Math.min(table.rows, chart.rows ?? table.rows);
+    if (!source || rows.length !== n || n === 0) return false;
+    const specKey = (k: string): string => Object.entries(keys).find(([, v]) => v === k)?.[0] ?? k;
+    const catCol = table.columns.get(chart.category);
+    if (catCol === undefined) return false;
+    return rows.every((row, k) => {
+      const r = table.headerRow + 1 + k;
+      if (cellText(source.getCell(r, catCol).value) !== plainText(row[specKey(chart.category)])) return false;
+      return chart.series.every((s) => {
+        const col = table.columns.get(s.key);
+        const v = row[specKey(s.key)];
+        const cell = col === undefined ? undefined : source.getCell(r, col).value;
+        return typeof v === 'number'
+          ? typeof cell === 'number' && Math.abs(cell - v) <= 1e-9 * Math.max(1, Math.abs(v))
+          : (v ?? null) === (cell ?? null);
+      });
+    });
+  }
+
+  /**
+   * A native Excel chart of the columns of `table` (from `addDataTable`) with its top-left at
+   * (row, col), `size` px: its series reference the table's cells (the legend names its header
+   * cells) and cache their values now. Returns false, adding nothing, when the table has no
+   * rows or lacks a column the chart names.
+   *
+   * @example book.addTableChart(ws, years.cells, { type: 'combo', title: 'Deals and capital', category: 'year', series: [{ key: 'deals' }, { key: 'capital_usd', draw: 'line', secondary: true }] }, { row: 1, col: 9 }, { width: 480, height: 260 })
+   */
+  addTableChart(
+    ws: ExcelJS.Worksheet,
+    table: TableCells,
+    chart: TableChart,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const rows = Math.min(table.rows, chart.rows ?? table.rows);
+    const catCol = table.columns.get(chart.category);
+    const cols = chart.series.map((s) => table.columns.get(s.key));
+    if (rows < 1 || catCol === undefined || cols.some((c) => c === undefined) || chart.series.length === 0)
+      return false;
+    const source = this.wb.getWorksheet(table.sheet);
+    if (!source) return false;
+    const firstRow = table.headerRow + 1;
+    const lastRow = table.headerRow + rows;
+    const column = (col: number) => Array.from({ length: rows }, (_, k) => source.getCell(firstRow + k, col));
+    this.charts.push({
+      sheet: table.sheet,
+      type: chart.type,
+      title: chart.title,
+      alt: chart.alt ?? chart.title,
+      categories: { col: catCol, firstRow, lastRow, cache: column(catCol).map((c) => cellText(c.value)) },
+      series: chart.series.map((s, i) => {
+        const col = cols[i] ?? catCol;
+        const cells = column(col);
+        const header = source.getCell(table.headerRow, col);
+        return {
+          name: cellText(header.value),
+          nameCell: { row: table.headerRow, col },
+          values: { col, firstRow, lastRow },
+          cache: cells.map((c) => (typeof c.value === 'number' && Number.isFinite(c.value) ? c.value : null)),
+          formatCode: cells[0]?.numFmt ?? 'General',
+          ...(s.draw ? { draw: s.draw } : {}),
+          ...(s.secondary ? { secondary: true } : {}),
+        };
+      }),
+      anchor: this.anchorFor(ws, at, size),
+    });
+    return true;
   }
 
   /**
@@ -144,16 +311,21 @@ export class ReportWorkbook extends WorkbookBlocks {
     size: { width: number; height: number },
   ): number {
     const id = this.wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
+    // A one-cell anchor: the image keeps its size; `finishPackage` drops the `editAs` exceljs
+    // writes on it, which openpyxl refuses.
     ws.addImage(id, {
       tl: { col: at.col - 1, row: at.row - 1 },
       ext: { width: size.width, height: size.height },
-      editAs: 'oneCell',
     });
     return this.rowBelow(ws, at.row, size.height);
   }
 
-  /** Writes the workbook to `path`. */
+  /**
+   * Writes the workbook to `path`: exceljs's package, then the native charts added to it and its
+   * image anchors made ones Excel, LibreOffice and openpyxl all keep (`finishPackage`).
+   */
   async writeTo(path: string): Promise<void> {
-    await this.wb.xlsx.writeFile(path);
+    const saved = await this.wb.xlsx.writeBuffer();
+    await writeFile(path, await finishPackage(saved, this.charts));
   }
 }
