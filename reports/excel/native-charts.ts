@@ -96,12 +96,14 @@ const CT = {
 /** The report palette (reports/charts' vega palette), as DrawingML colours. */
 const COLORS = ['1F4E79', 'E08A1E', '2E8B57', '8E44AD', 'C0392B', '2E86C1', '7F8C8D', 'B7950B'];
 
-/** Text for XML content and attribute values. */
+/** Text for XML element content. */
+function xmlText(text: string): string {
+  return text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
+}
+
+/** Text for XML content and double-quoted attribute values. */
 export function xmlEscape(text: string): string {
-  return text.replace(
-    /[<>&"']/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
-  );
+  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 }
 
 function xmlUnescape(text: string): string {
@@ -149,15 +151,15 @@ function numText(v: number): string {
 
 function strRef(f: string, values: readonly string[]): string {
   return (
-    `<c:strRef><c:f>${xmlEscape(f)}</c:f><c:strCache><c:ptCount val="${values.length}"/>` +
-    values.map((v, i) => `<c:pt idx="${i}"><c:v>${xmlEscape(v)}</c:v></c:pt>`).join('') +
+    `<c:strRef><c:f>${xmlText(f)}</c:f><c:strCache><c:ptCount val="${values.length}"/>` +
+    values.map((v, i) => `<c:pt idx="${i}"><c:v>${xmlText(v)}</c:v></c:pt>`).join('') +
     `</c:strCache></c:strRef>`
   );
 }
 
 function numRef(f: string, values: readonly (number | null)[], formatCode: string): string {
   return (
-    `<c:numRef><c:f>${xmlEscape(f)}</c:f><c:numCache><c:formatCode>${xmlEscape(formatCode)}</c:formatCode>` +
+    `<c:numRef><c:f>${xmlText(f)}</c:f><c:numCache><c:formatCode>${xmlText(formatCode)}</c:formatCode>` +
     `<c:ptCount val="${values.length}"/>` +
     values
       .map((v, i) =>
@@ -169,7 +171,7 @@ function numRef(f: string, values: readonly (number | null)[], formatCode: strin
 }
 
 function seriesText(chart: NativeChart, s: NativeSeries): string {
-  if (!s.nameCell) return `<c:tx><c:v>${xmlEscape(s.name)}</c:v></c:tx>`;
+  if (!s.nameCell) return `<c:tx><c:v>${xmlText(s.name)}</c:v></c:tx>`;
   const f = rangeRef(chart.sheet, { col: s.nameCell.col, firstRow: s.nameCell.row, lastRow: s.nameCell.row });
   return `<c:tx>${strRef(f, [s.name])}</c:tx>`;
 }
@@ -377,7 +379,7 @@ export function chartXml(chart: NativeChart): string {
   const title =
     `<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="1200" b="1"/></a:pPr>` +
     `<a:r><a:rPr lang="en-US" sz="1200" b="1"><a:solidFill><a:srgbClr val="1F4E79"/></a:solidFill></a:rPr>` +
-    `<a:t>${xmlEscape(chart.title)}</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>`;
+    `<a:t>${xmlText(chart.title)}</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>`;
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
     `<c:chartSpace xmlns:c="${NS.c}" xmlns:a="${NS.a}" xmlns:r="${NS.r}">` +
