@@ -4,6 +4,7 @@
  * (in memory, tables) and `StreamingReportWorkbook` (rows written as they come) both extend it.
  */
 import type ExcelJS from 'exceljs';
+import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { safeText, sanitizeSheetName } from './safe.js';
@@ -15,11 +16,15 @@ export interface KeyFigureCell {
   note?: string;
 }
 
-/** A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn. */
+/**
+ * A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn; with `spec`
+ * (its data), a workbook that can adds a native chart of that data beside the image.
+ */
 export interface SheetChart {
   title: string;
   rendered: { png: Buffer; width: number; height: number } | null;
   note: string | null;
+  spec?: ChartSpec;
 }
 
 /** Workbook properties written to the file. */
@@ -158,6 +163,19 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   ): number;
 
   /**
+   * A native chart of `spec`'s data beside the image of it at `image` (`size` px), where the
+   * workbook can write one; nothing by default (a streamed workbook writes none).
+   */
+  protected addSpecChart(
+    _ws: ExcelJS.Worksheet,
+    _spec: ChartSpec,
+    _image: { row: number; col: number },
+    _size: { width: number; height: number },
+  ): boolean {
+    return false;
+  }
+
+  /**
    * The first row whose top is at least `px` pixels below the top of `row`, plus one as a gap:
    * rows as high as they were set (a row without a height is 15 pt, 20 px), so an image placed
    * beside tall rows of text does not leave a gap or overlap the next.
@@ -185,7 +203,9 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           width: Math.round(c.rendered.width * zoom),
           height: Math.round(c.rendered.height * zoom),
         };
+        const top = r;
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
+        if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);
         continue;
       }
       const title = ws.getCell(r, at.col);

@@ -4,7 +4,7 @@
  *
  * `finishPackage(xlsx, charts)` opens the package with jszip and:
  * - adds each chart as a DrawingML chart part (`xl/charts/chartN.xml`) whose series reference
- *   the cells of the sheet's own tables (`'Sheet name'!$B$2:$B$9`), with the values cached so
+ *   the cells of a table (`'Sheet name'!$B$2:$B$9`), on its own sheet or another, with the values cached so
  *   a viewer that does not recalculate shows them; a `graphicFrame` in the sheet's drawing
  *   (created when the sheet has none) anchors it between two cells; relationships and content
  *   types follow;
@@ -64,10 +64,12 @@ export interface AnchorCell {
   rowOff?: number;
 }
 
-/** A chart on a sheet, every reference on that sheet. */
+/** A chart on a sheet, its references on that sheet or on `dataSheet`. */
 export interface NativeChart {
-  /** The sheet's name as the workbook has it (any quotes, spaces and scripts). */
+  /** The name of the sheet it is drawn on, as the workbook has it (any quotes, spaces and scripts). */
   sheet: string;
+  /** The sheet of the cells it plots, when not `sheet`. */
+  dataSheet?: string;
   type: NativeChartType;
   title: string;
   categories: CellColumn & { cache: readonly string[] };
@@ -170,9 +172,18 @@ function numRef(f: string, values: readonly (number | null)[], formatCode: strin
   );
 }
 
+/** The sheet whose cells a chart plots. */
+function dataSheet(chart: NativeChart): string {
+  return chart.dataSheet ?? chart.sheet;
+}
+
 function seriesText(chart: NativeChart, s: NativeSeries): string {
   if (!s.nameCell) return `<c:tx><c:v>${xmlText(s.name)}</c:v></c:tx>`;
-  const f = rangeRef(chart.sheet, { col: s.nameCell.col, firstRow: s.nameCell.row, lastRow: s.nameCell.row });
+  const f = rangeRef(dataSheet(chart), {
+    col: s.nameCell.col,
+    firstRow: s.nameCell.row,
+    lastRow: s.nameCell.row,
+  });
   return `<c:tx>${strRef(f, [s.name])}</c:tx>`;
 }
 
@@ -183,8 +194,8 @@ function solidFill(color: string): string {
 /** One `<c:ser>`; `index` numbers it across the whole chart. */
 function seriesXml(chart: NativeChart, s: NativeSeries, index: number, mark: 'bar' | 'line' | 'pie'): string {
   const color = COLORS[index % COLORS.length] ?? COLORS[0]!;
-  const cat = strRef(rangeRef(chart.sheet, chart.categories), chart.categories.cache);
-  const val = numRef(rangeRef(chart.sheet, s.values), s.cache, s.formatCode ?? 'General');
+  const cat = strRef(rangeRef(dataSheet(chart), chart.categories), chart.categories.cache);
+  const val = numRef(rangeRef(dataSheet(chart), s.values), s.cache, s.formatCode ?? 'General');
   const head = `<c:idx val="${index}"/><c:order val="${index}"/>${seriesText(chart, s)}`;
   if (mark === 'line')
     return (
@@ -570,6 +581,8 @@ function withNamespaces(drawingXml: string): string {
 function check(chart: NativeChart, sheets: Map<string, string>): void {
   const where = `chart "${chart.title}" on sheet "${chart.sheet}"`;
   if (!sheets.has(chart.sheet)) throw new Error(`${where}: the workbook has no such sheet`);
+  if (!sheets.has(dataSheet(chart)))
+    throw new Error(`${where}: the workbook has no sheet "${dataSheet(chart)}" for its data`);
   if (chart.series.length === 0) throw new Error(`${where}: no series`);
   const n = chart.categories.lastRow - chart.categories.firstRow + 1;
   if (n < 1 || chart.categories.cache.length !== n)

@@ -14,7 +14,10 @@ import type { ColumnKind } from './cells.js';
 import { finishPackage } from './native-charts.js';
 import type { AnchorCell, NativeChart } from './native-charts.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
+import { tableChartOf } from './table-charts.js';
 import type { TableCells, TableChart } from './table-charts.js';
+import type { ChartSpec } from '../../api/envelope.js';
+import { humanizeKey, normalizeChart } from '../charts/index.js';
 
 export interface DataColumn {
   header: string;
@@ -79,6 +82,8 @@ function plainText(v: unknown): string {
 export class ReportWorkbook extends WorkbookBlocks {
   private readonly tableNames = new Set<string>();
   private readonly charts: NativeChart[] = [];
+  /** The sheet with the data of the charts whose data is not a table of the report (see `addSpecChart`). */
+  private chartData: { ws: ExcelJS.Worksheet; row: number } | null = null;
 
   constructor(options: WorkbookMeta = {}) {
     super(new ExcelJS.Workbook(), options);
@@ -251,7 +256,7 @@ export class ReportWorkbook extends WorkbookBlocks {
   }
 
   /**
-   * A native Excel chart of the columns of `table` (from `addDataTable`) with its top-left at
+   * A native Excel chart on `ws` of the columns of `table` (from `addDataTable`, on `ws` or another sheet), its top-left at
    * (row, col), `size` px: its series reference the table's cells (the legend names its header
    * cells) and cache their values now. Returns false, adding nothing, when the table has no
    * rows or lacks a column the chart names.
@@ -276,7 +281,8 @@ export class ReportWorkbook extends WorkbookBlocks {
     const lastRow = table.headerRow + rows;
     const column = (col: number) => Array.from({ length: rows }, (_, k) => source.getCell(firstRow + k, col));
     this.charts.push({
-      sheet: table.sheet,
+      sheet: ws.name,
+      ...(table.sheet !== ws.name ? { dataSheet: table.sheet } : {}),
       type: chart.type,
       title: chart.title,
       alt: chart.alt ?? chart.title,
@@ -321,10 +327,48 @@ export class ReportWorkbook extends WorkbookBlocks {
   }
 
   /**
+   * Beside the image of a chart whose data came with its spec (a service chart, a count of the
+   * batch): the data as a table on the "Chart data" sheet (the workbook's last) and a native
+   * chart of that table, `size` px, right of the image. Returns false when the spec has no
+   * native form.
+   */
+  protected override addSpecChart(
+    ws: ExcelJS.Worksheet,
+    spec: ChartSpec,
+    image: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const chart = tableChartOf(spec);
+    const n = normalizeChart(spec);
+    if (!chart || n.rows.length === 0) return false;
+    if (!this.chartData) this.chartData = { ws: this.addSheet('Chart data'), row: 1 };
+    const data = this.chartData;
+    const title = data.ws.getCell(data.row, 1);
+    title.value = safeText(n.title);
+    title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+    const table = this.addDataTable(data.ws, {
+      name: `ChartData${this.charts.length + 1}`,
+      origin: { row: data.row + 1, col: 1 },
+      freeze: false,
+      columns: [
+        { header: humanizeKey(n.xKey), key: n.xKey, width: 36 },
+        ...n.series.map((s) => ({ header: s.name, key: s.key, kind: 'number' as const, width: 16 })),
+      ],
+      rows: n.rows,
+    });
+    data.row = table.lastRow + 3;
+    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    return this.addTableChart(ws, table.cells, chart, at, size);
+  }
+
+  /**
    * Writes the workbook to `path`: exceljs's package, then the native charts added to it and its
    * image anchors made ones Excel, LibreOffice and openpyxl all keep (`finishPackage`).
    */
   async writeTo(path: string): Promise<void> {
+    // The chart data sheet last, whenever it was added.
+    if (this.chartData)
+      (this.chartData.ws as unknown as { orderNo: number }).orderNo = Number.MAX_SAFE_INTEGER;
     const saved = await this.wb.xlsx.writeBuffer();
     await writeFile(path, await finishPackage(saved, this.charts));
   }
