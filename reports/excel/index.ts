@@ -20,6 +20,7 @@ export {
   finishPackage,
   chartXml,
   fixOneCellAnchors,
+  axisFormat,
   rangeRef,
   sheetRef,
   columnLetters,

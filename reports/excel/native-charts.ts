@@ -229,7 +229,7 @@ function catAx(
     `<c:numFmt formatCode="General" sourceLinked="1"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/>` +
     `<c:tickLblPos val="nextTo"/><c:spPr><a:ln w="9525">${solidFill('BFBFBF')}</a:ln></c:spPr>` +
     `<c:crossAx val="${cross}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/>` +
-    `<c:lblOffset val="100"/><c:noMultiLvlLbl val="0"/></c:catAx>`
+    `<c:lblOffset val="100"/><c:tickLblSkip val="1"/><c:noMultiLvlLbl val="0"/></c:catAx>`
   );
 }
 
@@ -287,10 +287,21 @@ const PIE_LABELS =
   '<c:showLegendKey val="0"/><c:showVal val="0"/><c:showCatName val="0"/><c:showSerName val="0"/>' +
   '<c:showPercent val="1"/><c:showBubbleSize val="0"/><c:showLeaderLines val="1"/></c:dLbls>';
 
+/**
+ * The value axis's number format for values formatted `formatCode`: dollar amounts read as
+ * $16.0B, $500M, $20,000 on the axis (a cell's "$16,000.0M" is too long for a tick label).
+ */
+export function axisFormat(formatCode: string): string {
+  if (/^\$#,##0(\.0+)?(,*)("[MKB]")?$/.test(formatCode))
+    return '[>=1000000000]$#,##0.0,,,"B";[>=1000000]$#,##0,,"M";$#,##0';
+  return formatCode;
+}
+
 /** The plot area of a chart and whether it has a legend. */
 function plotArea(chart: NativeChart): { xml: string; legend: boolean } {
-  const fmt = (s: NativeSeries | undefined): string => s?.formatCode ?? 'General';
-  const many = chart.series.length > 1;
+  const fmt = (s: NativeSeries | undefined): string => axisFormat(s?.formatCode ?? 'General');
+  // A legend for two to eight series: more (one line a startup) would crowd out the plot.
+  const many = chart.series.length > 1 && chart.series.length <= COLORS.length;
   switch (chart.type) {
     case 'pie':
     case 'doughnut': {

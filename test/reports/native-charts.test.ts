@@ -11,6 +11,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ReportWorkbook,
+  axisFormat,
   columnLetters,
   finishPackage,
   fixOneCellAnchors,
@@ -123,6 +124,14 @@ describe('references', () => {
     expect(rangeRef("It's 'q'", { col: 28, firstRow: 2, lastRow: 9 })).toBe("'It''s ''q'''!$AB$2:$AB$9");
     expect(rangeRef('S', { col: 1, firstRow: 4, lastRow: 4 })).toBe("'S'!$A$4");
     expect([1, 26, 27, 52, 703].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'AAA']);
+  });
+
+  it('labels a dollar value axis in B, M and $ (a cell format in millions is too long for ticks)', () => {
+    const axis = '[>=1000000000]$#,##0.0,,,"B";[>=1000000]$#,##0,,"M";$#,##0';
+    expect(axisFormat('$#,##0.0,,"M"')).toBe(axis);
+    expect(axisFormat('$#,##0')).toBe(axis);
+    expect(axisFormat('#,##0')).toBe('#,##0');
+    expect(axisFormat('0.0%')).toBe('0.0%');
   });
 
   it('drops editAs from one-cell anchors only', () => {
@@ -247,6 +256,7 @@ describe('the package', () => {
     expect(combo).toContain('<c:axPos val="r"/>');
     expect(combo).toContain(`<c:f>${q}!$C$2:$C$6</c:f>`);
     expect(combo).toContain('<c:formatCode>$#,##0.0,,"M"</c:formatCode>');
+    expect(combo).toContain('<c:numFmt formatCode="[&gt;=1000000000]$#,##0.0,,,&quot;B&quot;;');
     expect(combo).toContain('<c:pt idx="1"><c:v>250000000</c:v></c:pt>');
     expect(stacked).toContain('<c:barDir val="col"/><c:grouping val="stacked"/>');
     expect(hstacked).toContain('<c:barDir val="bar"/><c:grouping val="stacked"/>');
