@@ -78,6 +78,12 @@ export interface NativeChart {
   anchor: { from: AnchorCell; to: AnchorCell };
   /** The frame's description (alternative text); the title by default. */
   alt?: string;
+  /**
+   * Whether it prints with the sheet (default true): `fPrintsWithSheet="0"` when false, so a
+   * sheet that prints the chart's image can leave the editable chart off the page. The schema's
+   * flag, which Excel reads; LibreOffice 7.4's PDF export was seen to print such a chart anyway.
+   */
+  print?: boolean;
 }
 
 const NS = {
@@ -431,7 +437,7 @@ function frameXml(chart: NativeChart, id: number, rId: string): string {
     `<xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>` +
     `<xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm>` +
     `<a:graphic><a:graphicData uri="${NS.c}"><c:chart r:id="${rId}"/></a:graphicData></a:graphic>` +
-    `</xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor>`
+    `</xdr:graphicFrame><xdr:clientData${chart.print === false ? ' fPrintsWithSheet="0"' : ''}/></xdr:twoCellAnchor>`
   );
 }
 

@@ -29,6 +29,8 @@ export interface TableChart {
   rows?: number;
   /** Alternative text of the chart frame. */
   alt?: string;
+  /** Whether it prints with the sheet (default true). */
+  print?: boolean;
 }
 
 /**

@@ -286,6 +286,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       type: chart.type,
       title: chart.title,
       alt: chart.alt ?? chart.title,
+      ...(chart.print === false ? { print: false } : {}),
       categories: { col: catCol, firstRow, lastRow, cache: column(catCol).map((c) => cellText(c.value)) },
       series: chart.series.map((s, i) => {
         const col = cols[i] ?? catCol;

@@ -95,7 +95,15 @@ beforeAll(async () => {
     book.addTableChart(
       plain,
       p.cells,
-      { type, title: `${type} chart`, category: 'year', series: [{ key: 'deals' }], rows: 4 },
+      {
+        type,
+        title: `${type} chart`,
+        category: 'year',
+        series: [{ key: 'deals' }],
+        rows: 4,
+        // The doughnut stays on screen only.
+        ...(type === 'doughnut' ? { print: false } : {}),
+      },
       { row: 10, col: 2 + 7 * i },
       { width: 360, height: 240 },
     ),
@@ -225,6 +233,12 @@ describe('the package', () => {
     const sheet = await part('xl/worksheets/sheet2.xml');
     expect(sheet).toMatch(/<drawing r:id="rId\d+"\/><tableParts/);
     expect(await part('xl/worksheets/_rels/sheet2.xml.rels')).toContain('Target="../drawings/drawing2.xml"');
+    // The pie prints, the doughnut (print: false) does not.
+    expect(
+      (await part('xl/drawings/drawing2.xml')).match(
+        /<xdr:clientData\/>|<xdr:clientData fPrintsWithSheet="0"\/>/g,
+      ),
+    ).toEqual(['<xdr:clientData/>', '<xdr:clientData fPrintsWithSheet="0"/>']);
   });
 
   it('references the table cells with the values cached, each chart of its type', async () => {
