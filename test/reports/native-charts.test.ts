@@ -1,9 +1,10 @@
 /**
  * Native Excel charts (reports/excel/native-charts.ts) on a small workbook with every chart
- * type, opened back: the package's parts, exceljs, and openpyxl (charts, images, references,
- * and the same after openpyxl saved the file).
+ * type, opened back: the package's parts, exceljs, openpyxl (charts, images, references, and
+ * the same after openpyxl saved the file) and LibreOffice (saved back as .xlsx, every chart of
+ * its type).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -22,6 +23,7 @@ import {
 import type { NativeChartType, TableChart } from '../../reports/excel/index.js';
 import { openpyxlView } from '../helpers/openpyxl.js';
 import type { OpenpyxlView } from '../helpers/openpyxl.js';
+import { sofficeConvert, sofficePath } from '../helpers/reports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'native-charts-'));
 const file = join(dir, 'charts.xlsx');
@@ -311,6 +313,20 @@ describe('readers', () => {
     ]);
     expect(view.sheets[PLAIN]!.charts.map((c) => c.type)).toEqual(['PieChart', 'DoughnutChart']);
   });
+
+  it('LibreOffice keeps every chart, of its type, and the image when it saves the file as .xlsx', () => {
+    const out = join(dir, 'lo');
+    mkdirSync(out);
+    const saved = sofficeConvert(sofficePath(), file, 'xlsx', out);
+    const again = openpyxlView(out, [saved])[saved]!;
+    expect(again.warnings).toEqual([]);
+    const first = again.sheets[SHEET]!;
+    expect(first.images).toBe(1);
+    expect(first.charts.map((c) => c.parts.join('+'))).toEqual(
+      view.sheets[SHEET]!.charts.map((c) => c.parts.join('+')),
+    );
+    expect(again.sheets[PLAIN]!.charts.map((c) => c.type)).toEqual(['PieChart', 'DoughnutChart']);
+  }, 60_000);
 
   it('openpyxl keeps the charts and the image when it saves the file', () => {
     expect(view.resaved).toEqual({
