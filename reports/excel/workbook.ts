@@ -81,7 +81,16 @@ function plainText(v: unknown): string {
 /** A workbook held in memory: Excel tables and images on any sheet, written at the end. */
 export class ReportWorkbook extends WorkbookBlocks {
   private readonly tableNames = new Set<string>();
-  private readonly charts: NativeChart[] = [];
+  /**
+   * Native charts and where they go; anchored to cells when the file is written, so that
+   * column widths and row heights set after a chart was added still give it its size.
+   */
+  private readonly charts: {
+    chart: Omit<NativeChart, 'anchor'>;
+    ws: ExcelJS.Worksheet;
+    at: { row: number; col: number };
+    size: { width: number; height: number };
+  }[] = [];
   /** The sheet with the data of the charts whose data is not a table of the report (see `addSpecChart`). */
   private chartData: { ws: ExcelJS.Worksheet; row: number } | null = null;
 
@@ -178,9 +187,9 @@ export class ReportWorkbook extends WorkbookBlocks {
     };
   }
 
-  /** Native charts added so far (written into the file by `writeTo`). */
-  get nativeCharts(): readonly NativeChart[] {
-    return this.charts;
+  /** Native charts added so far, anchored by the sheets' widths and heights now (`writeTo` writes them). */
+  get nativeCharts(): NativeChart[] {
+    return this.charts.map((c) => ({ ...c.chart, anchor: this.anchorFor(c.ws, c.at, c.size) }));
   }
 
   /**
@@ -280,7 +289,7 @@ export class ReportWorkbook extends WorkbookBlocks {
     const firstRow = table.headerRow + 1;
     const lastRow = table.headerRow + rows;
     const column = (col: number) => Array.from({ length: rows }, (_, k) => source.getCell(firstRow + k, col));
-    this.charts.push({
+    const native: Omit<NativeChart, 'anchor'> = {
       sheet: ws.name,
       ...(table.sheet !== ws.name ? { dataSheet: table.sheet } : {}),
       type: chart.type,
@@ -302,8 +311,8 @@ export class ReportWorkbook extends WorkbookBlocks {
           ...(s.secondary ? { secondary: true } : {}),
         };
       }),
-      anchor: this.anchorFor(ws, at, size),
-    });
+    };
+    this.charts.push({ chart: native, ws, at, size });
     return true;
   }
 
@@ -371,6 +380,6 @@ export class ReportWorkbook extends WorkbookBlocks {
     if (this.chartData)
       (this.chartData.ws as unknown as { orderNo: number }).orderNo = Number.MAX_SAFE_INTEGER;
     const saved = await this.wb.xlsx.writeBuffer();
-    await writeFile(path, await finishPackage(saved, this.charts));
+    await writeFile(path, await finishPackage(saved, this.nativeCharts));
   }
 }

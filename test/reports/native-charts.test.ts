@@ -152,6 +152,33 @@ describe('references', () => {
     ).toBe('<xdr:oneCellAnchor><x/></xdr:oneCellAnchor><xdr:twoCellAnchor editAs="oneCell">');
   });
 
+  it('anchors a chart by the column widths and row heights the sheet has when it is written', () => {
+    const book = new ReportWorkbook();
+    const ws = book.addSheet('S');
+    const t = book.addDataTable(ws, {
+      name: 'T',
+      columns: [
+        { header: 'Year', key: 'year', kind: 'id', width: 10 },
+        { header: 'Deals', key: 'deals', kind: 'int', width: 10 },
+      ],
+      rows: ROWS,
+    });
+    const chart: TableChart = { type: 'bar', title: 'T', category: 'year', series: [{ key: 'deals' }] };
+    // Column D on: 64 px columns (none set), 20 px rows.
+    expect(book.addTableChart(ws, t.cells, chart, { row: 8, col: 4 }, { width: 160, height: 50 })).toBe(true);
+    expect(book.nativeCharts[0]!.anchor).toEqual({
+      from: { col: 3, row: 7 },
+      to: { col: 5, row: 9, colOff: 32 * 9525, rowOff: 10 * 9525 },
+    });
+    // Widths and heights set afterwards (a print layout) still give the chart its size.
+    ws.getColumn(4).width = 20; // 140 px
+    ws.getRow(8).height = 30; // 40 px
+    expect(book.nativeCharts[0]!.anchor).toEqual({
+      from: { col: 3, row: 7 },
+      to: { col: 4, row: 8, colOff: 20 * 9525, rowOff: 10 * 9525 },
+    });
+  });
+
   it('refuses a chart whose caches do not match its cells, or whose sheet is not there', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('S').addRow(['a', 1]);
