@@ -7,7 +7,16 @@ import type ExcelJS from 'exceljs';
 import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import type { AnchorCell } from './native-charts.js';
 import { safeText, sanitizeSheetName } from './safe.js';
+
+/** EMU a screen pixel (96 dpi). */
+const EMU_PER_PX = 9525;
+
+/** Screen pixels of a column `width` characters wide (Excel's rule; 64 px when not set). */
+export function columnPx(width: number | undefined): number {
+  return width === undefined ? 64 : Math.trunc(((256 * width + Math.trunc(128 / 7)) / 256) * 7);
+}
 
 export interface KeyFigureCell {
   label: string;
@@ -173,6 +182,47 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     _size: { width: number; height: number },
   ): boolean {
     return false;
+  }
+
+  /**
+   * The cell corners of a frame whose top-left is at (row, col) (1-based) and whose size is
+   * `size` px, from the sheet's column widths and row heights as they are now.
+   */
+  anchorFor(
+    ws: ExcelJS.Worksheet,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): { from: AnchorCell; to: AnchorCell } {
+    let col = at.col;
+    let x = size.width;
+    for (let w = columnPx(ws.getColumn(col).width); x >= w; w = columnPx(ws.getColumn(col).width)) {
+      x -= w;
+      col++;
+    }
+    let row = at.row;
+    let y = size.height;
+    for (
+      let h = (ws.findRow(row)?.height ?? 15) * (4 / 3);
+      y >= h;
+      h = (ws.findRow(row)?.height ?? 15) * (4 / 3)
+    ) {
+      y -= h;
+      row++;
+    }
+    return {
+      from: { col: at.col - 1, row: at.row - 1 },
+      to: { col: col - 1, row: row - 1, colOff: x * EMU_PER_PX, rowOff: y * EMU_PER_PX },
+    };
+  }
+
+  /**
+   * The first column whose left edge is at least `px` + `gap` pixels right of the left edge of
+   * `col` (1-based): where a chart goes beside an image `px` wide.
+   */
+  columnRightOf(ws: ExcelJS.Worksheet, col: number, px: number, gap = 16): number {
+    let c = col;
+    for (let x = 0; x < px + gap; c++) x += columnPx(ws.getColumn(c).width);
+    return c;
   }
 
   /**

@@ -428,8 +428,11 @@ function anchorCell(tag: 'from' | 'to', c: AnchorCell): string {
   );
 }
 
-/** The two-cell anchor of a chart frame in a drawing; `id` is unique in the drawing. */
-function frameXml(chart: NativeChart, id: number, rId: string): string {
+/**
+ * The two-cell anchor of a chart frame in a drawing (prefixes xdr, a, c and r declared by the
+ * drawing); `id` is unique in the drawing, `rId` the drawing's relationship to the chart part.
+ */
+export function frameXml(chart: NativeChart, id: number, rId: string): string {
   return (
     `<xdr:twoCellAnchor editAs="oneCell">${anchorCell('from', chart.anchor.from)}${anchorCell('to', chart.anchor.to)}` +
     `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr>` +

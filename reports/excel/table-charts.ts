@@ -6,7 +6,7 @@
  */
 import type { ChartSpec } from '../../api/envelope.js';
 import { normalizeChart } from '../charts/index.js';
-import type { NativeChartType } from './native-charts.js';
+import type { NativeChart, NativeChartType } from './native-charts.js';
 
 /** Where an Excel table's cells are: its header row, data rows and each column by key (1-based). */
 export interface TableCells {
@@ -31,6 +31,80 @@ export interface TableChart {
   alt?: string;
   /** Whether it prints with the sheet (default true). */
   print?: boolean;
+}
+
+/**
+ * The column kind of a chart's values in its data table: whole numbers as counts (`#,##0`, so
+ * the axis reads 10, not 10.0), others as numbers.
+ */
+export function valueKind(rows: readonly Record<string, unknown>[], key: string): 'int' | 'number' {
+  return rows.every((r) => typeof r[key] !== 'number' || Number.isInteger(r[key])) ? 'int' : 'number';
+}
+
+/** A cell's value and number format, as a chart's caches read it. */
+export interface CellRead {
+  value: unknown;
+  numFmt?: string | undefined;
+}
+
+/** The text a category cell shows. */
+function categoryText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'object') {
+    const o = v as { text?: unknown; richText?: { text: string }[]; result?: unknown };
+    if (Array.isArray(o.richText)) return o.richText.map((t) => t.text).join('');
+    if ('text' in o) return categoryText(o.text);
+    if ('result' in o) return categoryText(o.result);
+  }
+  return '';
+}
+
+/**
+ * The native chart (all but its anchor) of `chart` over the cells of `table`, drawn on sheet
+ * `sheet`: the series reference the table's columns, the legend names its header cells, and
+ * `read(row, col)` gives the cells' values for the caches. Null when the table has no rows or
+ * lacks a column the chart names.
+ */
+export function nativeChartOver(
+  sheet: string,
+  table: TableCells,
+  chart: TableChart,
+  read: (row: number, col: number) => CellRead,
+): Omit<NativeChart, 'anchor'> | null {
+  const rows = Math.min(table.rows, chart.rows ?? table.rows);
+  const catCol = table.columns.get(chart.category);
+  const cols = chart.series.map((s) => table.columns.get(s.key));
+  if (rows < 1 || catCol === undefined || chart.series.length === 0) return null;
+  const firstRow = table.headerRow + 1;
+  const lastRow = table.headerRow + rows;
+  const column = (col: number): CellRead[] => Array.from({ length: rows }, (_, k) => read(firstRow + k, col));
+  const series: NativeChart['series'][number][] = [];
+  for (const [i, s] of chart.series.entries()) {
+    const col = cols[i];
+    if (col === undefined) return null;
+    const cells = column(col);
+    series.push({
+      name: categoryText(read(table.headerRow, col).value),
+      nameCell: { row: table.headerRow, col },
+      values: { col, firstRow, lastRow },
+      cache: cells.map((c) => (typeof c.value === 'number' && Number.isFinite(c.value) ? c.value : null)),
+      formatCode: cells[0]?.numFmt ?? 'General',
+      ...(s.draw ? { draw: s.draw } : {}),
+      ...(s.secondary ? { secondary: true } : {}),
+    });
+  }
+  return {
+    sheet,
+    ...(table.sheet !== sheet ? { dataSheet: table.sheet } : {}),
+    type: chart.type,
+    title: chart.title,
+    alt: chart.alt ?? chart.title,
+    ...(chart.print === false ? { print: false } : {}),
+    categories: { col: catCol, firstRow, lastRow, cache: column(catCol).map((c) => categoryText(c.value)) },
+    series,
+  };
 }
 
 /**

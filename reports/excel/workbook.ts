@@ -12,9 +12,9 @@ import type { WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { finishPackage } from './native-charts.js';
-import type { AnchorCell, NativeChart } from './native-charts.js';
+import type { NativeChart } from './native-charts.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
-import { tableChartOf } from './table-charts.js';
+import { nativeChartOver, tableChartOf, valueKind } from './table-charts.js';
 import type { TableCells, TableChart } from './table-charts.js';
 import type { ChartSpec } from '../../api/envelope.js';
 import { humanizeKey, normalizeChart } from '../charts/index.js';
@@ -51,14 +51,6 @@ function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   for (const ch of typeof v === 'string' ? v : JSON.stringify(v))
     n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
   return n;
-}
-
-/** EMU a screen pixel (96 dpi). */
-const EMU_PER_PX = 9525;
-
-/** Screen pixels of a column `width` characters wide (Excel's rule; 64 px when not set). */
-export function columnPx(width: number | undefined): number {
-  return width === undefined ? 64 : Math.trunc(((256 * width + Math.trunc(128 / 7)) / 256) * 7);
 }
 
 /** The text a category cell shows, for a chart's cache. */
@@ -193,47 +185,6 @@ export class ReportWorkbook extends WorkbookBlocks {
   }
 
   /**
-   * The cell corners of a frame whose top-left is at (row, col) (1-based) and whose size is
-   * `size` px, from the sheet's column widths and row heights as they are now.
-   */
-  anchorFor(
-    ws: ExcelJS.Worksheet,
-    at: { row: number; col: number },
-    size: { width: number; height: number },
-  ): { from: AnchorCell; to: AnchorCell } {
-    let col = at.col;
-    let x = size.width;
-    for (let w = columnPx(ws.getColumn(col).width); x >= w; w = columnPx(ws.getColumn(col).width)) {
-      x -= w;
-      col++;
-    }
-    let row = at.row;
-    let y = size.height;
-    for (
-      let h = (ws.findRow(row)?.height ?? 15) * (4 / 3);
-      y >= h;
-      h = (ws.findRow(row)?.height ?? 15) * (4 / 3)
-    ) {
-      y -= h;
-      row++;
-    }
-    return {
-      from: { col: at.col - 1, row: at.row - 1 },
-      to: { col: col - 1, row: row - 1, colOff: x * EMU_PER_PX, rowOff: y * EMU_PER_PX },
-    };
-  }
-
-  /**
-   * The first column whose left edge is at least `px` + `gap` pixels right of the left edge of
-   * `col` (1-based): where a chart goes beside an image `px` wide.
-   */
-  columnRightOf(ws: ExcelJS.Worksheet, col: number, px: number, gap = 16): number {
-    let c = col;
-    for (let x = 0; x < px + gap; c++) x += columnPx(ws.getColumn(c).width);
-    return c;
-  }
-
-  /**
    * True when `table` holds what `chart` plots from `rows` (a chart spec's data): for each row, in
    * order, the category cell shows the row's category and each series cell has its number. A
    * chart whose data came with it (a service chart) plots the table only when this holds.
@@ -279,39 +230,13 @@ export class ReportWorkbook extends WorkbookBlocks {
     at: { row: number; col: number },
     size: { width: number; height: number },
   ): boolean {
-    const rows = Math.min(table.rows, chart.rows ?? table.rows);
-    const catCol = table.columns.get(chart.category);
-    const cols = chart.series.map((s) => table.columns.get(s.key));
-    if (rows < 1 || catCol === undefined || cols.some((c) => c === undefined) || chart.series.length === 0)
-      return false;
     const source = this.wb.getWorksheet(table.sheet);
     if (!source) return false;
-    const firstRow = table.headerRow + 1;
-    const lastRow = table.headerRow + rows;
-    const column = (col: number) => Array.from({ length: rows }, (_, k) => source.getCell(firstRow + k, col));
-    const native: Omit<NativeChart, 'anchor'> = {
-      sheet: ws.name,
-      ...(table.sheet !== ws.name ? { dataSheet: table.sheet } : {}),
-      type: chart.type,
-      title: chart.title,
-      alt: chart.alt ?? chart.title,
-      ...(chart.print === false ? { print: false } : {}),
-      categories: { col: catCol, firstRow, lastRow, cache: column(catCol).map((c) => cellText(c.value)) },
-      series: chart.series.map((s, i) => {
-        const col = cols[i] ?? catCol;
-        const cells = column(col);
-        const header = source.getCell(table.headerRow, col);
-        return {
-          name: cellText(header.value),
-          nameCell: { row: table.headerRow, col },
-          values: { col, firstRow, lastRow },
-          cache: cells.map((c) => (typeof c.value === 'number' && Number.isFinite(c.value) ? c.value : null)),
-          formatCode: cells[0]?.numFmt ?? 'General',
-          ...(s.draw ? { draw: s.draw } : {}),
-          ...(s.secondary ? { secondary: true } : {}),
-        };
-      }),
-    };
+    const native = nativeChartOver(ws.name, table, chart, (row, col) => {
+      const cell = source.getCell(row, col);
+      return { value: cell.value, numFmt: cell.numFmt };
+    });
+    if (!native) return false;
     this.charts.push({ chart: native, ws, at, size });
     return true;
   }
@@ -362,7 +287,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       freeze: false,
       columns: [
         { header: humanizeKey(n.xKey), key: n.xKey, width: 36 },
-        ...n.series.map((s) => ({ header: s.name, key: s.key, kind: 'number' as const, width: 16 })),
+        ...n.series.map((s) => ({ header: s.name, key: s.key, kind: valueKind(n.rows, s.key), width: 16 })),
       ],
       rows: n.rows,
     });
