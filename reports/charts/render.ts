@@ -28,6 +28,11 @@ export interface ReportChart<Id extends string = string> {
   rendered: RenderedChart | null;
   /** Why the chart is not drawn; null when it is. */
   note: string | null;
+  /**
+   * The spec it was drawn from, when its data is all in it: a workbook shows that data as a
+   * table and a native chart of it beside the image.
+   */
+  spec?: ChartSpec;
 }
 
 export interface RenderOptions extends ChartLayout {

@@ -4,9 +4,19 @@
  * (in memory, tables) and `StreamingReportWorkbook` (rows written as they come) both extend it.
  */
 import type ExcelJS from 'exceljs';
+import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import type { AnchorCell } from './native-charts.js';
 import { safeText, sanitizeSheetName } from './safe.js';
+
+/** EMU a screen pixel (96 dpi). */
+const EMU_PER_PX = 9525;
+
+/** Screen pixels of a column `width` characters wide (Excel's rule; 64 px when not set). */
+export function columnPx(width: number | undefined): number {
+  return width === undefined ? 64 : Math.trunc(((256 * width + Math.trunc(128 / 7)) / 256) * 7);
+}
 
 export interface KeyFigureCell {
   label: string;
@@ -15,11 +25,15 @@ export interface KeyFigureCell {
   note?: string;
 }
 
-/** A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn. */
+/**
+ * A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn; with `spec`
+ * (its data), a workbook that can adds a native chart of that data beside the image.
+ */
 export interface SheetChart {
   title: string;
   rendered: { png: Buffer; width: number; height: number } | null;
   note: string | null;
+  spec?: ChartSpec;
 }
 
 /** Workbook properties written to the file. */
@@ -158,6 +172,60 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   ): number;
 
   /**
+   * A native chart of `spec`'s data beside the image of it at `image` (`size` px), where the
+   * workbook can write one; nothing by default (a streamed workbook writes none).
+   */
+  protected addSpecChart(
+    _ws: ExcelJS.Worksheet,
+    _spec: ChartSpec,
+    _image: { row: number; col: number },
+    _size: { width: number; height: number },
+  ): boolean {
+    return false;
+  }
+
+  /**
+   * The cell corners of a frame whose top-left is at (row, col) (1-based) and whose size is
+   * `size` px, from the sheet's column widths and row heights as they are now.
+   */
+  anchorFor(
+    ws: ExcelJS.Worksheet,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): { from: AnchorCell; to: AnchorCell } {
+    let col = at.col;
+    let x = size.width;
+    for (let w = columnPx(ws.getColumn(col).width); x >= w; w = columnPx(ws.getColumn(col).width)) {
+      x -= w;
+      col++;
+    }
+    let row = at.row;
+    let y = size.height;
+    for (
+      let h = (ws.findRow(row)?.height ?? 15) * (4 / 3);
+      y >= h;
+      h = (ws.findRow(row)?.height ?? 15) * (4 / 3)
+    ) {
+      y -= h;
+      row++;
+    }
+    return {
+      from: { col: at.col - 1, row: at.row - 1 },
+      to: { col: col - 1, row: row - 1, colOff: x * EMU_PER_PX, rowOff: y * EMU_PER_PX },
+    };
+  }
+
+  /**
+   * The first column whose left edge is at least `px` + `gap` pixels right of the left edge of
+   * `col` (1-based): where a chart goes beside an image `px` wide.
+   */
+  columnRightOf(ws: ExcelJS.Worksheet, col: number, px: number, gap = 16): number {
+    let c = col;
+    for (let x = 0; x < px + gap; c++) x += columnPx(ws.getColumn(c).width);
+    return c;
+  }
+
+  /**
    * The first row whose top is at least `px` pixels below the top of `row`, plus one as a gap:
    * rows as high as they were set (a row without a height is 15 pt, 20 px), so an image placed
    * beside tall rows of text does not leave a gap or overlap the next.
@@ -185,7 +253,9 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           width: Math.round(c.rendered.width * zoom),
           height: Math.round(c.rendered.height * zoom),
         };
+        const top = r;
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
+        if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);
         continue;
       }
       const title = ws.getCell(r, at.col);

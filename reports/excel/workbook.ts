@@ -1,15 +1,23 @@
 /**
  * The in-memory report workbook on exceljs: data sheets as Excel tables (frozen header, filter
- * buttons, number formats, column widths, http(s) hyperlinks) and PNG chart images, on top of
- * the shared sheet blocks (titles, paragraphs, key figures). exceljs has no native charts:
- * charts are images.
+ * buttons, number formats, column widths, http(s) hyperlinks), PNG chart images and native,
+ * editable charts over the tables, on top of the shared sheet blocks (titles, paragraphs, key
+ * figures). exceljs writes no charts: `writeTo` adds them to the saved package
+ * (`finishPackage`), which also makes the image anchors ones every reader keeps.
  */
+import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
 import type { WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import { finishPackage } from './native-charts.js';
+import type { NativeChart } from './native-charts.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
+import { nativeChartOver, tableChartOf, valueKind } from './table-charts.js';
+import type { TableCells, TableChart } from './table-charts.js';
+import type { ChartSpec } from '../../api/envelope.js';
+import { humanizeKey, normalizeChart } from '../charts/index.js';
 
 export interface DataColumn {
   header: string;
@@ -45,9 +53,38 @@ function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
   return n;
 }
 
+/** The text a category cell shows, for a chart's cache. */
+function cellText(v: ExcelJS.CellValue): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((t) => t.text).join('');
+    if ('text' in v) return plainText(v.text);
+    return 'result' in v ? plainText(v.result) : '';
+  }
+  return String(v);
+}
+
+/** A string, number or boolean as text; anything else as ''. */
+function plainText(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 /** A workbook held in memory: Excel tables and images on any sheet, written at the end. */
 export class ReportWorkbook extends WorkbookBlocks {
   private readonly tableNames = new Set<string>();
+  /**
+   * Native charts and where they go; anchored to cells when the file is written, so that
+   * column widths and row heights set after a chart was added still give it its size.
+   */
+  private readonly charts: {
+    chart: Omit<NativeChart, 'anchor'>;
+    ws: ExcelJS.Worksheet;
+    at: { row: number; col: number };
+    size: { width: number; height: number };
+  }[] = [];
+  /** The sheet with the data of the charts whose data is not a table of the report (see `addSpecChart`). */
+  private chartData: { ws: ExcelJS.Worksheet; row: number } | null = null;
 
   constructor(options: WorkbookMeta = {}) {
     super(new ExcelJS.Workbook(), options);
@@ -57,7 +94,7 @@ export class ReportWorkbook extends WorkbookBlocks {
    * Writes `rows` as an Excel table at `origin` (default A1): header row with filter buttons,
    * formats per column kind, hyperlinks from `linkKey` (http/https only, text formula-safe),
    * column widths from the content. On a sheet of its own (origin A1) the header is frozen.
-   * Returns the table name and the last row written.
+   * Returns the table name, the last row written and where its cells are (for `addTableChart`).
    */
   addDataTable(
     ws: ExcelJS.Worksheet,
@@ -68,7 +105,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       origin?: { row: number; col: number };
       freeze?: boolean;
     },
-  ): { tableName: string; lastRow: number } {
+  ): { tableName: string; lastRow: number; cells: TableCells } {
     const origin = input.origin ?? { row: 1, col: 1 };
     const tableName = sanitizeTableName(input.name, this.tableNames);
     const headers = sanitizeHeaders(input.columns.map((c) => c.header));
@@ -130,7 +167,78 @@ export class ReportWorkbook extends WorkbookBlocks {
         },
       ];
     }
-    return { tableName, lastRow: origin.row + tableRows.length };
+    return {
+      tableName,
+      lastRow: origin.row + tableRows.length,
+      cells: {
+        sheet: ws.name,
+        headerRow: origin.row,
+        rows: values.length,
+        columns: new Map(input.columns.map((c, i) => [c.key, origin.col + i])),
+      },
+    };
+  }
+
+  /** Native charts added so far, anchored by the sheets' widths and heights now (`writeTo` writes them). */
+  get nativeCharts(): NativeChart[] {
+    return this.charts.map((c) => ({ ...c.chart, anchor: this.anchorFor(c.ws, c.at, c.size) }));
+  }
+
+  /**
+   * True when `table` holds what `chart` plots from `rows` (a chart spec's data): for each row, in
+   * order, the category cell shows the row's category and each series cell has its number. A
+   * chart whose data came with it (a service chart) plots the table only when this holds.
+   */
+  tableHolds(
+    table: TableCells,
+    chart: TableChart,
+    rows: readonly Record<string, unknown>[],
+    keys: Record<string, string> = {},
+  ): boolean {
+    const source = this.wb.getWorksheet(table.sheet);
+    const n = Math.min(table.rows, chart.rows ?? table.rows);
+    if (!source || rows.length !== n || n === 0) return false;
+    const specKey = (k: string): string => Object.entries(keys).find(([, v]) => v === k)?.[0] ?? k;
+    const catCol = table.columns.get(chart.category);
+    if (catCol === undefined) return false;
+    return rows.every((row, k) => {
+      const r = table.headerRow + 1 + k;
+      if (cellText(source.getCell(r, catCol).value) !== plainText(row[specKey(chart.category)])) return false;
+      return chart.series.every((s) => {
+        const col = table.columns.get(s.key);
+        const v = row[specKey(s.key)];
+        const cell = col === undefined ? undefined : source.getCell(r, col).value;
+        return typeof v === 'number'
+          ? typeof cell === 'number' && Math.abs(cell - v) <= 1e-9 * Math.max(1, Math.abs(v))
+          : (v ?? null) === (cell ?? null);
+      });
+    });
+  }
+
+  /**
+   * A native Excel chart on `ws` of the columns of `table` (from `addDataTable`, on `ws` or another sheet), its top-left at
+   * (row, col), `size` px: its series reference the table's cells (the legend names its header
+   * cells) and cache their values now. Returns false, adding nothing, when the table has no
+   * rows or lacks a column the chart names.
+   *
+   * @example book.addTableChart(ws, years.cells, { type: 'combo', title: 'Deals and capital', category: 'year', series: [{ key: 'deals' }, { key: 'capital_usd', draw: 'line', secondary: true }] }, { row: 1, col: 9 }, { width: 480, height: 260 })
+   */
+  addTableChart(
+    ws: ExcelJS.Worksheet,
+    table: TableCells,
+    chart: TableChart,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const source = this.wb.getWorksheet(table.sheet);
+    if (!source) return false;
+    const native = nativeChartOver(ws.name, table, chart, (row, col) => {
+      const cell = source.getCell(row, col);
+      return { value: cell.value, numFmt: cell.numFmt };
+    });
+    if (!native) return false;
+    this.charts.push({ chart: native, ws, at, size });
+    return true;
   }
 
   /**
@@ -144,16 +252,59 @@ export class ReportWorkbook extends WorkbookBlocks {
     size: { width: number; height: number },
   ): number {
     const id = this.wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
+    // A one-cell anchor: the image keeps its size; `finishPackage` drops the `editAs` exceljs
+    // writes on it, which openpyxl refuses.
     ws.addImage(id, {
       tl: { col: at.col - 1, row: at.row - 1 },
       ext: { width: size.width, height: size.height },
-      editAs: 'oneCell',
     });
     return this.rowBelow(ws, at.row, size.height);
   }
 
-  /** Writes the workbook to `path`. */
+  /**
+   * Beside the image of a chart whose data came with its spec (a service chart, a count of the
+   * batch): the data as a table on the "Chart data" sheet (the workbook's last) and a native
+   * chart of that table, `size` px, right of the image. Returns false when the spec has no
+   * native form.
+   */
+  protected override addSpecChart(
+    ws: ExcelJS.Worksheet,
+    spec: ChartSpec,
+    image: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const chart = tableChartOf(spec);
+    const n = normalizeChart(spec);
+    if (!chart || n.rows.length === 0) return false;
+    if (!this.chartData) this.chartData = { ws: this.addSheet('Chart data'), row: 1 };
+    const data = this.chartData;
+    const title = data.ws.getCell(data.row, 1);
+    title.value = safeText(n.title);
+    title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+    const table = this.addDataTable(data.ws, {
+      name: `ChartData${this.charts.length + 1}`,
+      origin: { row: data.row + 1, col: 1 },
+      freeze: false,
+      columns: [
+        { header: humanizeKey(n.xKey), key: n.xKey, width: 36 },
+        ...n.series.map((s) => ({ header: s.name, key: s.key, kind: valueKind(n.rows, s.key), width: 16 })),
+      ],
+      rows: n.rows,
+    });
+    data.row = table.lastRow + 3;
+    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    return this.addTableChart(ws, table.cells, chart, at, size);
+  }
+
+  /**
+   * Writes the workbook to `path`: exceljs's package, then the native charts added to it and its
+   * image anchors made ones Excel, LibreOffice and openpyxl all keep (`finishPackage`).
+   */
   async writeTo(path: string): Promise<void> {
-    await this.wb.xlsx.writeFile(path);
+    // The chart data sheet last, whenever it was added.
+    if (this.chartData)
+      (this.chartData.ws as unknown as { orderNo: number }).orderNo = Number.MAX_SAFE_INTEGER;
+    const saved = await this.wb.xlsx.writeBuffer();
+    await writeFile(path, await finishPackage(saved, this.nativeCharts));
   }
 }

@@ -81,7 +81,7 @@ async function fitChart(digest: FundDigest): Promise<FundChart> {
   // The best fits on top.
   const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups' });
   const layout = barLayout(bands.map((b) => b.label));
-  return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null };
+  return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null, spec };
 }
 
 /** Why the trend is not drawn, or null when it is. */
@@ -190,7 +190,7 @@ async function trendChart(digest: FundDigest): Promise<FundChart> {
     // Fits sit high (70 to 95): the axis starts near them, not at zero.
     encoding.y = { ...encoding.y, scale: { zero: false, nice: true } };
   }
-  return { id: 'trend', title, rendered: await renderVegaLite(vl, TREND_LAYOUT), note: null };
+  return { id: 'trend', title, rendered: await renderVegaLite(vl, TREND_LAYOUT), note: null, spec };
 }
 
 /**
@@ -209,7 +209,13 @@ export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]>
     const kinds = given(bars).length;
     const title = id === 'sectors' && kinds > TOP_SECTORS ? `${name}: top ${TOP_SECTORS} of ${kinds}` : name;
     const p = barsChart(digest, id, title, [...bars], what);
-    out.push({ id, title, rendered: p.spec ? await renderChart(p.spec, p.layout) : null, note: p.note });
+    out.push({
+      id,
+      title,
+      rendered: p.spec ? await renderChart(p.spec, p.layout) : null,
+      note: p.note,
+      ...(p.spec ? { spec: p.spec } : {}),
+    });
   }
   out.push(await trendChart(digest));
   return out;

@@ -59,12 +59,14 @@ async function one(spec: ChartSpec, company: string, i: number, j: number): Prom
   const why = undrawable(spec);
   if (why !== null) return leftOut(why);
   try {
+    const drawn = printable(spec, title);
     return {
       id: `c${i}-${j}`,
       company: i,
       title,
-      rendered: await renderChart(printable(spec, title), LAYOUT),
+      rendered: await renderChart(drawn, LAYOUT),
       note: null,
+      spec: drawn,
     };
   } catch {
     return leftOut('could not be drawn');

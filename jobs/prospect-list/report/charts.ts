@@ -111,7 +111,7 @@ export async function renderProspectCharts(summary: ProspectSummary): Promise<Pr
   const out: ProspectChart[] = [];
   for (const p of planProspectCharts(summary)) {
     const rendered = p.spec ? await renderChart(p.spec, p.layout) : null;
-    out.push({ id: p.id, title: p.title, rendered, note: p.note });
+    out.push({ id: p.id, title: p.title, rendered, note: p.note, ...(p.spec ? { spec: p.spec } : {}) });
   }
   return out;
 }
