@@ -6,9 +6,10 @@
  */
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
-import type { WorkbookMeta } from './blocks.js';
+import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import { WIDTH_CAP, fitColumnWidth, wrappedLines } from './print.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
 
 export interface DataColumn {
@@ -20,29 +21,32 @@ export interface DataColumn {
   linkKey?: string;
   /** Number format overriding the kind's (`0.0`, `+0;-0;0`). */
   numFmt?: string;
-  /** Width in characters; default from the content (10 to 60). */
+  /**
+   * Width in characters; default from the content: the longest value measured (rows sampled),
+   * at least 10, at most 60, text beyond that wrapped.
+   */
   width?: number;
-  /** Wrap long text in the cell (rows grow when the file is opened). */
+  /** Wrap long text in the cell (rows grow with it). */
   wrap?: boolean;
 }
 
-function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'number')
-    return kind === 'usd-millions'
-      ? 9
-      : kind === 'pct'
-        ? 7
-        : kind === 'id'
-          ? String(v).length + 1
-          : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
-  if (v instanceof Date) return 10;
-  if (typeof v === 'object' && 'text' in v) return String(v.text).length;
-  // Wide characters (CJK) take about two columns.
-  let n = 0;
-  for (const ch of typeof v === 'string' ? v : JSON.stringify(v))
-    n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
-  return n;
+/** Rows measured for a column's width and heights (a longer table is sampled). */
+const MEASURED_ROWS = 500;
+
+/** The text a cell shows, about: numbers as their format prints them, for measuring. */
+export function shownText(v: ExcelJS.CellValue, kind: ColumnKind): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (kind === 'usd-millions')
+      return `$${(v / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })}M`;
+    if (kind === 'pct') return `${(v * 100).toFixed(1)}%`;
+    if (kind === 'id') return String(v);
+    if (kind === 'usd') return `$${Math.round(v).toLocaleString('en-US')}`;
+    return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+  if (v instanceof Date) return '0000-00-00';
+  if (typeof v === 'object' && 'text' in v) return String(v.text);
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** A workbook held in memory: Excel tables and images on any sheet, written at the end. */
@@ -86,18 +90,30 @@ export class ReportWorkbook extends WorkbookBlocks {
       columns: headers.map((name) => ({ name, filterButton: true })),
       rows: tableRows,
     });
+    const shown = values
+      .slice(0, MEASURED_ROWS)
+      .map((v) => v.map((x, i) => shownText(x, kinds[i] ?? 'text')));
+    const wrapped: boolean[] = [];
     input.columns.forEach((c, i) => {
       const col = ws.getColumn(origin.col + i);
       const fmt = c.numFmt ?? NUMBER_FORMATS[kinds[i] ?? 'text'];
-      const widest = Math.max(
-        displayLength(headers[i] ?? '', 'text') + 3,
-        ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')),
+      // The header needs room for its filter button (about 3 characters).
+      const header = fitColumnWidth([headers[i] ?? ''], { bold: true }).width + 3;
+      const fit = fitColumnWidth(
+        shown.map((v) => v[i] ?? ''),
+        { min: Math.max(10, Math.min(WIDTH_CAP, header)) },
       );
-      col.width = c.width ?? Math.min(60, Math.max(10, widest + 2));
+      // A set width is kept, text beyond it wraps; numbers and dates cannot wrap: their column
+      // widens. A table below other blocks keeps the width they needed.
+      const text = kinds[i] === 'text' || kinds[i] === 'url';
+      const own = c.width === undefined ? fit.width : text ? c.width : Math.max(c.width, fit.width);
+      col.width = Math.max(col.width ?? 0, own);
+      const wrap = text && (c.wrap === true || fit.widest > col.width);
+      wrapped.push(wrap);
       if (fmt)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
-      if (c.wrap)
+      if (wrap)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
@@ -118,6 +134,17 @@ export class ReportWorkbook extends WorkbookBlocks {
         });
       }
     });
+    // Wrapped cells: the row as high as its longest wrapped text (not every reader grows it).
+    shown.forEach((v, r) => {
+      const lines = Math.max(
+        1,
+        ...v.map((t, i) =>
+          wrapped[i] && t ? wrappedLines(t, (ws.getColumn(origin.col + i).width ?? 10) - 1) : 1,
+        ),
+      );
+      if (lines > 1) ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
+    });
+    if (origin.row === 1) this.repeatRows(ws, 1);
     if ((input.freeze ?? origin.row === 1) && origin.row === 1) {
       ws.views = [
         {
@@ -152,8 +179,19 @@ export class ReportWorkbook extends WorkbookBlocks {
     return this.rowBelow(ws, at.row, size.height);
   }
 
-  /** Writes the workbook to `path`. */
+  /** The images of `ws`: exceljs keeps each one's top-left cell and size. */
+  protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
+    return ws.getImages().flatMap((im) => {
+      const ext = (im.range as { ext?: { width: number; height: number } }).ext;
+      if (!ext) return [];
+      return [{ row: im.range.tl.nativeRow + 1, col: im.range.tl.nativeCol + 1, ...ext }];
+    });
+  }
+
+  /** Sets how every sheet prints (`finishSheet`) and writes the workbook to `path`. */
   async writeTo(path: string): Promise<void> {
+    for (const ws of this.wb.worksheets)
+      this.finishSheet(ws, { lastCol: ws.columnCount, lastRow: ws.rowCount });
     await this.wb.xlsx.writeFile(path);
   }
 }
