@@ -133,7 +133,7 @@ export interface PlacedImage {
  * repeated `titleRows`); an image that would run past the bottom of its page starts the next
  * one. An image taller than a page, or already at the top of one, gets no break.
  *
- * @example imagePageBreaks(() => 15, [{ row: 30, heightPx: 300 }], { pageHeightPt: 500, scale: 1 }) // [29]
+ * @example imagePageBreaks(() => 15, [{ row: 30, heightPx: 300 }], { pageHeightPt: 500, scale: 1 }) // [28]
  */
 export function imagePageBreaks(
   rowHeightPt: (row: number) => number,
@@ -165,9 +165,13 @@ export function imagePageBreaks(
     const image = starts.get(r);
     if (image !== undefined && y > top) {
       const need = span(r, image);
-      if (y + need > pageH && top + need <= pageH) {
-        breaks.push(r - 1);
-        y = top;
+      // The break goes above the row before the image (the gap row above a chart), so that the
+      // page before does not end on the image's top edge: LibreOffice draws an image touching
+      // a page's bottom edge on that page too (clipped to nothing).
+      const lead = r > titleRows + 2 ? rowHeightPt(r - 1) : 0;
+      if (y + need > pageH && top + lead + need <= pageH) {
+        breaks.push(lead > 0 ? r - 2 : r - 1);
+        y = top + lead;
       }
     }
     y += h;

@@ -66,7 +66,8 @@ describe('page setup', () => {
     const rows = () => 15;
     const page = { pageHeightPt: 300 / 0.95, scale: 1 };
     // A 200 px (150 pt) image at row 15 (210 pt down): it would end at 360 pt > 300.
-    expect(imagePageBreaks(rows, [{ row: 15, heightPx: 200 }], page)).toEqual([14]);
+    // The break goes above the row before the image, so no page ends on the image's top edge.
+    expect(imagePageBreaks(rows, [{ row: 15, heightPx: 200 }], page)).toEqual([13]);
     // One that fits stays.
     expect(imagePageBreaks(rows, [{ row: 3, heightPx: 200 }], page)).toEqual([]);
     // At the top of the second page (row 21 starts it): no break.
@@ -77,10 +78,10 @@ describe('page setup', () => {
       { row: 1, heightPx: 200 },
       { row: 12, heightPx: 200 },
     ];
-    expect(imagePageBreaks(rows, two, page)).toEqual([11]);
+    expect(imagePageBreaks(rows, two, page)).toEqual([10]);
     expect(imagePageBreaks(rows, two, { ...page, scale: 0.5 })).toEqual([]);
     // A repeated header row takes room on every page after the first.
-    expect(imagePageBreaks(rows, [{ row: 33, heightPx: 200 }], { ...page, titleRows: 1 })).toEqual([32]);
+    expect(imagePageBreaks(rows, [{ row: 33, heightPx: 200 }], { ...page, titleRows: 1 })).toEqual([31]);
   });
 });
 
