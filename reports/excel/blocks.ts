@@ -358,8 +358,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
         n.alignment = { horizontal: 'left', vertical: 'top', indent: 1 };
       }
       const lines = Math.max(
-        wrappedLines(f.label, labelWidth - 1),
-        typeof f.value === 'string' ? wrappedLines(f.value, valueWidth - 1) : 1,
+        wrappedLines(f.label, labelWidth),
+        typeof f.value === 'string' ? wrappedLines(f.value, valueWidth) : 1,
       );
       if (lines > 1) ws.getRow(r).height = lines * 15 + 3;
     });

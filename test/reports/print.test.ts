@@ -127,5 +127,8 @@ describe('ReportWorkbook print settings', () => {
       measuredWidth('New top investors since the previous run'),
     );
     expect(f.getColumn(2).width).toBeGreaterThanOrEqual(measuredWidth('Artificial Intelligence & Data'));
+    // The longest label and value fit on one line: their rows keep the default height.
+    expect(f.getRow(2).height ?? 15).toBeLessThanOrEqual(15);
+    expect(f.getRow(3).height ?? 15).toBeLessThanOrEqual(15);
   });
 });
