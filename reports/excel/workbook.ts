@@ -138,9 +138,7 @@ export class ReportWorkbook extends WorkbookBlocks {
     shown.forEach((v, r) => {
       const lines = Math.max(
         1,
-        ...v.map((t, i) =>
-          wrapped[i] && t ? wrappedLines(t, ws.getColumn(origin.col + i).width ?? 10) : 1,
-        ),
+        ...v.map((t, i) => (wrapped[i] && t ? wrappedLines(t, ws.getColumn(origin.col + i).width ?? 10) : 1)),
       );
       if (lines > 1) ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
     });
