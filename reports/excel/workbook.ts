@@ -140,7 +140,14 @@ export class ReportWorkbook extends WorkbookBlocks {
         1,
         ...v.map((t, i) => (wrapped[i] && t ? wrappedLines(t, ws.getColumn(origin.col + i).width ?? 10) : 1)),
       );
-      if (lines > 1) ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
+      if (lines <= 1) return;
+      ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
+      // The row's other cells at its top too, level with the first line of the wrapped text.
+      input.columns.forEach((_, i) => {
+        if (wrapped[i]) return;
+        const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
+        cell.alignment = { ...cell.alignment, vertical: 'top' };
+      });
     });
     if (origin.row === 1) this.repeatRows(ws, 1);
     if ((input.freeze ?? origin.row === 1) && origin.row === 1) {
