@@ -23,7 +23,7 @@ import { writeProspectWorkbook } from '../../jobs/prospect-list/report/index.js'
 import { fundDigests } from '../jobs/fund-match/report/fixture.js';
 import { shortlistReport } from '../jobs/investor-shortlist/report/fixture.js';
 import { prospectRows, prospectSummary, suppressedRows } from '../jobs/prospect-list/report/fixture.js';
-import { pdfPages, sofficeConvert, sofficePath } from '../helpers/reports.js';
+import { openWorkbook, pdfPages, sofficeConvert, sofficePath } from '../helpers/reports.js';
 
 const keep = process.env.VIR_KEEP_PRINT;
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'print-ready-'));
@@ -75,21 +75,25 @@ beforeAll(async () => {
     fileBase: 'market',
     creationDate: created,
   });
+  const sheets = (await openWorkbook(m.files.xlsx!)).worksheets.length;
+  const n = market.countries.length;
   books.market = {
     path: m.files.xlsx!,
-    maxPages: 1 + 3 * market.countries.length + 12,
+    maxPages: 2 + 3 * n + (sheets - 1 - n),
     why:
-      `Summary 1 page (figures, comparison, two charts); each of the ${market.countries.length} country ` +
-      'sheets at most 3 (its charts are about two page heights at the fit-to-width scale); the data ' +
-      'sheets, answers and Methodology one page each: 12',
+      `Summary at most 2 pages (highlights, key figures, comparison; its two charts); each of the ${n} ` +
+      'country sheets at most 3 (tables on the left, five or six charts on the right: about two page ' +
+      'heights at the fit-to-width scale, a break before a chart that would be cut); every other sheet ' +
+      `(${sheets - 1 - n}: data tables of at most 60 rows, answers, methodology) one page. Before this ` +
+      'change the same workbook printed on 54 pages (81 for the run in the issue)',
   };
   const digest = fundDigests().third;
   const fundPath = join(dir, 'fund.xlsx');
   await writeFundWorkbook(digest, fundPath, await renderFundCharts(digest), { created });
   books.fund = {
     path: fundPath,
-    maxPages: 3 + 4,
-    why: 'Summary at most 3 pages (figures, conflicts and five charts one under the other); Batch, Match history, Watchlist, Dropped one page each',
+    maxPages: 3 + 2 + 3,
+    why: 'Summary at most 3 pages (figures and conflicts beside four charts one under the other); Batch at most 2 (30 startups, reasons and notes wrapped); Match history, Watchlist, Dropped one page each. Before: 14 pages',
   };
   const report = shortlistReport();
   const shortPath = join(dir, 'shortlist.xlsx');
@@ -97,7 +101,7 @@ beforeAll(async () => {
   books.shortlist = {
     path: shortPath,
     maxPages: 1 + 2 * report.companies.length + 1,
-    why: `Summary 1 page; each of the ${report.companies.length} company sheets at most 2 (its investors, then the service's charts); Shared investors 1`,
+    why: `Summary 1 page; each of the ${report.companies.length} company sheets at most 2 (its investors, then the service's charts under them); Shared investors 1. Before: 16 pages`,
   };
   const prospectPath = join(dir, 'prospects.xlsx');
   await writeProspectWorkbook(
@@ -110,8 +114,8 @@ beforeAll(async () => {
   );
   books.prospects = {
     path: prospectPath,
-    maxPages: 3 + 4 + 1,
-    why: 'Summary at most 3 pages (the five charts one under the other beside the figures); 60 prospects of 27 columns fitted to one landscape page wide: 4 pages; 30 suppressed: 1',
+    maxPages: 3 + 2 + 1,
+    why: 'Summary at most 3 pages (the five charts one under the other beside the figures); 60 prospects of 27 columns fitted to one landscape page wide (about a quarter scale, some 100 rows a page): at most 2; 30 suppressed: 1. Before: 23 pages',
   };
 }, 240_000);
 
