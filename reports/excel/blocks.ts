@@ -61,6 +61,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   private readonly sheetNames = new Set<string>();
   /** Rows repeated at the top of every printed page, per sheet. */
   private readonly titleRows = new Map<ExcelJS.Worksheet, number>();
+  /** Sheets whose print settings are finished (a workbook written twice gets its breaks once). */
+  private readonly finished = new Set<ExcelJS.Worksheet>();
   /** The title printed in every page's header. */
   private readonly printTitle: string;
 
@@ -139,6 +141,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
    * `lastCol` and `lastRow` bound the cells (the images are added to them).
    */
   protected finishSheet(ws: ExcelJS.Worksheet, used: { lastCol: number; lastRow: number }): void {
+    if (this.finished.has(ws)) return;
+    this.finished.add(ws);
     const images = this.imagesOf(ws);
     const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;
     const leftOf = (c: number) => {
