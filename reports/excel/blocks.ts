@@ -8,7 +8,33 @@ import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import type { AnchorCell } from './native-charts.js';
+import {
+  DEFAULT_ROW_PT,
+  PRINT_PAPER,
+  PX_PER_WIDTH_UNIT,
+  fitColumnWidth,
+  fitScale,
+  headerText,
+  imagePageBreaks,
+  orientationFor,
+  printableArea,
+  wrappedLines,
+} from './print.js';
 import { safeText, sanitizeSheetName } from './safe.js';
+
+/** An image as placed on a sheet: top-left cell (1-based) and size in screen pixels. */
+export interface SheetImage {
+  row: number;
+  col: number;
+  width: number;
+  height: number;
+}
+
+/** Width of a column without one set (Excel's 8.43 characters and padding). */
+const DEFAULT_COL_WIDTH = 9;
+/** Widest the key-figure label and value columns get from their content; longer text wraps. */
+const KEY_LABEL_CAP = 48;
+const KEY_VALUE_CAP = 40;
 
 /** EMU a screen pixel (96 dpi). */
 const EMU_PER_PX = 9525;
@@ -47,9 +73,16 @@ export interface WorkbookMeta {
 export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbook> {
   readonly wb: W;
   private readonly sheetNames = new Set<string>();
+  /** Rows repeated at the top of every printed page, per sheet. */
+  private readonly titleRows = new Map<ExcelJS.Worksheet, number>();
+  /** Sheets whose print settings are finished (a workbook written twice gets its breaks once). */
+  private readonly finished = new Set<ExcelJS.Worksheet>();
+  /** The title printed in every page's header. */
+  private readonly printTitle: string;
 
   protected constructor(wb: W, options: WorkbookMeta) {
     this.wb = wb;
+    this.printTitle = options.title ?? 'Venture Intelligence report';
     this.wb.creator = options.creator ?? 'Venture Intelligence report runner';
     if (options.title) this.wb.title = options.title;
     const created = options.created ?? new Date();
@@ -59,16 +92,31 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * Adds a sheet; the name is sanitised (31 chars, no []:*?/\) and made unique. With
-   * `frozenRows`, that many top rows stay in view when scrolling; `pageSetup` is how it prints.
+   * `frozenRows`, that many top rows stay in view when scrolling and repeat on every printed
+   * page. Every sheet prints on A4, one page wide, with the report's title, the sheet's name
+   * and "Page X of Y" in its header and footer (`pageSetup` overrides; the orientation and the
+   * page breaks are set when the sheet is finished, see `finishSheet`).
    */
   addSheet(
     name: string,
     options: { tabColor?: string; frozenRows?: number; pageSetup?: Partial<ExcelJS.PageSetup> } = {},
   ): ExcelJS.Worksheet {
     const frozen = options.frozenRows ?? 0;
-    return this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
+    const ws = this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
       properties: options.tabColor ? { tabColor: { argb: options.tabColor } } : {},
-      ...(options.pageSetup ? { pageSetup: options.pageSetup } : {}),
+      pageSetup: {
+        paperSize: PRINT_PAPER.paperSize,
+        orientation: 'portrait',
+        fitToPage: true,
+        fitToWidth: 1,
+        fitToHeight: 0,
+        margins: { ...PRINT_PAPER.margins },
+        ...options.pageSetup,
+      },
+      headerFooter: {
+        oddHeader: `&L${headerText(this.printTitle)}&R&A`,
+        oddFooter: '&CPage &P of &N',
+      },
       views: [
         frozen > 0
           ? {
@@ -82,6 +130,57 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           : { showGridLines: false },
       ],
     });
+    if (frozen > 0) this.repeatRows(ws, frozen);
+    return ws;
+  }
+
+  /** Repeats the top `rows` rows of `ws` on every printed page (its header row). */
+  repeatRows(ws: ExcelJS.Worksheet, rows: number): void {
+    this.titleRows.set(ws, rows);
+    ws.pageSetup.printTitlesRow = `1:${rows}`;
+  }
+
+  /** The images placed on `ws` so far. */
+  protected abstract imagesOf(ws: ExcelJS.Worksheet): SheetImage[];
+
+  /** Width of column `col` in characters (Excel's default where none is set). */
+  protected columnWidth(ws: ExcelJS.Worksheet, col: number): number {
+    return ws.getColumn(col).width ?? DEFAULT_COL_WIDTH;
+  }
+
+  /**
+   * Sets how `ws` prints, once everything is on it: landscape when its content (cells and
+   * images) is wider than a portrait page, and a manual page break before every image that the
+   * bottom of a page would cut, from the fit-to-width scale and the rows' heights.
+   * `lastCol` and `lastRow` bound the cells (the images are added to them).
+   */
+  protected finishSheet(ws: ExcelJS.Worksheet, used: { lastCol: number; lastRow: number }): void {
+    if (this.finished.has(ws)) return;
+    this.finished.add(ws);
+    const images = this.imagesOf(ws);
+    const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;
+    const leftOf = (c: number) => {
+      let px = 0;
+      for (let k = 1; k < c; k++) px += colPx(k);
+      return px;
+    };
+    let width = leftOf(used.lastCol + 1);
+    for (const im of images) width = Math.max(width, leftOf(im.col) + im.width);
+    const orientation = orientationFor(width);
+    ws.pageSetup.orientation = orientation;
+    const scale = fitScale(width, orientation);
+    const breaks = imagePageBreaks(
+      (r) => ws.findRow(r)?.height ?? DEFAULT_ROW_PT,
+      images.map((im) => ({ row: im.row, heightPx: im.height })),
+      {
+        pageHeightPt: printableArea(orientation).height,
+        scale,
+        titleRows: this.titleRows.get(ws) ?? 0,
+        lastRow: used.lastRow,
+      },
+    );
+    const rowBreaks = (ws as unknown as { rowBreaks?: { id: number; max: number; man: number }[] }).rowBreaks;
+    if (rowBreaks) for (const r of breaks) rowBreaks.push({ id: r, max: 16383, man: 1 });
   }
 
   /**
@@ -294,28 +393,49 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     return row + 1;
   }
 
-  /** Key figures as label / value / note rows starting at `row`. Returns the next free row. */
+  /**
+   * Key figures as label / value / note rows starting at `row`. The label and value columns
+   * are widened to their longest text (measured; at most 48 and 40 characters, wrapped beyond),
+   * so that no label runs under its value and no value is cut. Returns the next free row.
+   */
   addKeyFigures(ws: ExcelJS.Worksheet, figures: KeyFigureCell[], row: number, col = 1): number {
     this.addHeaderRow(ws, row, ['Key figure', 'Value', 'Note'], col);
+    const labels = fitColumnWidth(['Key figure', ...figures.map((f) => f.label)], {
+      min: 32,
+      cap: KEY_LABEL_CAP,
+    });
+    const values = fitColumnWidth(
+      figures.map((f) => (typeof f.value === 'string' ? f.value : '')),
+      { min: 16, cap: KEY_VALUE_CAP },
+    );
+    const widths = [labels.width, values.width, 40];
+    widths.forEach((w, i) => {
+      const c = ws.getColumn(col + i);
+      c.width = Math.max(c.width ?? 0, w);
+    });
+    const labelWidth = this.columnWidth(ws, col);
+    const valueWidth = this.columnWidth(ws, col + 1);
     figures.forEach((f, i) => {
       const r = row + 1 + i;
-      ws.getCell(r, col).value = safeText(f.label);
+      const label = ws.getCell(r, col);
+      label.value = safeText(f.label);
+      label.alignment = { vertical: 'top', wrapText: true };
       const v = ws.getCell(r, col + 1);
       const kind = f.kind ?? (typeof f.value === 'number' ? 'number' : 'text');
       v.value = cellValue(f.value, kind);
       const fmt = NUMBER_FORMATS[kind];
       if (fmt) v.numFmt = fmt;
-      v.alignment = { horizontal: 'right' };
+      v.alignment = { horizontal: 'right', vertical: 'top', wrapText: true };
       if (f.note) {
         const n = ws.getCell(r, col + 2);
         n.value = safeText(f.note);
-        n.alignment = { horizontal: 'left', indent: 1 };
+        n.alignment = { horizontal: 'left', vertical: 'top', indent: 1 };
       }
-    });
-    const widths = [32, 16, 40];
-    widths.forEach((w, i) => {
-      const c = ws.getColumn(col + i);
-      c.width = Math.max(c.width ?? 0, w);
+      const lines = Math.max(
+        wrappedLines(f.label, labelWidth),
+        typeof f.value === 'string' ? wrappedLines(f.value, valueWidth) : 1,
+      );
+      if (lines > 1) ws.getRow(r).height = lines * 15 + 3;
     });
     return row + figures.length + 2;
   }

@@ -161,6 +161,16 @@ export class StreamDrawings {
     return drawing;
   }
 
+  /** The images of `ws` so far: top-left cell (1-based) and size in pixels. */
+  anchorsOf(ws: ExcelJS.Worksheet): { row: number; col: number; width: number; height: number }[] {
+    return (this.drawings.get(ws)?.anchors ?? []).map((a) => ({
+      row: a.row + 1,
+      col: a.col + 1,
+      width: a.width,
+      height: a.height,
+    }));
+  }
+
   /** Links the sheet to its drawing part and writes `<drawing>` into the sheet at commit. */
   private attach(sheet: Partial<SheetInternals>, name: string): void {
     const legacy = sheet._writeLegacyData;

@@ -15,7 +15,7 @@ import ExcelJS from 'exceljs';
 import type { ChartSpec } from '../../api/envelope.js';
 import { humanizeKey, normalizeChart } from '../charts/index.js';
 import { WorkbookBlocks } from './blocks.js';
-import type { WorkbookMeta } from './blocks.js';
+import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { StreamDrawings } from './drawing.js';
@@ -135,6 +135,32 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     this.output = output;
     this.path = path;
     this.drawings = new StreamDrawings(this.wb);
+  }
+
+  /**
+   * Adds a sheet (see `WorkbookBlocks.addSheet`) whose print settings are finished when it is
+   * committed: the orientation from its columns and images, page breaks before images.
+   */
+  override addSheet(
+    name: string,
+    options: Parameters<WorkbookBlocks['addSheet']>[1] = {},
+  ): ExcelJS.Worksheet {
+    const ws = super.addSheet(name, options);
+    const commit = ws.commit.bind(ws);
+    ws.commit = () => {
+      if (!(ws as unknown as { committed?: boolean }).committed) {
+        const columns = (ws as unknown as { columns?: unknown[] | null }).columns;
+        const next = (ws as unknown as { _nextRow?: number })._nextRow ?? 1;
+        this.finishSheet(ws, { lastCol: columns?.length ?? 0, lastRow: next - 1 });
+      }
+      commit();
+    };
+    return ws;
+  }
+
+  /** The images anchored on `ws`. */
+  protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
+    return this.drawings.anchorsOf(ws);
   }
 
   /**

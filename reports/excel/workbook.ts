@@ -8,11 +8,12 @@
 import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
-import type { WorkbookMeta } from './blocks.js';
+import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { finishPackage } from './native-charts.js';
 import type { NativeChart } from './native-charts.js';
+import { WIDTH_CAP, fitColumnWidth, wrappedLines } from './print.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
 import { nativeChartOver, tableChartOf, valueKind } from './table-charts.js';
 import type { TableCells, TableChart } from './table-charts.js';
@@ -28,29 +29,32 @@ export interface DataColumn {
   linkKey?: string;
   /** Number format overriding the kind's (`0.0`, `+0;-0;0`). */
   numFmt?: string;
-  /** Width in characters; default from the content (10 to 60). */
+  /**
+   * Width in characters; default from the content: the longest value measured (rows sampled),
+   * at least 10, at most 60, text beyond that wrapped.
+   */
   width?: number;
-  /** Wrap long text in the cell (rows grow when the file is opened). */
+  /** Wrap long text in the cell (rows grow with it). */
   wrap?: boolean;
 }
 
-function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'number')
-    return kind === 'usd-millions'
-      ? 9
-      : kind === 'pct'
-        ? 7
-        : kind === 'id'
-          ? String(v).length + 1
-          : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
-  if (v instanceof Date) return 10;
-  if (typeof v === 'object' && 'text' in v) return String(v.text).length;
-  // Wide characters (CJK) take about two columns.
-  let n = 0;
-  for (const ch of typeof v === 'string' ? v : JSON.stringify(v))
-    n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
-  return n;
+/** Rows measured for a column's width and heights (a longer table is sampled). */
+const MEASURED_ROWS = 500;
+
+/** The text a cell shows, about: numbers as their format prints them, for measuring. */
+export function shownText(v: ExcelJS.CellValue, kind: ColumnKind): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (kind === 'usd-millions')
+      return `$${(v / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })}M`;
+    if (kind === 'pct') return `${(v * 100).toFixed(1)}%`;
+    if (kind === 'id') return String(v);
+    if (kind === 'usd') return `$${Math.round(v).toLocaleString('en-US')}`;
+    return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+  if (v instanceof Date) return '0000-00-00';
+  if (typeof v === 'object' && 'text' in v) return String(v.text);
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** The text a category cell shows, for a chart's cache. */
@@ -123,18 +127,30 @@ export class ReportWorkbook extends WorkbookBlocks {
       columns: headers.map((name) => ({ name, filterButton: true })),
       rows: tableRows,
     });
+    const shown = values
+      .slice(0, MEASURED_ROWS)
+      .map((v) => v.map((x, i) => shownText(x, kinds[i] ?? 'text')));
+    const wrapped: boolean[] = [];
     input.columns.forEach((c, i) => {
       const col = ws.getColumn(origin.col + i);
       const fmt = c.numFmt ?? NUMBER_FORMATS[kinds[i] ?? 'text'];
-      const widest = Math.max(
-        displayLength(headers[i] ?? '', 'text') + 3,
-        ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')),
+      // The header needs room for its filter button (about 3 characters).
+      const header = fitColumnWidth([headers[i] ?? ''], { bold: true }).width + 3;
+      const fit = fitColumnWidth(
+        shown.map((v) => v[i] ?? ''),
+        { min: Math.max(10, Math.min(WIDTH_CAP, header)) },
       );
-      col.width = c.width ?? Math.min(60, Math.max(10, widest + 2));
+      // A set width is kept, text beyond it wraps; numbers and dates cannot wrap: their column
+      // widens. A table below other blocks keeps the width they needed.
+      const text = kinds[i] === 'text' || kinds[i] === 'url';
+      const own = c.width === undefined ? fit.width : text ? c.width : Math.max(c.width, fit.width);
+      col.width = Math.max(col.width ?? 0, own);
+      const wrap = text && (c.wrap === true || fit.widest > col.width);
+      wrapped.push(wrap);
       if (fmt)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
-      if (c.wrap)
+      if (wrap)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
@@ -155,6 +171,22 @@ export class ReportWorkbook extends WorkbookBlocks {
         });
       }
     });
+    // Wrapped cells: the row as high as its longest wrapped text (not every reader grows it).
+    shown.forEach((v, r) => {
+      const lines = Math.max(
+        1,
+        ...v.map((t, i) => (wrapped[i] && t ? wrappedLines(t, ws.getColumn(origin.col + i).width ?? 10) : 1)),
+      );
+      if (lines <= 1) return;
+      ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
+      // The row's other cells at its top too, level with the first line of the wrapped text.
+      input.columns.forEach((_, i) => {
+        if (wrapped[i]) return;
+        const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
+        cell.alignment = { ...cell.alignment, vertical: 'top' };
+      });
+    });
+    if (origin.row === 1) this.repeatRows(ws, 1);
     if ((input.freeze ?? origin.row === 1) && origin.row === 1) {
       ws.views = [
         {
@@ -297,10 +329,27 @@ export class ReportWorkbook extends WorkbookBlocks {
   }
 
   /**
-   * Writes the workbook to `path`: exceljs's package, then the native charts added to it and its
-   * image anchors made ones Excel, LibreOffice and openpyxl all keep (`finishPackage`).
+   * The images of `ws` and its native charts: exceljs keeps each image's top-left cell and size,
+   * the workbook each chart's.
+   */
+  protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
+    const images = ws.getImages().flatMap((im) => {
+      const ext = (im.range as { ext?: { width: number; height: number } }).ext;
+      if (!ext) return [];
+      return [{ row: im.range.tl.nativeRow + 1, col: im.range.tl.nativeCol + 1, ...ext }];
+    });
+    const charts = this.charts.filter((c) => c.ws === ws).map((c) => ({ ...c.at, ...c.size }));
+    return [...images, ...charts];
+  }
+
+  /**
+   * Writes the workbook to `path`: how every sheet prints (`finishSheet`), exceljs's package, then
+   * the native charts added to it and its image anchors made ones Excel, LibreOffice and openpyxl
+   * all keep (`finishPackage`).
    */
   async writeTo(path: string): Promise<void> {
+    for (const ws of this.wb.worksheets)
+      this.finishSheet(ws, { lastCol: ws.columnCount, lastRow: ws.rowCount });
     // The chart data sheet last, whenever it was added.
     if (this.chartData)
       (this.chartData.ws as unknown as { orderNo: number }).orderNo = Number.MAX_SAFE_INTEGER;

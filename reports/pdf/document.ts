@@ -95,6 +95,8 @@ export const COLORS = {
 } as const;
 
 const PAGE_MARGINS = { top: 56, bottom: 60, left: 50, right: 50 };
+/** Smallest share of its size a chart is drawn at to stay on the page with its text. */
+const MIN_CHART_SHRINK = 0.8;
 
 /** Builds one report PDF. Call `finish()` once at the end to get the bytes. */
 export class ReportPdf {
@@ -104,6 +106,10 @@ export class ReportPdf {
   private contentsPages: number[] = [];
   /** The column a `row` cell is drawn in; null: the full content width. */
   private frame: { x: number; w: number } | null = null;
+  /** The last chart drawn at the top of a page, and where it ended (see `onlyASmallChart`). */
+  private loneChart: { page: number; endY: number } | null = null;
+  /** Charts drawn so far (a row of cells counts the ones it drew). */
+  private chartsDrawn = 0;
   private outlineParent: PDFKit.PDFOutline | undefined;
   private destCount = 0;
   private readonly chunks: Buffer[] = [];
@@ -203,6 +209,7 @@ export class ReportPdf {
     }
     this.ensureSpace(height);
     const y0 = this.doc.y;
+    const charts0 = this.chartsDrawn;
     let maxY = y0;
     cells.forEach((c, i) => {
       this.doc.y = y0;
@@ -211,6 +218,12 @@ export class ReportPdf {
     });
     this.doc.y = maxY;
     this.doc.x = this.left;
+    // A row of charts only (an empty cell aside) at the top of a page counts as a lone chart.
+    const drawn = cells.filter((c, i) => this.inFrame(frames[i] ?? null, () => c.measure()) > 0).length;
+    this.loneChart =
+      this.frame === null && y0 <= PAGE_MARGINS.top + 1 && this.chartsDrawn - charts0 === drawn
+        ? { page: this.pageCount, endY: maxY }
+        : null;
     return height;
   }
 
@@ -361,7 +374,7 @@ export class ReportPdf {
     const w = this.contentWidth;
     const lines = wrapText(text, w, size, { bold: true, maxLines: 2 });
     const blockHeight = lines.length * size * 1.25 + (level === 1 ? 16 : 8);
-    const startPage = options.newPage ?? level === 1;
+    const startPage = (options.newPage ?? level === 1) && !this.onlyASmallChart();
     if (startPage && (doc.y > PAGE_MARGINS.top + 1 || this.contentsPages.includes(this.pageCount - 1)))
       this.newPage();
     else if (level !== 1 && doc.y > PAGE_MARGINS.top + 1) doc.y += level === 2 ? 10 : 4;
@@ -646,16 +659,39 @@ export class ReportPdf {
   }
 
   /**
+   * True when the current page holds one chart and nothing else, less than a third of the page
+   * high: the next section follows it there rather than leaving the page mostly empty.
+   */
+  private onlyASmallChart(): boolean {
+    const c = this.loneChart;
+    return (
+      c !== null &&
+      c.page === this.pageCount &&
+      c.endY === this.doc.y &&
+      this.doc.y - PAGE_MARGINS.top < this.pageBody / 3
+    );
+  }
+
+  /**
    * A vector chart from SVG, scaled to at most the content width (never up), aspect kept,
-   * centred; moves to the next page when it does not fit, and shrinks to one page at most.
+   * centred, and shrinks to one page at most. Kept with the text above it: a chart that misses
+   * the rest of the page by at most a fifth of its height is drawn that much smaller there
+   * (charts are rendered larger than they print, so labels stay above 6 pt); a larger one moves
+   * to the next page.
    */
   chart(chart: ChartImage, options: { caption?: string; maxWidth?: number; alt?: string } = {}): void {
     const { doc } = this;
     const captionHeight = options.caption ? 16 : 0;
-    const { w, h } = this.chartBox(chart, options);
+    let { w, h } = this.chartBox(chart, options);
+    const room = this.remaining - captionHeight - 8;
+    if (this.frame === null && h > room && room >= h * MIN_CHART_SHRINK) {
+      w *= room / h;
+      h = room;
+    }
     this.ensureSpace(h + captionHeight + 8);
     const x = this.left + (this.contentWidth - w) / 2;
     const y = doc.y;
+    const atTop = y <= PAGE_MARGINS.top + 1;
     SVGtoPDF(doc, chart.svg, x, y, {
       width: w,
       height: h,
@@ -674,6 +710,8 @@ export class ReportPdf {
     doc.x = this.left;
     doc.y += 8;
     doc.fillColor(COLORS.ink);
+    this.chartsDrawn++;
+    if (this.frame === null) this.loneChart = atTop ? { page: this.pageCount, endY: doc.y } : null;
   }
 
   /**

@@ -61,7 +61,8 @@ function barsChart(
     label: printableText(b.label),
   }));
   return {
-    spec: countBarSpec(title, shown, { series: 'Startups' }),
+    // Sectors largest first; stages in the order of a company's life.
+    spec: countBarSpec(title, shown, { series: 'Startups', order: id === 'stages' ? 'given' : 'value' }),
     layout: barLayout(shown.map((b) => b.label)),
     note: null,
   };
@@ -79,7 +80,7 @@ async function fitChart(digest: FundDigest): Promise<FundChart> {
     return { id: 'fit', title: 'Fit of the batch', rendered: null, note };
   }
   // The best fits on top.
-  const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups' });
+  const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups', order: 'given' });
   const layout = barLayout(bands.map((b) => b.label));
   return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null, spec };
 }

@@ -302,8 +302,12 @@ export function buildMarketWorkbook(
       ],
       rows: c.most_active_investors.map((m) => ({ ...m })),
     });
-    // One set of widths for the stacked tables and the key figures (whose notes spill right).
-    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => (ws.getColumn(k + 1).width = w));
+    // One set of widths for the stacked tables and the key figures (whose notes spill right),
+    // at least what their longest values need.
+    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => {
+      const col = ws.getColumn(k + 1);
+      col.width = k === 7 ? w : Math.max(col.width ?? 0, w);
+    });
     const own = planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
     const placed = placeCharts(book, ws, own, charts, 1, 9, {
       byId: new Map([
