@@ -83,15 +83,24 @@ describe('the font chain', () => {
     expect(printableName('Rocket \u{1F680}', 'rocket.io')).toBe('rocket.io *');
   });
 
-  it('splits chart SVG text into tspans of the fallback fonts, RTL words in visual order for pdfkit', () => {
+  it('gives chart SVG text the fallback fonts: outlines for resvg, tspans for pdfkit (RTL words in visual order)', () => {
     const svg =
-      '<svg><text font-family="DejaVu Sans">Fund שלום עולם &amp; 北京</text><text>Acme</text></svg>';
-    expect(svgWithFallbackFonts(svg, 'resvg')).toBe(
-      '<svg><text font-family="DejaVu Sans">Fund <tspan font-family="Noto Sans Hebrew">שלום עולם</tspan> &amp; ' +
-        '<tspan font-family="Noto Sans CJK SC">北京</tspan></text><text>Acme</text></svg>',
+      '<svg><text text-anchor="end" transform="translate(5,9)" font-family="DejaVu Sans" font-size="10px">' +
+      'Fund שלום עולם &amp; 北京</text><text>Acme</text><text><tspan dy="0">北京</tspan></text></svg>';
+    const png = svgWithFallbackFonts(svg, 'resvg');
+    // A one-line text needing a fallback becomes glyph outlines shaped by fontkit, as in the PDF.
+    expect(png).toMatch(/^<svg><g transform="translate\(5,9\)" fill="#000"><path d="M[^"]+"\/><\/g>/);
+    expect(png).toContain('<text>Acme</text>');
+    expect(png).toContain(
+      '<text><tspan dy="0"><tspan font-family="Noto Sans CJK SC">北京</tspan></tspan></text>',
     );
-    expect(svgWithFallbackFonts(svg, 'pdfkit')).toContain(
-      '<tspan font-family="Noto Sans Hebrew">עולם</tspan> <tspan font-family="Noto Sans Hebrew">שלום</tspan>',
+    const pdf = svgWithFallbackFonts(svg, 'pdfkit');
+    expect(pdf).toContain(
+      'Fund <tspan font-family="Noto Sans Hebrew">עולם</tspan> <tspan font-family="Noto Sans Hebrew">שלום</tspan>' +
+        ' &amp; <tspan font-family="Noto Sans CJK SC">北京</tspan></text>',
+    );
+    expect(svgWithFallbackFonts('<svg><text>Acme Ελλάδα</text></svg>', 'pdfkit')).toBe(
+      '<svg><text>Acme Ελλάδα</text></svg>',
     );
   });
 });
