@@ -1,0 +1,96 @@
+/**
+ * Names in the scripts of the countries they come from, so that reports meet them: a few
+ * startups and an investor per script (Chinese, Japanese, Korean, Arabic, Hebrew, Hindi, Thai,
+ * Greek, Cyrillic) take these names in place of their generated Latin ones. Keys, domains and
+ * websites stay (they are the service's, in Latin letters); the description or thesis that
+ * named the entity names it with its new name. Drawn from a stream of its own, after every other
+ * step, so no other record changes.
+ */
+import type { InvestorRec } from './generate-investors.js';
+import type { StartupRec } from './generate-startups.js';
+import type { Rng } from './prng.js';
+
+/** Per country: the script, startup names and investor names it gives out. */
+export const SCRIPT_NAMES: readonly {
+  country: string;
+  script: string;
+  startups: readonly string[];
+  investors: readonly string[];
+}[] = [
+  {
+    country: 'China',
+    script: 'Chinese',
+    startups: ['北京智能科技', '深圳云启数据'],
+    investors: ['上海明远资本'],
+  },
+  {
+    country: 'Japan',
+    script: 'Japanese',
+    startups: ['東京テクノロジー', 'さくらロボティクス'],
+    investors: ['みらいキャピタル'],
+  },
+  {
+    country: 'South Korea',
+    script: 'Korean',
+    startups: ['서울바이오랩', '한빛모빌리티'],
+    investors: ['한강벤처스'],
+  },
+  {
+    country: 'United Arab Emirates',
+    script: 'Arabic',
+    startups: ['شركة الأفق الرقمية', 'نخلة للتقنية'],
+    investors: ['صندوق الخليج للاستثمار'],
+  },
+  { country: 'Israel', script: 'Hebrew', startups: ['אור טכנולוגיות', 'גל רפואה'], investors: ['קרן אלון'] },
+  { country: 'India', script: 'Hindi', startups: ['नवाचार टेक', 'भारत पे लैब्स'], investors: ['गंगा वेंचर्स'] },
+  {
+    country: 'Thailand',
+    script: 'Thai',
+    startups: ['สยามดิจิทัล', 'กรุงเทพฟินเทค'],
+    investors: ['กองทุนเจ้าพระยา'],
+  },
+  {
+    country: 'Greece',
+    script: 'Greek',
+    startups: ['Αθηνά Τεχνολογίες', 'Όλυμπος Ενέργεια'],
+    investors: ['Αιγαίο Κεφάλαια'],
+  },
+  {
+    country: 'Ukraine',
+    script: 'Cyrillic',
+    startups: ['Київ Дата', 'Дніпро Робототехніка'],
+    investors: ['Карпати Венчурс'],
+  },
+];
+
+function rename<T extends { name: string; country: { name: string } }>(
+  rng: Rng,
+  records: T[],
+  country: string,
+  names: readonly string[],
+  text: (r: T) => { get: () => string; set: (s: string) => void },
+): void {
+  const pool = records.filter((r) => r.country.name === country);
+  rng.sample(pool, Math.min(names.length, pool.length)).forEach((r, i) => {
+    const name = names[i] as string;
+    const t = text(r);
+    t.set(t.get().replaceAll(r.name, name));
+    r.name = name;
+  });
+}
+
+/** Gives the SCRIPT_NAMES to startups and investors of their countries (in place). */
+export function giveScriptNames(rng: Rng, startups: StartupRec[], investors: InvestorRec[]): void {
+  for (const entry of SCRIPT_NAMES) {
+    rename(rng, startups, entry.country, entry.startups, (s) => ({
+      get: () => s.description,
+      set: (d) => (s.description = d),
+    }));
+    // Firms, not angels: an angel's name is a person's, and their team repeats it.
+    const firms = investors.filter((v) => v.type !== 'Angel');
+    rename(rng, firms, entry.country, entry.investors, (v) => ({
+      get: () => v.thesis,
+      set: (t) => (v.thesis = t),
+    }));
+  }
+}
