@@ -4,7 +4,6 @@
  * PDF (text and vector charts) and the chart PNG draw them. The rendered pages are kept in
  * VIR_SCRIPTS_OUT when it is set, to look at.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { svgWithFallbackFonts } from '../../reports/charts/svg-fonts.js';
 import { fontChain, textRuns } from '../../reports/font-chain.js';
 import { fontCovers, measureText, printableName, truncateToWidth } from '../../reports/fonts.js';
 import { ReportPdf } from '../../reports/pdf/index.js';
+import { checkScriptsPdf, SCRIPT_NAMES } from '../helpers/scripts.js';
 
 const keep = process.env.VIR_SCRIPTS_OUT;
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'scripts-test-'));
@@ -21,25 +21,6 @@ mkdirSync(dir, { recursive: true });
 afterAll(() => {
   if (!keep) rmSync(dir, { recursive: true, force: true });
 });
-
-/** A startup and an investor name per script, and the font family the startup's name is drawn in. */
-export const SCRIPT_NAMES = [
-  { script: 'Chinese', startup: '北京智能科技', investor: '上海资本', font: 'Noto Sans CJK SC' },
-  { script: 'Japanese', startup: '東京テクノロジー', investor: 'さくらキャピタル', font: 'Noto Sans CJK JP' },
-  { script: 'Korean', startup: '서울벤처스', investor: '한빛 투자', font: 'Noto Sans CJK KR' },
-  { script: 'Arabic', startup: 'شركة الأفق', investor: 'صندوق الخليج', font: 'Noto Sans Arabic' },
-  { script: 'Hebrew', startup: 'אור טכנולוגיות', investor: 'קרן אלון', font: 'Noto Sans Hebrew' },
-  { script: 'Hindi', startup: 'नवाचार टेक', investor: 'भारत वेंचर', font: 'Noto Sans Devanagari' },
-  { script: 'Thai', startup: 'ไทยดิจิทัล', investor: 'กองทุนกรุงเทพ', font: 'Noto Sans Thai' },
-  { script: 'Greek', startup: 'Αθηνά Τεχνολογίες', investor: 'Όλυμπος Κεφάλαια', font: 'DejaVu Sans' },
-  { script: 'Cyrillic', startup: 'Северный Код', investor: 'Волга Венчурс', font: 'DejaVu Sans' },
-] as const;
-
-const LTR = SCRIPT_NAMES.filter((n) => n.script !== 'Arabic' && n.script !== 'Hebrew');
-
-function run(cmd: string, args: string[]): string {
-  return execFileSync(cmd, args, { encoding: 'utf8' });
-}
 
 describe('the font chain', () => {
   it('has a Noto font for every script DejaVu Sans lacks, in both weights', () => {
@@ -133,33 +114,23 @@ describe('a PDF with names in every script', () => {
     const path = join(dir, 'scripts.pdf');
     await pdf.writeTo(path);
 
-    const fonts = run('pdffonts', [path]);
-    for (const face of [
-      'DejaVuSans',
-      'DejaVuSans-Bold',
-      'NotoSansCJKsc-Regular',
-      'NotoSansCJKjp-Regular',
-      'NotoSansCJKkr-Regular',
-      'NotoSansCJKsc-Bold',
-      'NotoSansArabic-Regular',
-      'NotoSansHebrew-Regular',
-      'NotoSansHebrew-Bold',
-      'NotoSansDevanagari-Regular',
-      'NotoSansThai-Regular',
-    ])
-      // Embedded ("emb" yes) and subset ("sub" yes), under a subset tag: ABCDEF+Name.
-      expect(fonts).toMatch(new RegExp(`[A-Z]{6}\\+${face}\\s.*\\byes\\s+yes\\s`));
-
-    const text = run('pdftotext', ['-raw', path, '-']).normalize('NFC');
-    for (const n of LTR) {
-      expect(text).toContain(n.startup);
-      expect(text).toContain(n.investor);
-    }
-    // Right-to-left names are drawn in visual order; their letters are all in the text.
-    for (const n of SCRIPT_NAMES.filter((s) => !LTR.includes(s as never)))
-      for (const word of n.startup.split(' '))
-        expect([...text].filter((c) => word.includes(c)).length).toBeGreaterThanOrEqual(word.length);
-
-    run('pdftoppm', ['-png', '-r', '80', path, join(dir, 'page')]);
+    checkScriptsPdf(
+      path,
+      [
+        'DejaVuSans',
+        'DejaVuSans-Bold',
+        'NotoSansCJKsc-Regular',
+        'NotoSansCJKjp-Regular',
+        'NotoSansCJKkr-Regular',
+        'NotoSansCJKsc-Bold',
+        'NotoSansArabic-Regular',
+        'NotoSansHebrew-Regular',
+        'NotoSansHebrew-Bold',
+        'NotoSansDevanagari-Regular',
+        'NotoSansThai-Regular',
+      ],
+      SCRIPT_NAMES.flatMap((n) => [n.startup, n.investor]),
+      join(dir, 'page'),
+    );
   });
 });
