@@ -20,7 +20,7 @@ export const SCRIPT_NAMES: readonly {
   {
     country: 'China',
     script: 'Chinese',
-    startups: ['北京智能科技', '深圳云启数据'],
+    startups: ['杭州智云科技', '深圳云启数据'],
     investors: ['上海明远资本'],
   },
   {
