@@ -59,7 +59,7 @@ export function generateData(opts: GenerateOptions): GeneratedData {
   const { startups, rounds } = generateStartups(new Rng(opts.seed, 2), calendar, size.startups);
   assignInvestors(new Rng(opts.seed, 3), investors, startups, rounds);
   scoreInvestors(new Rng(opts.seed, 4), calendar, investors, rounds);
-  giveScriptNames(new Rng(opts.seed, 5), startups, investors);
+  giveScriptNames(new Rng(opts.seed, 5), startups, rounds, investors);
   return { investors, startups, rounds, calendar };
 }
 

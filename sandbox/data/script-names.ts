@@ -1,13 +1,14 @@
 /**
  * Names in the scripts of the countries they come from, so that reports meet them: a few
  * startups and an investor per script (Chinese, Japanese, Korean, Arabic, Hebrew, Hindi, Thai,
- * Greek, Cyrillic) take these names in place of their generated Latin ones. Keys, domains and
- * websites stay (they are the service's, in Latin letters); the description or thesis that
- * named the entity names it with its new name. Drawn from a stream of its own, after every other
- * step, so no other record changes.
+ * Greek, Cyrillic) take these names in place of their generated Latin ones, among them the
+ * country's most funded startup and its investor firm of the highest score, so reports over these
+ * countries show the names on their first pages. Keys, domains and websites stay (they are the
+ * service's, in Latin letters); the description or thesis that named the entity names it with its
+ * new name. Drawn from a stream of its own, after every other step, so no other record changes.
  */
 import type { InvestorRec } from './generate-investors.js';
-import type { StartupRec } from './generate-startups.js';
+import type { RoundRec, StartupRec } from './generate-startups.js';
 import type { Rng } from './prng.js';
 
 /** Per country: the script, startup names and investor names it gives out. */
@@ -68,10 +69,17 @@ function rename<T extends { name: string; country: { name: string } }>(
   records: T[],
   country: string,
   names: readonly string[],
+  rank: (r: T) => number,
   text: (r: T) => { get: () => string; set: (s: string) => void },
 ): void {
   const pool = records.filter((r) => r.country.name === country);
-  rng.sample(pool, Math.min(names.length, pool.length)).forEach((r, i) => {
+  if (pool.length === 0) return;
+  // The first name goes to the country's leader (so reports over the country show it), the
+  // others to records drawn at random.
+  const leader = pool.reduce((best, r) => (rank(r) > rank(best) ? r : best));
+  const rest = pool.filter((r) => r !== leader);
+  const picked = [leader, ...rng.sample(rest, Math.min(names.length - 1, rest.length))];
+  picked.forEach((r, i) => {
     const name = names[i] as string;
     const t = text(r);
     t.set(t.get().replaceAll(r.name, name));
@@ -79,18 +87,35 @@ function rename<T extends { name: string; country: { name: string } }>(
   });
 }
 
-/** Gives the SCRIPT_NAMES to startups and investors of their countries (in place). */
-export function giveScriptNames(rng: Rng, startups: StartupRec[], investors: InvestorRec[]): void {
+/**
+ * Gives the SCRIPT_NAMES to startups and investors of their countries (in place): the first
+ * startup name to the country's most funded startup, the first investor name to its investor
+ * firm of the highest score.
+ */
+export function giveScriptNames(
+  rng: Rng,
+  startups: StartupRec[],
+  rounds: RoundRec[],
+  investors: InvestorRec[],
+): void {
+  const raised = (s: StartupRec): number => s.rounds.reduce((sum, i) => sum + (rounds[i]?.amount ?? 0), 0);
+  // Firms, not angels: an angel's name is a person's, and their team repeats it.
+  const firms = investors.filter((v) => v.type !== 'Angel');
   for (const entry of SCRIPT_NAMES) {
-    rename(rng, startups, entry.country, entry.startups, (s) => ({
+    rename(rng, startups, entry.country, entry.startups, raised, (s) => ({
       get: () => s.description,
       set: (d) => (s.description = d),
     }));
-    // Firms, not angels: an angel's name is a person's, and their team repeats it.
-    const firms = investors.filter((v) => v.type !== 'Angel');
-    rename(rng, firms, entry.country, entry.investors, (v) => ({
-      get: () => v.thesis,
-      set: (t) => (v.thesis = t),
-    }));
+    rename(
+      rng,
+      firms,
+      entry.country,
+      entry.investors,
+      (v) => v.score,
+      (v) => ({
+        get: () => v.thesis,
+        set: (t) => (v.thesis = t),
+      }),
+    );
   }
 }

@@ -27,7 +27,7 @@ const AS_OF = SANDBOX_TEST_AS_OF;
  * The dataset hash of seed 42 at scale 1 as of SANDBOX_TEST_AS_OF: the data the frozen fixtures
  * were recorded on. Change it only with a deliberate change of the generator (GENERATOR_VERSION).
  */
-const SCALE_1_HASH = '47b7bb5fb26f762aaf993984cfbce5e63bb2652bd18954b79e724cfdf7d129df';
+const SCALE_1_HASH = '4c50f1f635018efb27bef380b4a2fb722e746ac152a715c1e42577147bb33f62';
 
 interface Health {
   database: { hash: string; seed: number; asOf: string; scale: number };

@@ -1,6 +1,7 @@
 /**
  * The generated data holds names in every script reports must print: a few startups and an
- * investor per script, in their countries, deterministically, with Latin keys and domains.
+ * investor per script, in their countries (the first ones its leaders), deterministically, with
+ * Latin keys and domains.
  */
 import { expect, it } from 'vitest';
 import { generateData, SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
@@ -8,7 +9,14 @@ import { SCRIPT_NAMES } from '../../sandbox/data/script-names.js';
 
 it('gives startups and investors of each script their names, in their countries, the same each time', () => {
   const data = generateData({ seed: 42, asOf: SANDBOX_TEST_AS_OF });
+  const raised = (s: (typeof data.startups)[number]): number =>
+    s.rounds.reduce((sum, i) => sum + (data.rounds[i]?.amount ?? 0), 0);
   for (const entry of SCRIPT_NAMES) {
+    // The first names go to the country's leaders: its most funded startup, its best-scored firm.
+    const home = data.startups.filter((s) => s.country.name === entry.country);
+    expect(home.reduce((a, b) => (raised(b) > raised(a) ? b : a)).name).toBe(entry.startups[0]);
+    const firms = data.investors.filter((v) => v.country.name === entry.country && v.type !== 'Angel');
+    expect(firms.reduce((a, b) => (b.score > a.score ? b : a)).name).toBe(entry.investors[0]);
     for (const name of entry.startups) {
       const found = data.startups.filter((s) => s.name === name);
       expect(found, name).toHaveLength(1);
