@@ -69,7 +69,8 @@ test("a run over the countries of every script prints their leaders' names", asy
     ws.eachRow((row) =>
       row.eachCell((c) => {
         const v = c.value;
-        cells.push(typeof v === 'object' && v && 'text' in v ? String(v.text) : String(v));
+        if (typeof v === 'string') cells.push(v);
+        else if (v && typeof v === 'object' && 'text' in v && typeof v.text === 'string') cells.push(v.text);
       }),
     ),
   );
