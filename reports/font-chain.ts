@@ -273,6 +273,8 @@ export function textRuns(text: string, bold = false): TextRun[] {
 
 /** True when `text` needs no font but DejaVu Sans (the common case: one run, drawn as before). */
 export function primaryOnly(text: string, bold = false): boolean {
+  // Printable ASCII, the common case, is all DejaVu Sans.
+  if (/^[\x20-\x7e]*$/.test(text)) return true;
   const runs = textRuns(text, bold);
   return runs.length === 0 || (runs.length === 1 && runs[0]?.font.script === null);
 }
