@@ -7,7 +7,9 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec } from '../../api/envelope.js';
+import { fontChain } from '../font-chain.js';
 import { FONT_FAMILY, FONT_FILES, measureText } from '../fonts.js';
+import { svgWithFallbackFonts } from './svg-fonts.js';
 import { toVegaLite } from './vegalite.js';
 import type { ChartLayout, ChartMeta } from './vegalite.js';
 
@@ -90,13 +92,23 @@ function svgSize(svg: string): { width: number; height: number } {
   return { width, height };
 }
 
-/** Rasterises an SVG with resvg, DejaVu Sans only (no system fonts), on white. */
+/** The font files resvg loads: DejaVu Sans and the installed fallbacks (a collection once). */
+function resvgFontFiles(): string[] {
+  const files = new Set<string>([FONT_FILES.regular, FONT_FILES.bold]);
+  for (const bold of [false, true]) for (const f of fontChain(bold)) files.add(f.file);
+  return [...files];
+}
+
+/**
+ * Rasterises an SVG with resvg, on white, with the fonts of the chain only (no system fonts):
+ * text DejaVu Sans lacks is split into `<tspan>`s of the fallback fonts first.
+ */
 export function svgToPng(svg: string, scale = 2): Buffer {
-  const resvg = new Resvg(svg, {
+  const resvg = new Resvg(svgWithFallbackFonts(svg, 'resvg'), {
     fitTo: { mode: 'zoom', value: scale },
     background: 'white',
     font: {
-      fontFiles: [FONT_FILES.regular, FONT_FILES.bold],
+      fontFiles: resvgFontFiles(),
       loadSystemFonts: false,
       defaultFontFamily: FONT_FAMILY,
       sansSerifFamily: FONT_FAMILY,

@@ -1,5 +1,6 @@
 /**
- * A report PDF on pdfkit: DejaVu Sans embedded, a cover, a contents page with links and PDF
+ * A report PDF on pdfkit: DejaVu Sans embedded (and the fallback fonts a name in another script
+ * needs, subset), a cover, a contents page with links and PDF
  * bookmarks, headings that never sit orphaned at a page bottom, paragraphs, key-figure tiles,
  * tables that break across pages with their header repeated, vector charts, and
  * "Page i of n" footers.
@@ -15,6 +16,8 @@ import {
   truncateToWidth,
   wrapText,
 } from '../fonts.js';
+import { pdfFontFor, svgWithFallbackFonts } from '../charts/svg-fonts.js';
+import { installFallbackText, registerFontChain, withMarksDrawn } from './fallback-text.js';
 
 export interface PdfOptions {
   title: string;
@@ -140,6 +143,8 @@ export class ReportPdf {
     const fonts = fontBuffers();
     this.doc.registerFont(FONT_FAMILY, fonts.regular);
     this.doc.registerFont(FONT_FAMILY_BOLD, fonts.bold);
+    // One-line text in every script: runs DejaVu Sans lacks are drawn in the chain's fonts.
+    installFallbackText(this.doc);
     this.done = new Promise<Buffer>((resolve, reject) => {
       this.doc.on('data', (c: Buffer) => this.chunks.push(c));
       this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
@@ -692,12 +697,16 @@ export class ReportPdf {
     const x = this.left + (this.contentWidth - w) / 2;
     const y = doc.y;
     const atTop = y <= PAGE_MARGINS.top + 1;
-    SVGtoPDF(doc, chart.svg, x, y, {
-      width: w,
-      height: h,
-      preserveAspectRatio: 'xMidYMid meet',
-      fontCallback: (_family, bold) => (bold ? FONT_FAMILY_BOLD : FONT_FAMILY),
-    });
+    registerFontChain(doc);
+    const svg = svgWithFallbackFonts(chart.svg, 'pdfkit');
+    withMarksDrawn(doc, svg, () =>
+      SVGtoPDF(doc, svg, x, y, {
+        width: w,
+        height: h,
+        preserveAspectRatio: 'xMidYMid meet',
+        fontCallback: (family, bold) => pdfFontFor(family, bold),
+      }),
+    );
     doc.y = y + h + 4;
     if (options.caption) {
       doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);

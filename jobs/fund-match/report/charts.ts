@@ -55,7 +55,7 @@ function barsChart(
       layout: barLayout([]),
       note: `No ${what} chart: the service gave no ${what} for any startup of the batch.`,
     };
-  // Labels as the font draws them (resvg and the PDF have DejaVu Sans only).
+  // Labels as the fonts draw them (a script no font of the chain has becomes […]).
   const shown = (id === 'sectors' ? topWithOther(bars, TOP_SECTORS, 'sectors') : bars).map((b) => ({
     ...b,
     label: printableText(b.label),

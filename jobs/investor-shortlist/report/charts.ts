@@ -25,7 +25,7 @@ function titleOf(spec: ChartSpec, j: number): string {
   return t || `Chart ${j + 1}`;
 }
 
-/** The spec with its title and x labels as the font can draw them (DejaVu Sans has no CJK). */
+/** The spec with its title and x labels as the fonts can draw them (reports/font-chain.ts). */
 function printable(spec: ChartSpec, title: string): ChartSpec {
   const xKey = typeof spec.xKey === 'string' ? spec.xKey : null;
   const data = Array.isArray(spec.data)
