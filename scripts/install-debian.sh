@@ -2,7 +2,8 @@
 # Debian packages the tests and report checks use: poppler-utils (pdftotext, pdftoppm,
 # pdfinfo, pdffonts), fonts-dejavu-core (report font), docker-compose (config validation),
 # libreoffice-calc-nogui (soffice: the tests open workbooks and CSV files in a spreadsheet),
-# python3-venv (the virtualenv of the Python test tools, scripts/install-python-tools.sh).
+# python3-venv (the virtualenv of the Python test tools, scripts/install-python-tools.sh),
+# openjdk-17-jdk-headless and maven (the PDF/UA checker, scripts/build-verapdf.sh).
 set -euo pipefail
 need=()
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
@@ -10,6 +11,8 @@ command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 if ((${#need[@]} == 0)); then
   echo "[debian] packages present"
   exit 0
