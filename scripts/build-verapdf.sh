@@ -31,16 +31,18 @@ if ! command -v mvn >/dev/null 2>&1; then
   exit 1
 fi
 start=$(date +%s)
-echo "[verapdf] building vir-verapdf.jar with veraPDF $version (the first build downloads it into ~/.m2)"
+echo "[verapdf] building vir-verapdf.jar with veraPDF $version (a first build downloads it into ~/.m2)"
 # -o when the cache already holds everything, so a warm machine needs no network.
+# Maven 3.8 prints bare colour resets even in batch mode; only errors are left once they are gone.
+mvn_package() { (cd "$src" && mvn -q -B -Dstyle.color=never "$@" package) 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d'; }
 offline=()
 if [[ -f "$HOME/.m2/repository/org/verapdf/validation-model/$version/validation-model-$version.jar" ]]; then
   offline=(-o)
 fi
-if ! (cd "$src" && mvn -q -B -Dstyle.color=never "${offline[@]}" package); then
+if ! mvn_package "${offline[@]}"; then
   if (( ${#offline[@]} )); then
     echo "[verapdf] offline build failed; trying again online"
-    (cd "$src" && mvn -q -B -Dstyle.color=never package)
+    mvn_package
   else
     exit 1
   fi
