@@ -4,7 +4,8 @@
 # report fonts' fallbacks: Arabic, Hebrew, Devanagari, Thai; Chinese, Japanese, Korean; see
 # reports/font-chain.ts), docker-compose (config validation),
 # libreoffice-calc-nogui (soffice: the tests open workbooks and CSV files in a spreadsheet),
-# python3-venv (the virtualenv of the Python test tools, scripts/install-python-tools.sh).
+# python3-venv (the virtualenv of the Python test tools, scripts/install-python-tools.sh),
+# openjdk-17-jdk-headless and maven (the PDF/UA checker, scripts/build-verapdf.sh).
 set -euo pipefail
 need=()
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
@@ -14,6 +15,8 @@ command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 if ((${#need[@]} == 0)); then
   echo "[debian] packages present"
   exit 0

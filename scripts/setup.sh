@@ -4,6 +4,8 @@
 #  - Debian packages used by tests and report checks (poppler-utils, fonts-dejavu-core)
 #  - the Temporal CLI, built from its Go module into .tools/bin (skipped when present)
 #  - versitygw (S3-compatible server for the delivery tests), built the same way (skipped when present)
+#  - the PDF/UA-1 checker (veraPDF's library in one jar, .tools/verapdf), built with Maven from
+#    tools/verapdf; needs Java 17 and Maven (skipped when built from the same sources)
 #  - Python tools (schemathesis) in a virtualenv at .tools/venv (skipped when present)
 #  - npm dependencies (npm ci)
 # Safe to run again: each step skips what is already there.
@@ -15,6 +17,7 @@ bash scripts/install-node.sh
 bash scripts/install-debian.sh
 bash scripts/build-temporal.sh
 bash scripts/build-versitygw.sh
+bash scripts/build-verapdf.sh
 bash scripts/install-python-tools.sh
 
 # shellcheck source=/dev/null
