@@ -36,6 +36,13 @@ const DEFAULT_COL_WIDTH = 9;
 const KEY_LABEL_CAP = 48;
 const KEY_VALUE_CAP = 40;
 
+/** The letters of column `col` (1-based): 1 → A, 27 → AA. */
+function columnLetter(col: number): string {
+  let s = '';
+  for (let c = col; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+}
+
 /** EMU a screen pixel (96 dpi). */
 const EMU_PER_PX = 9525;
 
@@ -164,11 +171,30 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
       for (let k = 1; k < c; k++) px += colPx(k);
       return px;
     };
-    let width = leftOf(used.lastCol + 1);
-    for (const im of images) width = Math.max(width, leftOf(im.col) + im.width);
+    // The print area: the cells and every image, whole columns; set, so that a reader does not
+    // print a wider range (LibreOffice counts formatted empty columns) at another scale.
+    let lastCol = Math.max(1, used.lastCol);
+    for (const im of images) {
+      let c = im.col;
+      for (let x = colPx(c); x < im.width; x += colPx(c)) c++;
+      lastCol = Math.max(lastCol, c);
+    }
+    const width = leftOf(lastCol + 1);
     const orientation = orientationFor(width);
     ws.pageSetup.orientation = orientation;
     const scale = fitScale(width, orientation);
+    // Every row down to the last image's bottom gets a height of its own: a row without one is as
+    // high as the reader's default font makes it (LibreOffice's is lower than Excel's), which
+    // moves its automatic page breaks away from the ones reckoned here.
+    let bottom = used.lastRow;
+    for (const im of images) bottom = Math.max(bottom, im.row + Math.ceil((im.height * 0.75) / DEFAULT_ROW_PT) + 1);
+    if (images.length > 0 || used.lastRow > 0)
+      ws.pageSetup.printArea = `A1:${columnLetter(lastCol)}${Math.max(1, bottom)}`;
+    if (images.length > 0)
+      for (let r = 1; r <= bottom; r++) {
+        const row = ws.getRow(r);
+        if (row.height === undefined) row.height = DEFAULT_ROW_PT;
+      }
     const breaks = imagePageBreaks(
       (r) => ws.findRow(r)?.height ?? DEFAULT_ROW_PT,
       images.map((im) => ({ row: im.row, heightPx: im.height })),

@@ -160,8 +160,15 @@ export function imagePageBreaks(
   for (let r = 1; r <= last; r++) {
     const h = rowHeightPt(r);
     const top = r > titleRows ? titleH : 0;
-    // The spreadsheet's own break: the row does not fit on the page.
-    if (y + h > pageH && y > top) y = top;
+    // The row does not fit on the page: a break of our own above it, where a reader would put
+    // its own. Set, not left to the reader: LibreOffice fits a sheet to the page width at a
+    // smaller scale than Excel's rule gives (more rows a page), so its own breaks fall lower
+    // and would cut an image placed for Excel's; with every break set, a smaller scale only
+    // leaves more room at the bottom of each page.
+    if (y + h > pageH && y > top) {
+      breaks.push(r - 1);
+      y = top;
+    }
     const image = starts.get(r);
     if (image !== undefined && y > top) {
       const need = span(r, image);

@@ -114,6 +114,8 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     cells: Map<string, { value: unknown; bold?: boolean; header?: boolean; numFmt?: string }>;
     committed: boolean;
   } | null = null;
+  /** The frames of the native charts on each sheet (for its page breaks). */
+  private readonly chartFrames = new Map<ExcelJS.Worksheet, SheetImage[]>();
   private readonly path: string;
   private readonly output: WriteStream;
 
@@ -158,9 +160,9 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     return ws;
   }
 
-  /** The images anchored on `ws`. */
+  /** The images anchored on `ws` and its native charts. */
   protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
-    return this.drawings.anchorsOf(ws);
+    return [...this.drawings.anchorsOf(ws), ...(this.chartFrames.get(ws) ?? [])];
   }
 
   /**
@@ -228,6 +230,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     if (!native) return false;
     const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
     this.drawings.addChart(ws, { ...native, anchor: this.anchorFor(ws, at, size) });
+    this.chartFrames.set(ws, [...(this.chartFrames.get(ws) ?? []), { ...at, ...size }]);
     return true;
   }
 

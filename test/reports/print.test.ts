@@ -70,8 +70,9 @@ describe('page setup', () => {
     expect(imagePageBreaks(rows, [{ row: 15, heightPx: 200 }], page)).toEqual([13]);
     // One that fits stays.
     expect(imagePageBreaks(rows, [{ row: 3, heightPx: 200 }], page)).toEqual([]);
-    // At the top of the second page (row 21 starts it): no break.
-    expect(imagePageBreaks(rows, [{ row: 21, heightPx: 200 }], page)).toEqual([]);
+    // At the top of the second page (row 21 starts it): no break before the gap row, only the
+    // page's own break above row 21, set (a reader fitting more rows a page keeps it).
+    expect(imagePageBreaks(rows, [{ row: 21, heightPx: 200 }], page)).toEqual([20]);
     // Two images one under the other: the second moves to the next page; at half scale a page
     // holds twice as much, so neither does.
     const two = [
@@ -81,7 +82,8 @@ describe('page setup', () => {
     expect(imagePageBreaks(rows, two, page)).toEqual([10]);
     expect(imagePageBreaks(rows, two, { ...page, scale: 0.5 })).toEqual([]);
     // A repeated header row takes room on every page after the first.
-    expect(imagePageBreaks(rows, [{ row: 33, heightPx: 200 }], { ...page, titleRows: 1 })).toEqual([31]);
+    // (the first page ends after row 20, the second holds the header row and 19 more).
+    expect(imagePageBreaks(rows, [{ row: 33, heightPx: 200 }], { ...page, titleRows: 1 })).toEqual([20, 31]);
   });
 });
 
