@@ -187,7 +187,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     // high as the reader's default font makes it (LibreOffice's is lower than Excel's), which
     // moves its automatic page breaks away from the ones reckoned here.
     let bottom = used.lastRow;
-    for (const im of images) bottom = Math.max(bottom, im.row + Math.ceil((im.height * 0.75) / DEFAULT_ROW_PT) + 1);
+    for (const im of images)
+      bottom = Math.max(bottom, im.row + Math.ceil((im.height * 0.75) / DEFAULT_ROW_PT) + 1);
     if (images.length > 0 || used.lastRow > 0)
       ws.pageSetup.printArea = `A1:${columnLetter(lastCol)}${Math.max(1, bottom)}`;
     if (images.length > 0)
