@@ -143,7 +143,16 @@ export class ReportWorkbook extends WorkbookBlocks {
       // A set width is kept, text beyond it wraps; numbers and dates cannot wrap: their column
       // widens. A table below other blocks keeps the width they needed.
       const text = kinds[i] === 'text' || kinds[i] === 'url';
-      const own = c.width === undefined ? fit.width : text ? c.width : Math.max(c.width, fit.width);
+      // Wrapping breaks lines between words only: a set width still widens (up to the cap) to
+      // the longest word, a key or a url that cannot wrap.
+      const word = text
+        ? fitColumnWidth(
+            shown.flatMap((v) => (v[i] ?? '').split(/\s+/)),
+            { cap: WIDTH_CAP },
+          ).width
+        : 0;
+      const own =
+        c.width === undefined ? fit.width : text ? Math.max(c.width, word) : Math.max(c.width, fit.width);
       col.width = Math.max(col.width ?? 0, own);
       const wrap = text && (c.wrap === true || fit.widest > col.width);
       wrapped.push(wrap);
