@@ -36,13 +36,6 @@ const DEFAULT_COL_WIDTH = 9;
 const KEY_LABEL_CAP = 48;
 const KEY_VALUE_CAP = 40;
 
-/** The letters of column `col` (1-based): 1 → A, 27 → AA. */
-function columnLetter(col: number): string {
-  let s = '';
-  for (let c = col; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
-  return s;
-}
-
 /** EMU a screen pixel (96 dpi). */
 const EMU_PER_PX = 9525;
 
@@ -171,8 +164,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
       for (let k = 1; k < c; k++) px += colPx(k);
       return px;
     };
-    // The print area: the cells and every image, whole columns; set, so that a reader does not
-    // print a wider range (LibreOffice counts formatted empty columns) at another scale.
+    // The printed width: the cells and every image, whole columns.
     let lastCol = Math.max(1, used.lastCol);
     for (const im of images) {
       let c = im.col;
@@ -189,8 +181,6 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     let bottom = used.lastRow;
     for (const im of images)
       bottom = Math.max(bottom, im.row + Math.ceil((im.height * 0.75) / DEFAULT_ROW_PT) + 1);
-    if (images.length > 0 || used.lastRow > 0)
-      ws.pageSetup.printArea = `A1:${columnLetter(lastCol)}${Math.max(1, bottom)}`;
     if (images.length > 0)
       for (let r = 1; r <= bottom; r++) {
         const row = ws.getRow(r);

@@ -13,13 +13,13 @@ import { rm } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import type { ChartSpec } from '../../api/envelope.js';
-import { humanizeKey, normalizeChart } from '../charts/index.js';
+import { humanizeKey } from '../charts/index.js';
 import { WorkbookBlocks } from './blocks.js';
 import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { StreamDrawings } from './drawing.js';
-import { nativeChartOver, tableChartOf, valueKind } from './table-charts.js';
+import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
 import type { TableCells } from './table-charts.js';
 
 /** One column of a streamed sheet: its header, width and how a row gives its cell. */
@@ -192,9 +192,9 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     image: { row: number; col: number },
     size: { width: number; height: number },
   ): boolean {
-    const chart = tableChartOf(spec);
-    const n = normalizeChart(spec);
-    if (!chart || n.rows.length === 0 || this.chartData?.committed) return false;
+    const found = this.chartData?.committed ? null : specChartData(spec);
+    if (!found) return false;
+    const { chart, n } = found;
     if (!this.chartData) {
       const sheet = this.addSheet('Chart data');
       sheet.getColumn(1).width = 36;

@@ -6,6 +6,7 @@
  */
 import type { ChartSpec } from '../../api/envelope.js';
 import { normalizeChart } from '../charts/index.js';
+import type { NormalChart } from '../charts/normalize.js';
 import type { NativeChart, NativeChartType } from './native-charts.js';
 
 /** Where an Excel table's cells are: its header row, data rows and each column by key (1-based). */
@@ -154,4 +155,15 @@ export function tableChartOf(spec: ChartSpec, keys: Record<string, string> = {})
     default:
       return null;
   }
+}
+
+/**
+ * A report chart `spec` whose data came with it, read for a native chart over a table of that
+ * data: the chart (`tableChartOf`) and the spec's rows and series (`normalizeChart`); null when it
+ * has no native form or no rows.
+ */
+export function specChartData(spec: ChartSpec): { chart: TableChart; n: NormalChart } | null {
+  const chart = tableChartOf(spec);
+  const n = normalizeChart(spec);
+  return chart && n.rows.length > 0 ? { chart, n } : null;
 }

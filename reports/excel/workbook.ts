@@ -15,10 +15,10 @@ import { finishPackage } from './native-charts.js';
 import type { NativeChart } from './native-charts.js';
 import { WIDTH_CAP, fitColumnWidth, wrappedLines } from './print.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
-import { nativeChartOver, tableChartOf, valueKind } from './table-charts.js';
+import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
 import type { TableCells, TableChart } from './table-charts.js';
 import type { ChartSpec } from '../../api/envelope.js';
-import { humanizeKey, normalizeChart } from '../charts/index.js';
+import { humanizeKey } from '../charts/index.js';
 
 export interface DataColumn {
   header: string;
@@ -314,9 +314,9 @@ export class ReportWorkbook extends WorkbookBlocks {
     image: { row: number; col: number },
     size: { width: number; height: number },
   ): boolean {
-    const chart = tableChartOf(spec);
-    const n = normalizeChart(spec);
-    if (!chart || n.rows.length === 0) return false;
+    const found = specChartData(spec);
+    if (!found) return false;
+    const { chart, n } = found;
     if (!this.chartData) this.chartData = { ws: this.addSheet('Chart data'), row: 1 };
     const data = this.chartData;
     const title = data.ws.getCell(data.row, 1);
