@@ -70,7 +70,9 @@ export function chartAltText(spec: ChartSpec, fallbackTitle = 'Chart'): string {
   const chart = normalizeChart(spec);
   const title = chart.title || fallbackTitle;
   const n = chart.rows.length;
-  const xName = humanizeKey(chart.xKey);
+  // "by Year", "by Sector"; nothing for a key that names no dimension ("label", "name").
+  const by = /^(label|name|category|key|x)$/i.test(chart.xKey) ? '' : ` by ${humanizeKey(chart.xKey)}`;
+  if (n === 0) return `${title}. A chart with no data.`;
   if (chart.kind === 'table') {
     const columns = [...new Set(chart.rows.flatMap((r) => Object.keys(r)))].map(humanizeKey);
     return `${title}. Table of ${n} ${n === 1 ? 'row' : 'rows'}${columns.length > 0 ? ` with ${columns.join(', ')}` : ''}.`;
@@ -79,10 +81,9 @@ export function chartAltText(spec: ChartSpec, fallbackTitle = 'Chart'): string {
   const shown = chart.series.slice(0, MAX_SERIES);
   const names = shown.map((s) => s.name).join(', ');
   const more = chart.series.length - shown.length;
-  if (n === 0) return `${title}. ${kind} of ${names || 'no series'} with no data.`;
   const xs = chart.rows.map((r) => r[chart.xKey]);
   const span = n > 1 && looksTemporal(xs) ? ` from ${category(xs[0])} to ${category(xs[n - 1])}` : '';
-  const head = `${title}. ${kind} of ${names} by ${xName}, ${n} ${n === 1 ? 'category' : 'categories'}${span}.`;
+  const head = `${title}. ${kind} of ${names}${by}, ${n} ${n === 1 ? 'category' : 'categories'}${span}.`;
   const body = shown.map((s) => `${extremes(chart, s)}.`).join(' ');
   return [head, body, more > 0 ? `And ${more} more series.` : ''].filter(Boolean).join(' ');
 }

@@ -136,8 +136,8 @@ export class ReportPdf {
       bufferPages: true,
       autoFirstPage: false,
       // Tagged PDF/UA-1: the structure tree (`tags`), /Lang, the title shown, pdfuaid in the XMP
-      // (below: pdfkit's `subset: 'PDF/UA'` would also write a CIDSet, a PDF/A-1 entry, which
-      // veraPDF found wrong for DejaVu Sans).
+      // (below: pdfkit's `subset: 'PDF/UA'` would also write a CIDSet, taking UA part 1 for
+      // PDF/A-1, and that CIDSet misses the components of composite glyphs: 7.21.4.2-2 fails).
       tagged: true,
       displayTitle: true,
       lang: options.lang ?? 'en-GB',
@@ -815,7 +815,7 @@ export class ReportPdf {
             fontCallback: (family, bold) => pdfFontFor(family, bold),
           }),
         ),
-      { alt },
+      { alt, bbox: [x, y, x + w, y + h] },
     );
     doc.y = y + h + 4;
     if (options.caption) {

@@ -36,6 +36,8 @@ export interface StructOptions {
   scope?: 'Column' | 'Row' | 'Both';
   /** A table cell spanning columns (/ColSpan). */
   colSpan?: number;
+  /** Where it is on the page, [left, top, right, bottom] (a Layout /BBox: a Figure's). */
+  bbox?: [number, number, number, number];
 }
 
 /** Where a link goes: an http(s) url or a named destination in the document. */
