@@ -9,6 +9,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec } from '../../api/envelope.js';
 import { fontChain } from '../font-chain.js';
 import { FONT_FAMILY, FONT_FILES, measureText } from '../fonts.js';
+import { chartAltText } from './alt.js';
 import { svgWithFallbackFonts } from './svg-fonts.js';
 import { toVegaLite } from './vegalite.js';
 import type { ChartLayout, ChartMeta } from './vegalite.js';
@@ -20,6 +21,8 @@ export interface RenderedChart {
   width: number;
   height: number;
   meta: ChartMeta | null;
+  /** What the chart shows, for the tagged PDF's Figure (`chartAltText`); set by `renderChart`. */
+  alt?: string;
 }
 
 /** A chart of a report: drawn, or the reason it is not (a chart with nothing to draw is not drawn). */
@@ -138,10 +141,11 @@ export async function renderVegaLite(
 }
 
 /**
- * Renders a service chart spec: `toVegaLite` then `renderVegaLite`.
+ * Renders a service chart spec: `toVegaLite` then `renderVegaLite`, with the chart's alternative
+ * text (`chartAltText`).
  *
  * @example const { svg, png } = await renderChart({ type: 'bar', xKey: 'year', series: ['deals'], data });
  */
 export async function renderChart(chart: ChartSpec, options: RenderOptions = {}): Promise<RenderedChart> {
-  return renderVegaLite(toVegaLite(chart, options), options);
+  return { ...(await renderVegaLite(toVegaLite(chart, options), options)), alt: chartAltText(chart) };
 }

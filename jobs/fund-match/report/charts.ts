@@ -10,6 +10,7 @@ import {
   barLayout,
   countBarSpec,
   PALETTE,
+  chartAltText,
   renderChart,
   renderVegaLite,
   toVegaLite,
@@ -191,7 +192,13 @@ async function trendChart(digest: FundDigest): Promise<FundChart> {
     // Fits sit high (70 to 95): the axis starts near them, not at zero.
     encoding.y = { ...encoding.y, scale: { zero: false, nice: true } };
   }
-  return { id: 'trend', title, rendered: await renderVegaLite(vl, TREND_LAYOUT), note: null, spec };
+  return {
+    id: 'trend',
+    title,
+    rendered: { ...(await renderVegaLite(vl, TREND_LAYOUT)), alt: chartAltText(spec) },
+    note: null,
+    spec,
+  };
 }
 
 /**
