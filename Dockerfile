@@ -16,6 +16,11 @@ WORKDIR /app
 # runner's production dependencies and none of the sandbox's (fastify, the MCP SDK, ...).
 # (Not `--workspaces=false` with sandbox/ present: npm still installs the MCP SDK, a root
 # devDependency that the lock file marks non-dev because the sandbox needs it at run time.)
+# The report fonts' fallbacks (reports/font-chain.ts): names in Arabic, Hebrew, Devanagari, Thai,
+# Chinese, Japanese and Korean render in the PDFs and chart images.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-noto-core fonts-noto-cjk \
+    && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 

@@ -141,6 +141,12 @@ export interface RunStats {
   accountBalance: number | null;
   partial: boolean;
   reasons: string[];
+  /**
+   * When the run's clock stopped (`run.stopClock()`: its data is in, what follows is the
+   * report); absent while it runs. The report's run time and the manifest's durationMs both
+   * end here.
+   */
+  finishedAt?: string;
 }
 
 /** The job fields the generic activities read (every kind has them). */

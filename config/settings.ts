@@ -62,6 +62,7 @@ export const SETTING_NAMES = [
   'VIR_SANDBOX_PORT',
   'VIR_DEV_SMTP_PORT',
   'VIR_DEV_S3_PORT',
+  'VIR_WORKFLOWS_MODULE',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -135,6 +136,7 @@ export const SettingsEnvSchema = z.object({
   VIR_SANDBOX_PORT: port(),
   VIR_DEV_SMTP_PORT: port(),
   VIR_DEV_S3_PORT: port(),
+  VIR_WORKFLOWS_MODULE: z.string().min(1, { message: 'must be a module path' }).optional(),
 });
 
 /** Resolved settings: typed, defaults applied, directories absolute. */
@@ -175,6 +177,12 @@ export interface Settings {
   devSmtpPort: number;
   /** Port of `vir dev`'s S3-compatible server (VIR_DEV_S3_PORT; 0: a free one). */
   devS3Port: number;
+  /**
+   * The module the workers bundle as their workflow code (VIR_WORKFLOWS_MODULE, absolute); null:
+   * the product's workflows (runtime/workflow-bundle.ts). Only for trying other workflow code on
+   * real workers (the rolling-upgrade test); it must export every workflow the product does.
+   */
+  workflowsModule: string | null;
 }
 
 /**
@@ -265,6 +273,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sandboxPort: v.VIR_SANDBOX_PORT,
     devSmtpPort: v.VIR_DEV_SMTP_PORT,
     devS3Port: v.VIR_DEV_S3_PORT,
+    workflowsModule: v.VIR_WORKFLOWS_MODULE === undefined ? null : resolve(v.VIR_WORKFLOWS_MODULE),
   };
 }
 
@@ -362,5 +371,6 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_SANDBOX_PORT', String(settings.sandboxPort)],
     ['VIR_DEV_SMTP_PORT', String(settings.devSmtpPort)],
     ['VIR_DEV_S3_PORT', String(settings.devS3Port)],
+    ['VIR_WORKFLOWS_MODULE', settings.workflowsModule ?? '(the product workflows)'],
   ];
 }

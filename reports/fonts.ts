@@ -1,30 +1,16 @@
 /**
- * One font family for every output: DejaVu Sans (regular and bold) from the `dejavu-fonts-ttf`
- * package. Vega's text metrics, pdfkit and resvg all read these same two TTF files, so what is
- * measured is what is drawn.
+ * Fonts of every output: DejaVu Sans (regular and bold) from the `dejavu-fonts-ttf` package, then
+ * the fallback chain of `font-chain.ts` (Noto fonts for Arabic, Hebrew, Devanagari, Thai, CJK).
+ * Vega's text metrics, pdfkit and resvg all read these same files, so what is measured is what is
+ * drawn.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import * as fontkit from 'fontkit';
+import { chainCovers, FONT_FILES, primaryFont, primaryOnly, runWidth, textRuns } from './font-chain.js';
 import { cutAtWord } from './format.js';
 
-/** The family name used in chart specs, SVG and the PDF. */
-export const FONT_FAMILY = 'DejaVu Sans';
-/** The pdfkit name of the bold face; svg-to-pdfkit looks bold text up as `<family>-Bold`. */
-export const FONT_FAMILY_BOLD = 'DejaVu Sans-Bold';
-
-const require = createRequire(import.meta.url);
-const ttfDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-
-/** Absolute paths of the two TTF files. */
-export const FONT_FILES = {
-  regular: join(ttfDir, 'DejaVuSans.ttf'),
-  bold: join(ttfDir, 'DejaVuSans-Bold.ttf'),
-} as const;
+export { FONT_FAMILY, FONT_FAMILY_BOLD, FONT_FILES } from './font-chain.js';
 
 let buffers: { regular: Buffer; bold: Buffer } | undefined;
-let faces: { regular: fontkit.Font; bold: fontkit.Font } | undefined;
 
 /** The two TTF files' bytes, read once. */
 export function fontBuffers(): { regular: Buffer; bold: Buffer } {
@@ -32,19 +18,12 @@ export function fontBuffers(): { regular: Buffer; bold: Buffer } {
   return buffers;
 }
 
-function fontFaces(): { regular: fontkit.Font; bold: fontkit.Font } {
-  if (!faces) {
-    const b = fontBuffers();
-    faces = { regular: fontkit.create(b.regular), bold: fontkit.create(b.bold) };
-  }
-  return faces;
-}
-
 const widthCache = new Map<string, number>();
 
 /**
- * Width in pixels (or points) of `text` at `fontSize` in DejaVu Sans, from the font's own
- * advance widths (with kerning), the same numbers pdfkit and resvg use.
+ * Width in pixels (or points) of `text` at `fontSize`, from the fonts' own advance widths (with
+ * kerning and shaping), the same numbers pdfkit and resvg use: DejaVu Sans, and for characters
+ * it lacks the fallback font that draws them (each run measured with its own font).
  *
  * @example measureText('Series A', 11) // ≈ 48.6
  */
@@ -53,32 +32,34 @@ export function measureText(text: string, fontSize: number, bold = false): numbe
   const key = `${bold ? 'b' : 'r'}\u0000${text}`;
   let units = widthCache.get(key);
   if (units === undefined) {
-    const face = bold ? fontFaces().bold : fontFaces().regular;
-    units = face.layout(text).advanceWidth / face.unitsPerEm;
+    if (primaryOnly(text, bold)) {
+      const face = primaryFont(bold).face;
+      units = face.layout(text).advanceWidth / face.unitsPerEm;
+    } else {
+      units = textRuns(text, bold).reduce((sum, run) => sum + runWidth(run), 0);
+    }
     if (widthCache.size > 20_000) widthCache.clear();
     widthCache.set(key, units);
   }
   return units * fontSize;
 }
 
-/** True when DejaVu Sans has a glyph for every character of `text` (CJK, for one, it has not). */
+/**
+ * True when the fonts can draw every character of `text`: DejaVu Sans or a font of the
+ * fallback chain (Noto, when installed) has a glyph for each.
+ */
 export function fontCovers(text: string): boolean {
-  const face = fontFaces().regular;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0);
-    if (cp !== undefined && cp > 0x1f && !face.hasGlyphForCodePoint(cp)) return false;
-  }
-  return true;
+  return chainCovers(text);
 }
 
 /** Marks a name printed as a stand-in (its key, its domain): the font cannot draw the name. */
 export const STAND_IN_MARK = ' *';
 
 /**
- * A name as a PDF or a chart prints it: on one line; `standIn` marked with ` *` when the font
- * lacks the name's script (Chinese, for one); `—` when empty.
+ * A name as a PDF or a chart prints it: on one line; `standIn` marked with ` *` when no font of
+ * the chain has the name's script (Chinese without the Noto fonts installed, for one); `—` when empty.
  *
- * @example printableName('北京智能科技', 'bj.cn') // 'bj.cn *'
+ * @example printableName('Acme\u{1F680}', 'acme.io') // 'acme.io *' (no font has the emoji)
  */
 export function printableName(name: string, standIn: string): string {
   const one = name.replace(/\s+/g, ' ').trim();
@@ -87,10 +68,10 @@ export function printableName(name: string, standIn: string): string {
 }
 
 /**
- * Text as a PDF prints it, on one line: each run of characters the font has no glyph for (a
- * Chinese name inside a note, for one) becomes `replacement` instead of empty boxes.
+ * Text as a PDF prints it, on one line: each run of characters no font of the chain has a glyph
+ * for (an emoji, for one) becomes `replacement` instead of empty boxes.
  *
- * @example printableText('Check the burn (北京智能科技).') // 'Check the burn ([…]).'
+ * @example printableText('Check the burn (\u{1F680}).') // 'Check the burn ([…]).'
  */
 export function printableText(text: string, replacement = '[…]'): string {
   let out = '';

@@ -12,6 +12,8 @@ export {
   printableText,
   STAND_IN_MARK,
 } from './fonts.js';
+export { fontChain, textRuns } from './font-chain.js';
+export type { ChainFont, TextRun } from './font-chain.js';
 export {
   formatUsd,
   formatInt,

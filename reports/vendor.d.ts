@@ -3,10 +3,16 @@
  * limited to what reports/ uses.
  */
 declare module 'fontkit' {
+  export interface Path {
+    scale(scaleX: number, scaleY?: number): Path;
+    translate(x: number, y: number): Path;
+    toSVG(): string;
+  }
   export interface Glyph {
     id: number;
     advanceWidth: number;
     codePoints: number[];
+    path: Path;
   }
   export interface GlyphRun {
     glyphs: Glyph[];

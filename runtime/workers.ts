@@ -241,7 +241,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     connection,
     namespace,
     taskQueue: settings.taskQueue,
-    ...workflowBundle(),
+    ...workflowBundle(settings.workflowsModule),
     // Every job activity heartbeats, so a worker that dies while building or rendering is seen
     // within the heartbeat timeout of the workflows' options (JOB_ACTIVITY_OPTIONS).
     activities: withHeartbeats(
@@ -261,7 +261,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     connection,
     namespace,
     taskQueue: settings.accountTaskQueue,
-    ...workflowBundle(),
+    ...workflowBundle(settings.workflowsModule),
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
   const all = [apiWorker, jobWorker, accountWorker];

@@ -50,14 +50,17 @@ export function workflowsPath(): string {
 
 /**
  * What Worker.create and Worker.runReplayHistories need to bundle the workflow code: the
- * generated module, and packages (the SDK among them) resolved from the project.
+ * generated module (or `module`, another one that exports the same workflows: the settings'
+ * VIR_WORKFLOWS_MODULE), and packages (the SDK among them) resolved from the project.
  *
  * @example
  * const worker = await Worker.create({ ...workflowBundle(), connection, taskQueue, activities });
  */
-export function workflowBundle(): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+export function workflowBundle(
+  module: string | null = null,
+): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   return {
-    workflowsPath: workflowsPath(),
+    workflowsPath: module ?? workflowsPath(),
     bundlerOptions: {
       webpackConfigHook: (config) => {
         const modules = config.resolve?.modules ?? ['node_modules'];

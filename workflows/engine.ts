@@ -461,6 +461,19 @@ export function startRun(options: RunOptions) {
     }
   }
 
+  /** When the run's clock stopped (`stopClock`), or null while it runs. */
+  let stoppedAt: string | null = null;
+
+  /**
+   * Stops the run's clock, once: its data is in, and the report about to be built states the run
+   * time up to now. The manifest's finishedAt and durationMs use the same instant, so the two
+   * never differ. Returns it.
+   */
+  function stopClock(): string {
+    stoppedAt ??= new Date(Date.now()).toISOString();
+    return stoppedAt;
+  }
+
   const stats = (): RunStats => ({
     workflowId: info.workflowId,
     runId: info.runId,
@@ -475,6 +488,7 @@ export function startRun(options: RunOptions) {
     accountBalance: budget.balance,
     partial: progress.partial,
     reasons: [...progress.reasons],
+    ...(stoppedAt ? { finishedAt: stoppedAt } : {}),
   });
 
   /**
@@ -488,7 +502,8 @@ export function startRun(options: RunOptions) {
     /** Why the run sends nothing to its destinations (the fund-match digest's quiet week), if so. */
     skipDelivery?: string;
   }): Promise<JobRunResult> {
-    const finishedAt = new Date(Date.now()).toISOString();
+    // The run time ends where the job stopped the clock (the one its report states), else now.
+    const finishedAt = stoppedAt ?? new Date(Date.now()).toISOString();
     if (patched(ACCOUNT_LEDGER)) await runActivities.releaseDayCalls({ runId: runKey });
     const { manifestPath } = await runActivities.finalizeRun({
       job: input.job,
@@ -557,6 +572,7 @@ export function startRun(options: RunOptions) {
     page,
     checkAccount,
     stats,
+    stopClock,
     finish,
     activities: runActivities,
   };

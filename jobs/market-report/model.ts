@@ -192,7 +192,10 @@ export function toMarketReportModel(input: {
       creditsSpent: stats.creditsSpent,
       creditBudget: stats.creditsBudget,
       creditsRemaining: stats.accountBalance,
-      durationMs: Date.now() - Date.parse(stats.startedAt),
+      // Up to when the workflow stopped the run's clock: the manifest's durationMs is the same.
+      // (A model built from stats without it, before the clock was added, counts up to now.)
+      durationMs:
+        (stats.finishedAt ? Date.parse(stats.finishedAt) : Date.now()) - Date.parse(stats.startedAt),
       partial: stats.partial,
       partialReasons: [...stats.reasons],
       sources: [

@@ -133,6 +133,8 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
 
   // 5. Model (with the comparison to the previous run), render, manifest.
   run.phase('building');
+  // The run time the methodology states, and the manifest's, end here: every call is made.
+  run.stopClock();
   const built = await report.buildMarketModel({
     runKey: run.runKey,
     job,

@@ -54,14 +54,16 @@ export function barLayout(labels: readonly string[], width = HALF_CHART_WIDTH): 
 
 /**
  * The chart spec of counts: horizontal bars by default (category names stay whole and level,
- * however long or many), vertical bars for short ordered bands.
+ * however long or many), vertical bars for short ordered bands. Category bars go largest first
+ * and bands (`80-90`) keep their order (see `sortsByValue`); `order: 'given'` keeps the order of
+ * other bars whose order is a scale (stages), `order: 'value'` sorts whatever the labels.
  *
- * @example countBarSpec('Stage mix', [{ label: 'seed', count: 4 }], { series: 'Startups' })
+ * @example countBarSpec('Stage mix', [{ label: 'seed', count: 4 }], { series: 'Startups', order: 'given' })
  */
 export function countBarSpec(
   title: string,
   bars: readonly CountBar[],
-  options: { series?: string; type?: 'horizontal_bar' | 'bar' } = {},
+  options: { series?: string; type?: 'horizontal_bar' | 'bar'; order?: 'value' | 'given' } = {},
 ): ChartSpec {
   return {
     type: options.type ?? 'horizontal_bar',
@@ -69,5 +71,6 @@ export function countBarSpec(
     xKey: 'label',
     series: [{ key: 'count', name: options.series ?? 'Companies' }],
     data: bars.map((b) => ({ label: b.label, count: b.count })),
+    ...(options.order ? { order: options.order } : {}),
   };
 }

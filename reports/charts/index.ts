@@ -19,6 +19,7 @@ export {
   PALETTE,
 } from './vegalite.js';
 export type { ChartLayout, ChartMeta } from './vegalite.js';
+export { chartAltText } from './alt.js';
 export { renderChart, renderVegaLite, svgToPng, installTextMetrics, vegaTextWidth } from './render.js';
 export type { RenderedChart, RenderOptions, ReportChart } from './render.js';
 export { barLayout, countBarSpec, topWithOther, HALF_CHART_WIDTH } from './bars.js';

@@ -234,6 +234,57 @@ function seriesFrom(
   return null;
 }
 
+/** Category keys whose order is a scale (stages, bands, ranks), kept as given. */
+const ORDERED_KEY = /stage|period|year|quarter|month|date|week|band|range|bucket|bin|rank|round|age/i;
+/** Category labels of an ordered scale: numbers, ranges and bounds (`0-20`, `80%+`, `< 1M`). */
+const ORDERED_LABEL = /^\s*([<>≤≥~]|\$?\d)/;
+
+/**
+ * Whether a chart's bars are sorted by the value they plot: bar charts (vertical, horizontal,
+ * stacked) over categories; not bars over periods, stages or bands of a score, whose order is
+ * their scale, nor a spec that asks for its own order (`order: 'given'`).
+ */
+export function sortsByValue(kind: ChartKind, xKey: string, xValues: unknown[], order?: unknown): boolean {
+  if (order === 'given') return false;
+  if (!['bar', 'hbar', 'stacked', 'hstacked'].includes(kind)) return false;
+  if (order === 'value') return true;
+  if (ORDERED_KEY.test(xKey) || looksTemporal(xValues)) return false;
+  return !xValues.some((v) => typeof v === 'number' || (typeof v === 'string' && ORDERED_LABEL.test(v)));
+}
+
+/**
+ * Rows sorted by the value they plot, largest first: the first series (stacked bars: the sum of
+ * the series); ties and missing values keep their order, missing last; an "Other" bar stays last.
+ *
+ * @example byValue([{ s: 'A', v: 1 }, { s: 'B', v: 3 }], [{ key: 'v', ... }], 's', 'hbar') // B, A
+ */
+export function byValue(
+  rows: Record<string, unknown>[],
+  series: readonly NormalSeries[],
+  xKey: string,
+  kind: ChartKind,
+): Record<string, unknown>[] {
+  const plotted = kind === 'stacked' || kind === 'hstacked' ? series : series.slice(0, 1);
+  const value = (r: Record<string, unknown>): number | null => {
+    const vs = plotted.map((s) => r[s.key]).filter((v): v is number => typeof v === 'number');
+    return vs.length === 0 ? null : vs.reduce((a, b) => a + b, 0);
+  };
+  const isOther = (r: Record<string, unknown>) => {
+    const x = r[xKey];
+    return typeof x === 'string' && /^other\b/i.test(x.trim());
+  };
+  return rows
+    .map((r, i) => ({ r, i, v: value(r), other: isOther(r) }))
+    .sort(
+      (a, b) =>
+        Number(a.other) - Number(b.other) ||
+        (a.v === null ? 1 : 0) - (b.v === null ? 1 : 0) ||
+        (b.v ?? 0) - (a.v ?? 0) ||
+        a.i - b.i,
+    )
+    .map((x) => x.r);
+}
+
 /**
  * Normalises a service chart spec. Unknown types become a line (periods on x), a bar chart
  * (categories) or a table (no numeric series); nothing here throws.
@@ -331,7 +382,7 @@ export function normalizeChart(spec: ChartSpec): NormalChart {
     title,
     xKey,
     series: kind === 'arc' ? normalSeries.slice(0, 1) : normalSeries,
-    rows,
+    rows: sortsByValue(kind, xKey, xValues, spec.order) ? byValue(rows, normalSeries, xKey, kind) : rows,
     unit: primaryUnit,
     unitLabel: primaryUnit === 'count' ? specUnit.label : null,
     donut: /donut|doughnut|ring/i.test(requestedType),

@@ -7,7 +7,10 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ChartSpec } from '../../api/envelope.js';
+import { fontChain } from '../font-chain.js';
 import { FONT_FAMILY, FONT_FILES, measureText } from '../fonts.js';
+import { chartAltText } from './alt.js';
+import { svgWithFallbackFonts } from './svg-fonts.js';
 import { toVegaLite } from './vegalite.js';
 import type { ChartLayout, ChartMeta } from './vegalite.js';
 
@@ -18,6 +21,8 @@ export interface RenderedChart {
   width: number;
   height: number;
   meta: ChartMeta | null;
+  /** What the chart shows, for the tagged PDF's Figure (`chartAltText`); set by `renderChart`. */
+  alt?: string;
 }
 
 /** A chart of a report: drawn, or the reason it is not (a chart with nothing to draw is not drawn). */
@@ -28,6 +33,11 @@ export interface ReportChart<Id extends string = string> {
   rendered: RenderedChart | null;
   /** Why the chart is not drawn; null when it is. */
   note: string | null;
+  /**
+   * The spec it was drawn from, when its data is all in it: a workbook shows that data as a
+   * table and a native chart of it beside the image.
+   */
+  spec?: ChartSpec;
 }
 
 export interface RenderOptions extends ChartLayout {
@@ -85,13 +95,23 @@ function svgSize(svg: string): { width: number; height: number } {
   return { width, height };
 }
 
-/** Rasterises an SVG with resvg, DejaVu Sans only (no system fonts), on white. */
+/** The font files resvg loads: DejaVu Sans and the installed fallbacks (a collection once). */
+function resvgFontFiles(): string[] {
+  const files = new Set<string>([FONT_FILES.regular, FONT_FILES.bold]);
+  for (const bold of [false, true]) for (const f of fontChain(bold)) files.add(f.file);
+  return [...files];
+}
+
+/**
+ * Rasterises an SVG with resvg, on white, with the fonts of the chain only (no system fonts):
+ * text DejaVu Sans lacks is split into `<tspan>`s of the fallback fonts first.
+ */
 export function svgToPng(svg: string, scale = 2): Buffer {
-  const resvg = new Resvg(svg, {
+  const resvg = new Resvg(svgWithFallbackFonts(svg, 'resvg'), {
     fitTo: { mode: 'zoom', value: scale },
     background: 'white',
     font: {
-      fontFiles: [FONT_FILES.regular, FONT_FILES.bold],
+      fontFiles: resvgFontFiles(),
       loadSystemFonts: false,
       defaultFontFamily: FONT_FAMILY,
       sansSerifFamily: FONT_FAMILY,
@@ -121,10 +141,11 @@ export async function renderVegaLite(
 }
 
 /**
- * Renders a service chart spec: `toVegaLite` then `renderVegaLite`.
+ * Renders a service chart spec: `toVegaLite` then `renderVegaLite`, with the chart's alternative
+ * text (`chartAltText`).
  *
  * @example const { svg, png } = await renderChart({ type: 'bar', xKey: 'year', series: ['deals'], data });
  */
 export async function renderChart(chart: ChartSpec, options: RenderOptions = {}): Promise<RenderedChart> {
-  return renderVegaLite(toVegaLite(chart, options), options);
+  return { ...(await renderVegaLite(toVegaLite(chart, options), options)), alt: chartAltText(chart) };
 }

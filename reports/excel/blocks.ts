@@ -4,9 +4,45 @@
  * (in memory, tables) and `StreamingReportWorkbook` (rows written as they come) both extend it.
  */
 import type ExcelJS from 'exceljs';
+import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import type { AnchorCell } from './native-charts.js';
+import {
+  DEFAULT_ROW_PT,
+  PRINT_PAPER,
+  PX_PER_WIDTH_UNIT,
+  fitColumnWidth,
+  fitScale,
+  headerText,
+  imagePageBreaks,
+  orientationFor,
+  printableArea,
+  wrappedLines,
+} from './print.js';
 import { safeText, sanitizeSheetName } from './safe.js';
+
+/** An image as placed on a sheet: top-left cell (1-based) and size in screen pixels. */
+export interface SheetImage {
+  row: number;
+  col: number;
+  width: number;
+  height: number;
+}
+
+/** Width of a column without one set (Excel's 8.43 characters and padding). */
+const DEFAULT_COL_WIDTH = 9;
+/** Widest the key-figure label and value columns get from their content; longer text wraps. */
+const KEY_LABEL_CAP = 48;
+const KEY_VALUE_CAP = 40;
+
+/** EMU a screen pixel (96 dpi). */
+const EMU_PER_PX = 9525;
+
+/** Screen pixels of a column `width` characters wide (Excel's rule; 64 px when not set). */
+export function columnPx(width: number | undefined): number {
+  return width === undefined ? 64 : Math.trunc(((256 * width + Math.trunc(128 / 7)) / 256) * 7);
+}
 
 export interface KeyFigureCell {
   label: string;
@@ -15,11 +51,15 @@ export interface KeyFigureCell {
   note?: string;
 }
 
-/** A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn. */
+/**
+ * A chart on a sheet: its PNG (twice its size in pixels), or why it is not drawn; with `spec`
+ * (its data), a workbook that can adds a native chart of that data beside the image.
+ */
 export interface SheetChart {
   title: string;
   rendered: { png: Buffer; width: number; height: number } | null;
   note: string | null;
+  spec?: ChartSpec;
 }
 
 /** Workbook properties written to the file. */
@@ -33,9 +73,16 @@ export interface WorkbookMeta {
 export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbook> {
   readonly wb: W;
   private readonly sheetNames = new Set<string>();
+  /** Rows repeated at the top of every printed page, per sheet. */
+  private readonly titleRows = new Map<ExcelJS.Worksheet, number>();
+  /** Sheets whose print settings are finished (a workbook written twice gets its breaks once). */
+  private readonly finished = new Set<ExcelJS.Worksheet>();
+  /** The title printed in every page's header. */
+  private readonly printTitle: string;
 
   protected constructor(wb: W, options: WorkbookMeta) {
     this.wb = wb;
+    this.printTitle = options.title ?? 'Venture Intelligence report';
     this.wb.creator = options.creator ?? 'Venture Intelligence report runner';
     if (options.title) this.wb.title = options.title;
     const created = options.created ?? new Date();
@@ -45,16 +92,31 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * Adds a sheet; the name is sanitised (31 chars, no []:*?/\) and made unique. With
-   * `frozenRows`, that many top rows stay in view when scrolling; `pageSetup` is how it prints.
+   * `frozenRows`, that many top rows stay in view when scrolling and repeat on every printed
+   * page. Every sheet prints on A4, one page wide, with the report's title, the sheet's name
+   * and "Page X of Y" in its header and footer (`pageSetup` overrides; the orientation and the
+   * page breaks are set when the sheet is finished, see `finishSheet`).
    */
   addSheet(
     name: string,
     options: { tabColor?: string; frozenRows?: number; pageSetup?: Partial<ExcelJS.PageSetup> } = {},
   ): ExcelJS.Worksheet {
     const frozen = options.frozenRows ?? 0;
-    return this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
+    const ws = this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
       properties: options.tabColor ? { tabColor: { argb: options.tabColor } } : {},
-      ...(options.pageSetup ? { pageSetup: options.pageSetup } : {}),
+      pageSetup: {
+        paperSize: PRINT_PAPER.paperSize,
+        orientation: 'portrait',
+        fitToPage: true,
+        fitToWidth: 1,
+        fitToHeight: 0,
+        margins: { ...PRINT_PAPER.margins },
+        ...options.pageSetup,
+      },
+      headerFooter: {
+        oddHeader: `&L${headerText(this.printTitle)}&R&A`,
+        oddFooter: '&CPage &P of &N',
+      },
       views: [
         frozen > 0
           ? {
@@ -68,6 +130,74 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           : { showGridLines: false },
       ],
     });
+    if (frozen > 0) this.repeatRows(ws, frozen);
+    return ws;
+  }
+
+  /** Repeats the top `rows` rows of `ws` on every printed page (its header row). */
+  repeatRows(ws: ExcelJS.Worksheet, rows: number): void {
+    this.titleRows.set(ws, rows);
+    ws.pageSetup.printTitlesRow = `1:${rows}`;
+  }
+
+  /** The images placed on `ws` so far. */
+  protected abstract imagesOf(ws: ExcelJS.Worksheet): SheetImage[];
+
+  /** Width of column `col` in characters (Excel's default where none is set). */
+  protected columnWidth(ws: ExcelJS.Worksheet, col: number): number {
+    return ws.getColumn(col).width ?? DEFAULT_COL_WIDTH;
+  }
+
+  /**
+   * Sets how `ws` prints, once everything is on it: landscape when its content (cells and
+   * images) is wider than a portrait page, and a manual page break before every image that the
+   * bottom of a page would cut, from the fit-to-width scale and the rows' heights.
+   * `lastCol` and `lastRow` bound the cells (the images are added to them).
+   */
+  protected finishSheet(ws: ExcelJS.Worksheet, used: { lastCol: number; lastRow: number }): void {
+    if (this.finished.has(ws)) return;
+    this.finished.add(ws);
+    const images = this.imagesOf(ws);
+    const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;
+    const leftOf = (c: number) => {
+      let px = 0;
+      for (let k = 1; k < c; k++) px += colPx(k);
+      return px;
+    };
+    // The printed width: the cells and every image, whole columns.
+    let lastCol = Math.max(1, used.lastCol);
+    for (const im of images) {
+      let c = im.col;
+      for (let x = colPx(c); x < im.width; x += colPx(c)) c++;
+      lastCol = Math.max(lastCol, c);
+    }
+    const width = leftOf(lastCol + 1);
+    const orientation = orientationFor(width);
+    ws.pageSetup.orientation = orientation;
+    const scale = fitScale(width, orientation);
+    // Every row down to the last image's bottom gets a height of its own: a row without one is as
+    // high as the reader's default font makes it (LibreOffice's is lower than Excel's), which
+    // moves its automatic page breaks away from the ones reckoned here.
+    let bottom = used.lastRow;
+    for (const im of images)
+      bottom = Math.max(bottom, im.row + Math.ceil((im.height * 0.75) / DEFAULT_ROW_PT) + 1);
+    if (images.length > 0)
+      for (let r = 1; r <= bottom; r++) {
+        const row = ws.getRow(r);
+        if (row.height === undefined) row.height = DEFAULT_ROW_PT;
+      }
+    const breaks = imagePageBreaks(
+      (r) => ws.findRow(r)?.height ?? DEFAULT_ROW_PT,
+      images.map((im) => ({ row: im.row, heightPx: im.height })),
+      {
+        pageHeightPt: printableArea(orientation).height,
+        scale,
+        titleRows: this.titleRows.get(ws) ?? 0,
+        lastRow: used.lastRow,
+      },
+    );
+    const rowBreaks = (ws as unknown as { rowBreaks?: { id: number; max: number; man: number }[] }).rowBreaks;
+    if (rowBreaks) for (const r of breaks) rowBreaks.push({ id: r, max: 16383, man: 1 });
   }
 
   /**
@@ -158,6 +288,60 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   ): number;
 
   /**
+   * A native chart of `spec`'s data beside the image of it at `image` (`size` px), where the
+   * workbook can write one; nothing by default (a streamed workbook writes none).
+   */
+  protected addSpecChart(
+    _ws: ExcelJS.Worksheet,
+    _spec: ChartSpec,
+    _image: { row: number; col: number },
+    _size: { width: number; height: number },
+  ): boolean {
+    return false;
+  }
+
+  /**
+   * The cell corners of a frame whose top-left is at (row, col) (1-based) and whose size is
+   * `size` px, from the sheet's column widths and row heights as they are now.
+   */
+  anchorFor(
+    ws: ExcelJS.Worksheet,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): { from: AnchorCell; to: AnchorCell } {
+    let col = at.col;
+    let x = size.width;
+    for (let w = columnPx(ws.getColumn(col).width); x >= w; w = columnPx(ws.getColumn(col).width)) {
+      x -= w;
+      col++;
+    }
+    let row = at.row;
+    let y = size.height;
+    for (
+      let h = (ws.findRow(row)?.height ?? 15) * (4 / 3);
+      y >= h;
+      h = (ws.findRow(row)?.height ?? 15) * (4 / 3)
+    ) {
+      y -= h;
+      row++;
+    }
+    return {
+      from: { col: at.col - 1, row: at.row - 1 },
+      to: { col: col - 1, row: row - 1, colOff: x * EMU_PER_PX, rowOff: y * EMU_PER_PX },
+    };
+  }
+
+  /**
+   * The first column whose left edge is at least `px` + `gap` pixels right of the left edge of
+   * `col` (1-based): where a chart goes beside an image `px` wide.
+   */
+  columnRightOf(ws: ExcelJS.Worksheet, col: number, px: number, gap = 16): number {
+    let c = col;
+    for (let x = 0; x < px + gap; c++) x += columnPx(ws.getColumn(c).width);
+    return c;
+  }
+
+  /**
    * The first row whose top is at least `px` pixels below the top of `row`, plus one as a gap:
    * rows as high as they were set (a row without a height is 15 pt, 20 px), so an image placed
    * beside tall rows of text does not leave a gap or overlap the next.
@@ -185,7 +369,9 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           width: Math.round(c.rendered.width * zoom),
           height: Math.round(c.rendered.height * zoom),
         };
+        const top = r;
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
+        if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);
         continue;
       }
       const title = ws.getCell(r, at.col);
@@ -224,28 +410,49 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     return row + 1;
   }
 
-  /** Key figures as label / value / note rows starting at `row`. Returns the next free row. */
+  /**
+   * Key figures as label / value / note rows starting at `row`. The label and value columns
+   * are widened to their longest text (measured; at most 48 and 40 characters, wrapped beyond),
+   * so that no label runs under its value and no value is cut. Returns the next free row.
+   */
   addKeyFigures(ws: ExcelJS.Worksheet, figures: KeyFigureCell[], row: number, col = 1): number {
     this.addHeaderRow(ws, row, ['Key figure', 'Value', 'Note'], col);
+    const labels = fitColumnWidth(['Key figure', ...figures.map((f) => f.label)], {
+      min: 32,
+      cap: KEY_LABEL_CAP,
+    });
+    const values = fitColumnWidth(
+      figures.map((f) => (typeof f.value === 'string' ? f.value : '')),
+      { min: 16, cap: KEY_VALUE_CAP },
+    );
+    const widths = [labels.width, values.width, 40];
+    widths.forEach((w, i) => {
+      const c = ws.getColumn(col + i);
+      c.width = Math.max(c.width ?? 0, w);
+    });
+    const labelWidth = this.columnWidth(ws, col);
+    const valueWidth = this.columnWidth(ws, col + 1);
     figures.forEach((f, i) => {
       const r = row + 1 + i;
-      ws.getCell(r, col).value = safeText(f.label);
+      const label = ws.getCell(r, col);
+      label.value = safeText(f.label);
+      label.alignment = { vertical: 'top', wrapText: true };
       const v = ws.getCell(r, col + 1);
       const kind = f.kind ?? (typeof f.value === 'number' ? 'number' : 'text');
       v.value = cellValue(f.value, kind);
       const fmt = NUMBER_FORMATS[kind];
       if (fmt) v.numFmt = fmt;
-      v.alignment = { horizontal: 'right' };
+      v.alignment = { horizontal: 'right', vertical: 'top', wrapText: true };
       if (f.note) {
         const n = ws.getCell(r, col + 2);
         n.value = safeText(f.note);
-        n.alignment = { horizontal: 'left', indent: 1 };
+        n.alignment = { horizontal: 'left', vertical: 'top', indent: 1 };
       }
-    });
-    const widths = [32, 16, 40];
-    widths.forEach((w, i) => {
-      const c = ws.getColumn(col + i);
-      c.width = Math.max(c.width ?? 0, w);
+      const lines = Math.max(
+        wrappedLines(f.label, labelWidth),
+        typeof f.value === 'string' ? wrappedLines(f.value, valueWidth) : 1,
+      );
+      if (lines > 1) ws.getRow(r).height = lines * 15 + 3;
     });
     return row + figures.length + 2;
   }

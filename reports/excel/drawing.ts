@@ -10,11 +10,18 @@
  * stream writer (`zip`, `media`, the sheet's `_sheetRelsWriter` and `_writeLegacyData`); the
  * constructor checks they are there, so an exceljs that changed them fails loudly, not with a
  * silently broken file.
+ *
+ * Native charts go into the same drawings (`addChart`): a chart part each, a two-cell-anchored
+ * frame after the pictures, their relationships and content type, written with the drawing.
  */
 import type ExcelJS from 'exceljs';
+import { chartXml, frameXml } from './native-charts.js';
+import type { NativeChart } from './native-charts.js';
 
 const REL_DRAWING = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing';
 const REL_IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+const REL_CHART = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart';
+const CHART_TYPE = 'application/vnd.openxmlformats-officedocument.drawingml.chart+xml';
 const DRAWING_TYPE = 'application/vnd.openxmlformats-officedocument.drawing+xml';
 /** English Metric Units a screen pixel (96 dpi). */
 const EMU_PER_PX = 9525;
@@ -44,14 +51,19 @@ interface Anchor {
 interface Drawing {
   name: string;
   anchors: Anchor[];
+  /** Native charts, with the name of their part (`chart3`). */
+  charts: { chart: NativeChart; part: string }[];
 }
 
 function xmlEscape(text: string): string {
   return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 }
 
-/** The drawing part: one one-cell anchor a picture, its size fixed in EMU. */
-function drawingXml(anchors: readonly Anchor[]): string {
+/**
+ * The drawing part: one one-cell anchor a picture, its size fixed in EMU, then a two-cell anchor
+ * a native chart (relationships after the pictures').
+ */
+function drawingXml(anchors: readonly Anchor[], charts: Drawing['charts'] = []): string {
   const pics = anchors.map(
     (a, i) =>
       `<xdr:oneCellAnchor><xdr:from><xdr:col>${a.col}</xdr:col><xdr:colOff>0</xdr:colOff>` +
@@ -67,19 +79,27 @@ function drawingXml(anchors: readonly Anchor[]): string {
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
     '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"' +
     ' xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"' +
-    ' xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+    ' xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"' +
+    ' xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart">' +
     pics.join('') +
+    charts.map((c, i) => frameXml(c.chart, anchors.length + i + 2, `rId${anchors.length + i + 1}`)).join('') +
     '</xdr:wsDr>'
   );
 }
 
-/** The drawing's relationships: rId1... to the media files, in anchor order. */
-function drawingRelsXml(anchors: readonly Anchor[]): string {
+/** The drawing's relationships: rId1... to the media files, in anchor order, then to the charts. */
+function drawingRelsXml(anchors: readonly Anchor[], charts: Drawing['charts'] = []): string {
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
     anchors
       .map((a, i) => `<Relationship Id="rId${i + 1}" Type="${REL_IMAGE}" Target="../media/${a.media}"/>`)
+      .join('') +
+    charts
+      .map(
+        (c, i) =>
+          `<Relationship Id="rId${anchors.length + i + 1}" Type="${REL_CHART}" Target="../charts/${c.part}.xml"/>`,
+      )
       .join('') +
     '</Relationships>'
   );
@@ -90,6 +110,7 @@ export class StreamDrawings {
   private readonly writer: WriterInternals;
   private readonly drawings = new Map<ExcelJS.Worksheet, Drawing>();
   private written = false;
+  private chartCount = 0;
 
   constructor(private readonly wb: ExcelJS.stream.xlsx.WorkbookWriter) {
     const w = wb as unknown as Partial<WriterInternals>;
@@ -115,13 +136,39 @@ export class StreamDrawings {
     const id = this.wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
     const media = this.writer.media[id]?.name;
     if (!media) throw new Error('exceljs stream writer: the image was not added to the media');
+    this.drawingOf(ws).anchors.push({ media, col: at.col - 1, row: at.row - 1, ...size, alt });
+  }
+
+  /**
+   * A native chart on `ws` (its `sheet` is `ws`'s name; its data may be on a sheet added later).
+   * The sheet must not be committed yet.
+   */
+  addChart(ws: ExcelJS.Worksheet, chart: NativeChart): void {
+    const sheet = ws as unknown as Partial<SheetInternals>;
+    if (sheet.committed) throw new Error(`charts go on sheet "${ws.name}" before it is committed`);
+    if (this.written) throw new Error('charts go on sheets before the workbook is committed');
+    this.drawingOf(ws).charts.push({ chart, part: `chart${++this.chartCount}` });
+  }
+
+  /** The drawing of a sheet, created (and linked from the sheet) on first use. */
+  private drawingOf(ws: ExcelJS.Worksheet): Drawing {
     let drawing = this.drawings.get(ws);
     if (!drawing) {
-      drawing = { name: `drawing${this.drawings.size + 1}`, anchors: [] };
-      this.attach(sheet, drawing.name);
+      drawing = { name: `drawing${this.drawings.size + 1}`, anchors: [], charts: [] };
+      this.attach(ws as unknown as Partial<SheetInternals>, drawing.name);
       this.drawings.set(ws, drawing);
     }
-    drawing.anchors.push({ media, col: at.col - 1, row: at.row - 1, ...size, alt });
+    return drawing;
+  }
+
+  /** The images of `ws` so far: top-left cell (1-based) and size in pixels. */
+  anchorsOf(ws: ExcelJS.Worksheet): { row: number; col: number; width: number; height: number }[] {
+    return (this.drawings.get(ws)?.anchors ?? []).map((a) => ({
+      row: a.row + 1,
+      col: a.col + 1,
+      width: a.width,
+      height: a.height,
+    }));
   }
 
   /** Links the sheet to its drawing part and writes `<drawing>` into the sheet at commit. */
@@ -146,9 +193,13 @@ export class StreamDrawings {
     const { zip } = this.writer;
     const overrides: string[] = [];
     for (const d of this.drawings.values()) {
-      zip.append(drawingXml(d.anchors), { name: `xl/drawings/${d.name}.xml` });
-      zip.append(drawingRelsXml(d.anchors), { name: `xl/drawings/_rels/${d.name}.xml.rels` });
+      zip.append(drawingXml(d.anchors, d.charts), { name: `xl/drawings/${d.name}.xml` });
+      zip.append(drawingRelsXml(d.anchors, d.charts), { name: `xl/drawings/_rels/${d.name}.xml.rels` });
       overrides.push(`<Override PartName="/xl/drawings/${d.name}.xml" ContentType="${DRAWING_TYPE}"/>`);
+      for (const c of d.charts) {
+        zip.append(chartXml(c.chart), { name: `xl/charts/${c.part}.xml` });
+        overrides.push(`<Override PartName="/xl/charts/${c.part}.xml" ContentType="${CHART_TYPE}"/>`);
+      }
     }
     // The writer builds [Content_Types].xml without drawings: add them as it is appended.
     const append = zip.append.bind(zip);

@@ -10,9 +10,21 @@ export {
 } from './safe.js';
 export { cellValue, linkValue, NUMBER_FORMATS, HEADER_FILL, LINK_FONT } from './cells.js';
 export type { ColumnKind } from './cells.js';
-export { WorkbookBlocks } from './blocks.js';
+export { WorkbookBlocks, columnPx } from './blocks.js';
 export type { KeyFigureCell, SheetChart, WorkbookMeta } from './blocks.js';
 export { ReportWorkbook } from './workbook.js';
 export type { DataColumn } from './workbook.js';
 export { StreamingReportWorkbook, RowSheet } from './stream.js';
 export type { StreamColumn } from './stream.js';
+export {
+  finishPackage,
+  chartXml,
+  fixOneCellAnchors,
+  axisFormat,
+  rangeRef,
+  sheetRef,
+  columnLetters,
+} from './native-charts.js';
+export type { NativeChart, NativeChartType, NativeSeries, CellColumn, AnchorCell } from './native-charts.js';
+export { tableChartOf } from './table-charts.js';
+export type { TableCells, TableChart } from './table-charts.js';

@@ -4,17 +4,23 @@
  * the list. Sheets go into the file in the order they are added, and a sheet's rows are held
  * until it is committed: build a small sheet whole and commit it before streaming the next.
  * Streamed sheets have no Excel tables (the writer has none): a frozen header and a filter over
- * the rows do the same for a reader. PNG images work on any sheet (see `StreamDrawings`).
+ * the rows do the same for a reader. PNG images work on any sheet (see `StreamDrawings`), and
+ * beside the image of a chart with its spec, a native chart of its data, which goes on a Chart
+ * data sheet written whole before the first row sheet.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
+import type { ChartSpec } from '../../api/envelope.js';
+import { humanizeKey } from '../charts/index.js';
 import { WorkbookBlocks } from './blocks.js';
-import type { WorkbookMeta } from './blocks.js';
+import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { StreamDrawings } from './drawing.js';
+import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
+import type { TableCells } from './table-charts.js';
 
 /** One column of a streamed sheet: its header, width and how a row gives its cell. */
 export interface StreamColumn<R> {
@@ -101,6 +107,15 @@ export class RowSheet<R> {
 /** A report workbook streamed to `path`: summary sheets built whole, long lists row by row. */
 export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.WorkbookWriter> {
   private readonly drawings: StreamDrawings;
+  /** The Chart data sheet and its cells (row, col → value), written whole by `writeChartData`. */
+  private chartData: {
+    ws: ExcelJS.Worksheet;
+    next: number;
+    cells: Map<string, { value: unknown; bold?: boolean; header?: boolean; numFmt?: string }>;
+    committed: boolean;
+  } | null = null;
+  /** The frames of the native charts on each sheet (for its page breaks). */
+  private readonly chartFrames = new Map<ExcelJS.Worksheet, SheetImage[]>();
   private readonly path: string;
   private readonly output: WriteStream;
 
@@ -125,6 +140,32 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
   }
 
   /**
+   * Adds a sheet (see `WorkbookBlocks.addSheet`) whose print settings are finished when it is
+   * committed: the orientation from its columns and images, page breaks before images.
+   */
+  override addSheet(
+    name: string,
+    options: Parameters<WorkbookBlocks['addSheet']>[1] = {},
+  ): ExcelJS.Worksheet {
+    const ws = super.addSheet(name, options);
+    const commit = ws.commit.bind(ws);
+    ws.commit = () => {
+      if (!(ws as unknown as { committed?: boolean }).committed) {
+        const columns = (ws as unknown as { columns?: unknown[] | null }).columns;
+        const next = (ws as unknown as { _nextRow?: number })._nextRow ?? 1;
+        this.finishSheet(ws, { lastCol: columns?.length ?? 0, lastRow: next - 1 });
+      }
+      commit();
+    };
+    return ws;
+  }
+
+  /** The images anchored on `ws` and its native charts. */
+  protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
+    return [...this.drawings.anchorsOf(ws), ...(this.chartFrames.get(ws) ?? [])];
+  }
+
+  /**
    * Places a PNG at (row, col) (1-based) at `width` × `height` pixels on screen, on a sheet not
    * committed yet. Returns the first row below the image.
    */
@@ -140,6 +181,78 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
   }
 
   /**
+   * Beside the image of a chart drawn from `spec`: its data as a small table on the Chart data
+   * sheet (added with the first such chart, so second after the sheet being built) and a native
+   * chart of it, `size` px, right of the image. Returns false when the spec has no native form
+   * or the Chart data sheet was already written (after the first row sheet).
+   */
+  protected override addSpecChart(
+    ws: ExcelJS.Worksheet,
+    spec: ChartSpec,
+    image: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const found = this.chartData?.committed ? null : specChartData(spec);
+    if (!found) return false;
+    const { chart, n } = found;
+    if (!this.chartData) {
+      const sheet = this.addSheet('Chart data');
+      sheet.getColumn(1).width = 36;
+      for (let c = 2; c <= 9; c++) sheet.getColumn(c).width = 16;
+      this.chartData = { ws: sheet, next: 1, cells: new Map(), committed: false };
+    }
+    const data = this.chartData;
+    const keys = [n.xKey, ...n.series.map((s) => s.key)];
+    const headers = [humanizeKey(n.xKey), ...n.series.map((s) => s.name)];
+    const top = data.next;
+    data.cells.set(`${top}:1`, { value: n.title, bold: true });
+    headers.forEach((h, i) => data.cells.set(`${top + 1}:${i + 1}`, { value: h, header: true }));
+    const formats = keys.map((k, i) => (i === 0 ? undefined : NUMBER_FORMATS[valueKind(n.rows, k)]));
+    n.rows.forEach((r, k) =>
+      keys.forEach((key, i) =>
+        data.cells.set(`${top + 2 + k}:${i + 1}`, {
+          value: r[key] ?? null,
+          ...(formats[i] ? { numFmt: formats[i] } : {}),
+        }),
+      ),
+    );
+    data.next = top + 2 + n.rows.length + 2;
+    const table: TableCells = {
+      sheet: data.ws.name,
+      headerRow: top + 1,
+      rows: n.rows.length,
+      columns: new Map(keys.map((k, i) => [k, i + 1])),
+    };
+    const native = nativeChartOver(ws.name, table, chart, (row, col) => ({
+      value: data.cells.get(`${row}:${col}`)?.value ?? null,
+      numFmt: data.cells.get(`${row}:${col}`)?.numFmt,
+    }));
+    if (!native) return false;
+    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    this.drawings.addChart(ws, { ...native, anchor: this.anchorFor(ws, at, size) });
+    this.chartFrames.set(ws, [...(this.chartFrames.get(ws) ?? []), { ...at, ...size }]);
+    return true;
+  }
+
+  /** Writes the Chart data sheet whole and commits it (once; before any row sheet streams). */
+  private writeChartData(): void {
+    const data = this.chartData;
+    if (!data || data.committed) return;
+    data.committed = true;
+    for (const [at, c] of data.cells) {
+      const [row, col] = at.split(':').map(Number) as [number, number];
+      const cell = data.ws.getCell(row, col);
+      if (c.header) this.addHeaderRow(data.ws, row, [String(c.value)], col);
+      else if (typeof c.value === 'number') {
+        cell.value = c.value;
+        if (c.numFmt) cell.numFmt = c.numFmt;
+      } else cell.value = cellValue(c.value, 'text');
+      if (c.bold) cell.font = { bold: true, color: { argb: 'FF1F4E79' } };
+    }
+    data.ws.commit();
+  }
+
+  /**
    * A sheet of rows written one at a time: a bold header row frozen in view, column widths and
    * number formats per column, links where a column has them, and on `commit()` a filter over
    * every row. Rows are added with `await sheet.add(row)`.
@@ -149,6 +262,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     columns: readonly StreamColumn<R>[],
     options: { tabColor?: string } = {},
   ): RowSheet<R> {
+    this.writeChartData();
     const ws = this.addSheet(name, { ...options, frozenRows: 1 });
     ws.columns = columns.map((c) => {
       const numFmt = NUMBER_FORMATS[c.kind ?? 'text'];
@@ -165,6 +279,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
 
   /** Commits every sheet not committed yet and finishes the file. Returns its path. */
   async commit(): Promise<string> {
+    this.writeChartData();
     this.drawings.writeParts();
     await this.wb.commit();
     return this.path;

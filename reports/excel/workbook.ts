@@ -1,15 +1,24 @@
 /**
  * The in-memory report workbook on exceljs: data sheets as Excel tables (frozen header, filter
- * buttons, number formats, column widths, http(s) hyperlinks) and PNG chart images, on top of
- * the shared sheet blocks (titles, paragraphs, key figures). exceljs has no native charts:
- * charts are images.
+ * buttons, number formats, column widths, http(s) hyperlinks), PNG chart images and native,
+ * editable charts over the tables, on top of the shared sheet blocks (titles, paragraphs, key
+ * figures). exceljs writes no charts: `writeTo` adds them to the saved package
+ * (`finishPackage`), which also makes the image anchors ones every reader keeps.
  */
+import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { WorkbookBlocks } from './blocks.js';
-import type { WorkbookMeta } from './blocks.js';
+import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
+import { finishPackage } from './native-charts.js';
+import type { NativeChart } from './native-charts.js';
+import { WIDTH_CAP, fitColumnWidth, wrappedLines } from './print.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
+import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
+import type { TableCells, TableChart } from './table-charts.js';
+import type { ChartSpec } from '../../api/envelope.js';
+import { humanizeKey } from '../charts/index.js';
 
 export interface DataColumn {
   header: string;
@@ -20,34 +29,66 @@ export interface DataColumn {
   linkKey?: string;
   /** Number format overriding the kind's (`0.0`, `+0;-0;0`). */
   numFmt?: string;
-  /** Width in characters; default from the content (10 to 60). */
+  /**
+   * Width in characters; default from the content: the longest value measured (rows sampled),
+   * at least 10, at most 60, text beyond that wrapped.
+   */
   width?: number;
-  /** Wrap long text in the cell (rows grow when the file is opened). */
+  /** Wrap long text in the cell (rows grow with it). */
   wrap?: boolean;
 }
 
-function displayLength(v: ExcelJS.CellValue, kind: ColumnKind): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'number')
-    return kind === 'usd-millions'
-      ? 9
-      : kind === 'pct'
-        ? 7
-        : kind === 'id'
-          ? String(v).length + 1
-          : Math.round(Math.abs(v)).toLocaleString('en-US').length + 2;
-  if (v instanceof Date) return 10;
-  if (typeof v === 'object' && 'text' in v) return String(v.text).length;
-  // Wide characters (CJK) take about two columns.
-  let n = 0;
-  for (const ch of typeof v === 'string' ? v : JSON.stringify(v))
-    n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(ch) ? 2 : 1;
-  return n;
+/** Rows measured for a column's width and heights (a longer table is sampled). */
+const MEASURED_ROWS = 500;
+
+/** The text a cell shows, about: numbers as their format prints them, for measuring. */
+export function shownText(v: ExcelJS.CellValue, kind: ColumnKind): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (kind === 'usd-millions')
+      return `$${(v / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })}M`;
+    if (kind === 'pct') return `${(v * 100).toFixed(1)}%`;
+    if (kind === 'id') return String(v);
+    if (kind === 'usd') return `$${Math.round(v).toLocaleString('en-US')}`;
+    return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+  if (v instanceof Date) return '0000-00-00';
+  if (typeof v === 'object' && 'text' in v) return String(v.text);
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** The text a category cell shows, for a chart's cache. */
+function cellText(v: ExcelJS.CellValue): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((t) => t.text).join('');
+    if ('text' in v) return plainText(v.text);
+    return 'result' in v ? plainText(v.result) : '';
+  }
+  return String(v);
+}
+
+/** A string, number or boolean as text; anything else as ''. */
+function plainText(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 }
 
 /** A workbook held in memory: Excel tables and images on any sheet, written at the end. */
 export class ReportWorkbook extends WorkbookBlocks {
   private readonly tableNames = new Set<string>();
+  /**
+   * Native charts and where they go; anchored to cells when the file is written, so that
+   * column widths and row heights set after a chart was added still give it its size.
+   */
+  private readonly charts: {
+    chart: Omit<NativeChart, 'anchor'>;
+    ws: ExcelJS.Worksheet;
+    at: { row: number; col: number };
+    size: { width: number; height: number };
+  }[] = [];
+  /** The sheet with the data of the charts whose data is not a table of the report (see `addSpecChart`). */
+  private chartData: { ws: ExcelJS.Worksheet; row: number } | null = null;
 
   constructor(options: WorkbookMeta = {}) {
     super(new ExcelJS.Workbook(), options);
@@ -57,7 +98,7 @@ export class ReportWorkbook extends WorkbookBlocks {
    * Writes `rows` as an Excel table at `origin` (default A1): header row with filter buttons,
    * formats per column kind, hyperlinks from `linkKey` (http/https only, text formula-safe),
    * column widths from the content. On a sheet of its own (origin A1) the header is frozen.
-   * Returns the table name and the last row written.
+   * Returns the table name, the last row written and where its cells are (for `addTableChart`).
    */
   addDataTable(
     ws: ExcelJS.Worksheet,
@@ -68,7 +109,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       origin?: { row: number; col: number };
       freeze?: boolean;
     },
-  ): { tableName: string; lastRow: number } {
+  ): { tableName: string; lastRow: number; cells: TableCells } {
     const origin = input.origin ?? { row: 1, col: 1 };
     const tableName = sanitizeTableName(input.name, this.tableNames);
     const headers = sanitizeHeaders(input.columns.map((c) => c.header));
@@ -86,18 +127,39 @@ export class ReportWorkbook extends WorkbookBlocks {
       columns: headers.map((name) => ({ name, filterButton: true })),
       rows: tableRows,
     });
+    const shown = values
+      .slice(0, MEASURED_ROWS)
+      .map((v) => v.map((x, i) => shownText(x, kinds[i] ?? 'text')));
+    const wrapped: boolean[] = [];
     input.columns.forEach((c, i) => {
       const col = ws.getColumn(origin.col + i);
       const fmt = c.numFmt ?? NUMBER_FORMATS[kinds[i] ?? 'text'];
-      const widest = Math.max(
-        displayLength(headers[i] ?? '', 'text') + 3,
-        ...values.slice(0, 500).map((v) => displayLength(v[i] ?? null, kinds[i] ?? 'text')),
+      // The header needs room for its filter button (about 3 characters).
+      const header = fitColumnWidth([headers[i] ?? ''], { bold: true }).width + 3;
+      const fit = fitColumnWidth(
+        shown.map((v) => v[i] ?? ''),
+        { min: Math.max(10, Math.min(WIDTH_CAP, header)) },
       );
-      col.width = c.width ?? Math.min(60, Math.max(10, widest + 2));
+      // A set width is kept, text beyond it wraps; numbers and dates cannot wrap: their column
+      // widens. A table below other blocks keeps the width they needed.
+      const text = kinds[i] === 'text' || kinds[i] === 'url';
+      // Wrapping breaks lines between words only: a set width still widens (up to the cap) to
+      // the longest word, a key or a url that cannot wrap.
+      const word = text
+        ? fitColumnWidth(
+            shown.flatMap((v) => (v[i] ?? '').split(/\s+/)),
+            { cap: WIDTH_CAP },
+          ).width
+        : 0;
+      const own =
+        c.width === undefined ? fit.width : text ? Math.max(c.width, word) : Math.max(c.width, fit.width);
+      col.width = Math.max(col.width ?? 0, own);
+      const wrap = text && (c.wrap === true || fit.widest > col.width);
+      wrapped.push(wrap);
       if (fmt)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).numFmt = fmt;
-      if (c.wrap)
+      if (wrap)
         for (let r = 0; r < tableRows.length; r++)
           ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
@@ -118,6 +180,22 @@ export class ReportWorkbook extends WorkbookBlocks {
         });
       }
     });
+    // Wrapped cells: the row as high as its longest wrapped text (not every reader grows it).
+    shown.forEach((v, r) => {
+      const lines = Math.max(
+        1,
+        ...v.map((t, i) => (wrapped[i] && t ? wrappedLines(t, ws.getColumn(origin.col + i).width ?? 10) : 1)),
+      );
+      if (lines <= 1) return;
+      ws.getRow(origin.row + 1 + r).height = lines * 15 + 3;
+      // The row's other cells at its top too, level with the first line of the wrapped text.
+      input.columns.forEach((_, i) => {
+        if (wrapped[i]) return;
+        const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
+        cell.alignment = { ...cell.alignment, vertical: 'top' };
+      });
+    });
+    if (origin.row === 1) this.repeatRows(ws, 1);
     if ((input.freeze ?? origin.row === 1) && origin.row === 1) {
       ws.views = [
         {
@@ -130,7 +208,78 @@ export class ReportWorkbook extends WorkbookBlocks {
         },
       ];
     }
-    return { tableName, lastRow: origin.row + tableRows.length };
+    return {
+      tableName,
+      lastRow: origin.row + tableRows.length,
+      cells: {
+        sheet: ws.name,
+        headerRow: origin.row,
+        rows: values.length,
+        columns: new Map(input.columns.map((c, i) => [c.key, origin.col + i])),
+      },
+    };
+  }
+
+  /** Native charts added so far, anchored by the sheets' widths and heights now (`writeTo` writes them). */
+  get nativeCharts(): NativeChart[] {
+    return this.charts.map((c) => ({ ...c.chart, anchor: this.anchorFor(c.ws, c.at, c.size) }));
+  }
+
+  /**
+   * True when `table` holds what `chart` plots from `rows` (a chart spec's data): for each row, in
+   * order, the category cell shows the row's category and each series cell has its number. A
+   * chart whose data came with it (a service chart) plots the table only when this holds.
+   */
+  tableHolds(
+    table: TableCells,
+    chart: TableChart,
+    rows: readonly Record<string, unknown>[],
+    keys: Record<string, string> = {},
+  ): boolean {
+    const source = this.wb.getWorksheet(table.sheet);
+    const n = Math.min(table.rows, chart.rows ?? table.rows);
+    if (!source || rows.length !== n || n === 0) return false;
+    const specKey = (k: string): string => Object.entries(keys).find(([, v]) => v === k)?.[0] ?? k;
+    const catCol = table.columns.get(chart.category);
+    if (catCol === undefined) return false;
+    return rows.every((row, k) => {
+      const r = table.headerRow + 1 + k;
+      if (cellText(source.getCell(r, catCol).value) !== plainText(row[specKey(chart.category)])) return false;
+      return chart.series.every((s) => {
+        const col = table.columns.get(s.key);
+        const v = row[specKey(s.key)];
+        const cell = col === undefined ? undefined : source.getCell(r, col).value;
+        return typeof v === 'number'
+          ? typeof cell === 'number' && Math.abs(cell - v) <= 1e-9 * Math.max(1, Math.abs(v))
+          : (v ?? null) === (cell ?? null);
+      });
+    });
+  }
+
+  /**
+   * A native Excel chart on `ws` of the columns of `table` (from `addDataTable`, on `ws` or another sheet), its top-left at
+   * (row, col), `size` px: its series reference the table's cells (the legend names its header
+   * cells) and cache their values now. Returns false, adding nothing, when the table has no
+   * rows or lacks a column the chart names.
+   *
+   * @example book.addTableChart(ws, years.cells, { type: 'combo', title: 'Deals and capital', category: 'year', series: [{ key: 'deals' }, { key: 'capital_usd', draw: 'line', secondary: true }] }, { row: 1, col: 9 }, { width: 480, height: 260 })
+   */
+  addTableChart(
+    ws: ExcelJS.Worksheet,
+    table: TableCells,
+    chart: TableChart,
+    at: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const source = this.wb.getWorksheet(table.sheet);
+    if (!source) return false;
+    const native = nativeChartOver(ws.name, table, chart, (row, col) => {
+      const cell = source.getCell(row, col);
+      return { value: cell.value, numFmt: cell.numFmt };
+    });
+    if (!native) return false;
+    this.charts.push({ chart: native, ws, at, size });
+    return true;
   }
 
   /**
@@ -144,16 +293,76 @@ export class ReportWorkbook extends WorkbookBlocks {
     size: { width: number; height: number },
   ): number {
     const id = this.wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' });
+    // A one-cell anchor: the image keeps its size; `finishPackage` drops the `editAs` exceljs
+    // writes on it, which openpyxl refuses.
     ws.addImage(id, {
       tl: { col: at.col - 1, row: at.row - 1 },
       ext: { width: size.width, height: size.height },
-      editAs: 'oneCell',
     });
     return this.rowBelow(ws, at.row, size.height);
   }
 
-  /** Writes the workbook to `path`. */
+  /**
+   * Beside the image of a chart whose data came with its spec (a service chart, a count of the
+   * batch): the data as a table on the "Chart data" sheet (the workbook's last) and a native
+   * chart of that table, `size` px, right of the image. Returns false when the spec has no
+   * native form.
+   */
+  protected override addSpecChart(
+    ws: ExcelJS.Worksheet,
+    spec: ChartSpec,
+    image: { row: number; col: number },
+    size: { width: number; height: number },
+  ): boolean {
+    const found = specChartData(spec);
+    if (!found) return false;
+    const { chart, n } = found;
+    if (!this.chartData) this.chartData = { ws: this.addSheet('Chart data'), row: 1 };
+    const data = this.chartData;
+    const title = data.ws.getCell(data.row, 1);
+    title.value = safeText(n.title);
+    title.font = { bold: true, color: { argb: 'FF1F4E79' } };
+    const table = this.addDataTable(data.ws, {
+      name: `ChartData${this.charts.length + 1}`,
+      origin: { row: data.row + 1, col: 1 },
+      freeze: false,
+      columns: [
+        { header: humanizeKey(n.xKey), key: n.xKey, width: 36 },
+        ...n.series.map((s) => ({ header: s.name, key: s.key, kind: valueKind(n.rows, s.key), width: 16 })),
+      ],
+      rows: n.rows,
+    });
+    data.row = table.lastRow + 3;
+    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    return this.addTableChart(ws, table.cells, chart, at, size);
+  }
+
+  /**
+   * The images of `ws` and its native charts: exceljs keeps each image's top-left cell and size,
+   * the workbook each chart's.
+   */
+  protected imagesOf(ws: ExcelJS.Worksheet): SheetImage[] {
+    const images = ws.getImages().flatMap((im) => {
+      const ext = (im.range as { ext?: { width: number; height: number } }).ext;
+      if (!ext) return [];
+      return [{ row: im.range.tl.nativeRow + 1, col: im.range.tl.nativeCol + 1, ...ext }];
+    });
+    const charts = this.charts.filter((c) => c.ws === ws).map((c) => ({ ...c.at, ...c.size }));
+    return [...images, ...charts];
+  }
+
+  /**
+   * Writes the workbook to `path`: how every sheet prints (`finishSheet`), exceljs's package, then
+   * the native charts added to it and its image anchors made ones Excel, LibreOffice and openpyxl
+   * all keep (`finishPackage`).
+   */
   async writeTo(path: string): Promise<void> {
-    await this.wb.xlsx.writeFile(path);
+    for (const ws of this.wb.worksheets)
+      this.finishSheet(ws, { lastCol: ws.columnCount, lastRow: ws.rowCount });
+    // The chart data sheet last, whenever it was added.
+    if (this.chartData)
+      (this.chartData.ws as unknown as { orderNo: number }).orderNo = Number.MAX_SAFE_INTEGER;
+    const saved = await this.wb.xlsx.writeBuffer();
+    await writeFile(path, await finishPackage(saved, this.nativeCharts));
   }
 }

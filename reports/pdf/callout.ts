@@ -50,25 +50,34 @@ export function callout(
   pdf.ensureSpace(l.height + 8);
   const x = pdf.left;
   const y0 = doc.y;
-  doc.save();
-  doc.rect(x, y0, pdf.contentWidth, l.height).fill(tone.tint);
-  doc.rect(x, y0, BAR, l.height).fill(tone.bar);
-  doc.restore();
+  const { tags } = pdf;
+  tags.artifact(() => {
+    doc.save();
+    doc.rect(x, y0, pdf.contentWidth, l.height).fill(tone.tint);
+    doc.rect(x, y0, BAR, l.height).fill(tone.bar);
+    doc.restore();
+  });
+  // A Div: the title a paragraph, the items a list.
+  const box = tags.element('Div');
   const tx = x + BAR + PAD;
   let y = y0 + PAD;
   doc
     .font(FONT_FAMILY_BOLD)
     .fontSize(size + 1)
     .fillColor(tone.bar);
-  for (const line of l.titleLines) {
-    doc.text(line, tx, y, { lineBreak: false });
-    y += (size + 1) * 1.35;
-  }
+  tags.mark(tags.element('P', {}, box), () => {
+    for (const line of l.titleLines) {
+      doc.text(line, tx, y, { lineBreak: false });
+      y += (size + 1) * 1.35;
+    }
+  });
   doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.ink);
+  const list = l.itemLines.length > 0 ? tags.element('L', {}, box) : null;
   for (const lines of l.itemLines) {
+    const item = pdf.listItem(list as NonNullable<typeof list>);
     lines.forEach((line, i) => {
-      if (i === 0) doc.text('•', tx, y, { lineBreak: false });
-      doc.text(line, tx + 10, y, { lineBreak: false });
+      if (i === 0) tags.mark(item.label, () => doc.text('•', tx, y, { lineBreak: false }));
+      tags.mark(item.body, () => doc.text(line, tx + 10, y, { lineBreak: false }));
       y += l.lh;
     });
     y += 2;

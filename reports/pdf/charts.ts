@@ -19,7 +19,7 @@ export function chartCell(pdf: ReportPdf, chart: NotedChart): RowCell {
   if (rendered)
     return {
       measure: () => pdf.chartHeight(rendered),
-      draw: () => pdf.chart(rendered, { alt: chart.title }),
+      draw: () => pdf.chart(rendered, { alt: rendered.alt ?? chart.title }),
     };
   const note = chart.note ?? 'Nothing to draw.';
   return {

@@ -1,5 +1,6 @@
 /**
- * A report PDF on pdfkit: DejaVu Sans embedded, a cover, a contents page with links and PDF
+ * A report PDF on pdfkit: DejaVu Sans embedded (and the fallback fonts a name in another script
+ * needs, subset), a cover, a contents page with links and PDF
  * bookmarks, headings that never sit orphaned at a page bottom, paragraphs, key-figure tiles,
  * tables that break across pages with their header repeated, vector charts, and
  * "Page i of n" footers.
@@ -15,6 +16,10 @@ import {
   truncateToWidth,
   wrapText,
 } from '../fonts.js';
+import { pdfFontFor, svgWithFallbackFonts } from '../charts/svg-fonts.js';
+import { installFallbackText, registerFontChain, withMarksDrawn } from './fallback-text.js';
+import { Tags, xmlText } from './tags.js';
+import type { LinkTarget, StructElement } from './tags.js';
 
 export interface PdfOptions {
   title: string;
@@ -25,6 +30,7 @@ export interface PdfOptions {
   creationDate?: Date;
   /** Text at the left of every footer; default the title. */
   footerText?: string;
+  /** The document's language (BCP 47), for the tagged PDF's /Lang. Default en-GB. */
   lang?: string;
   /** The first page is a cover, without a footer. Default true; false for a brief that starts with its content. */
   coverPage?: boolean;
@@ -70,6 +76,8 @@ export interface ChartImage {
   svg: string;
   width: number;
   height: number;
+  /** What the chart shows, the Figure's alternative text (`chartAltText`). */
+  alt?: string;
 }
 
 /** One cell of a `row`: measured and drawn inside its own column frame. */
@@ -95,15 +103,25 @@ export const COLORS = {
 } as const;
 
 const PAGE_MARGINS = { top: 56, bottom: 60, left: 50, right: 50 };
+/** Smallest share of its size a chart is drawn at to stay on the page with its text. */
+const MIN_CHART_SHRINK = 0.8;
 
 /** Builds one report PDF. Call `finish()` once at the end to get the bytes. */
 export class ReportPdf {
   readonly doc: PDFKit.PDFDocument;
   readonly toc: TocEntry[] = [];
+  /** The structure tree: every ReportPdf is a tagged PDF (PDF/UA-1). */
+  readonly tags: Tags;
+  /** Where the contents go in the structure tree (after the cover), filled by `finish()`. */
+  private contentsSect: StructElement | null = null;
   private readonly options: PdfOptions;
   private contentsPages: number[] = [];
   /** The column a `row` cell is drawn in; null: the full content width. */
   private frame: { x: number; w: number } | null = null;
+  /** The last chart drawn at the top of a page, and where it ended (see `onlyASmallChart`). */
+  private loneChart: { page: number; endY: number } | null = null;
+  /** Charts drawn so far (a row of cells counts the ones it drew). */
+  private chartsDrawn = 0;
   private outlineParent: PDFKit.PDFOutline | undefined;
   private destCount = 0;
   private readonly chunks: Buffer[] = [];
@@ -117,8 +135,12 @@ export class ReportPdf {
       margins: PAGE_MARGINS,
       bufferPages: true,
       autoFirstPage: false,
+      // Tagged PDF/UA-1: the structure tree (`tags`), /Lang, the title shown, pdfuaid in the XMP
+      // (below: pdfkit's `subset: 'PDF/UA'` would also write a CIDSet, taking UA part 1 for
+      // PDF/A-1, and that CIDSet misses the components of composite glyphs: 7.21.4.2-2 fails).
+      tagged: true,
       displayTitle: true,
-      lang: options.lang ?? 'en',
+      lang: options.lang ?? 'en-GB',
       pdfVersion: '1.7',
       info: {
         Title: options.title,
@@ -134,6 +156,11 @@ export class ReportPdf {
     const fonts = fontBuffers();
     this.doc.registerFont(FONT_FAMILY, fonts.regular);
     this.doc.registerFont(FONT_FAMILY_BOLD, fonts.bold);
+    // One-line text in every script: runs DejaVu Sans lacks are drawn in the chain's fonts.
+    installFallbackText(this.doc);
+    escapeXmpInfo(this.doc);
+    this.doc.appendXML(PDFUA_ID);
+    this.tags = new Tags(this.doc);
     this.done = new Promise<Buffer>((resolve, reject) => {
       this.doc.on('data', (c: Buffer) => this.chunks.push(c));
       this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
@@ -203,6 +230,7 @@ export class ReportPdf {
     }
     this.ensureSpace(height);
     const y0 = this.doc.y;
+    const charts0 = this.chartsDrawn;
     let maxY = y0;
     cells.forEach((c, i) => {
       this.doc.y = y0;
@@ -211,6 +239,12 @@ export class ReportPdf {
     });
     this.doc.y = maxY;
     this.doc.x = this.left;
+    // A row of charts only (an empty cell aside) at the top of a page counts as a lone chart.
+    const drawn = cells.filter((c, i) => this.inFrame(frames[i] ?? null, () => c.measure()) > 0).length;
+    this.loneChart =
+      this.frame === null && y0 <= PAGE_MARGINS.top + 1 && this.chartsDrawn - charts0 === drawn
+        ? { page: this.pageCount, endY: maxY }
+        : null;
     return height;
   }
 
@@ -243,56 +277,72 @@ export class ReportPdf {
 
   /** A full-page cover: title, subtitle and lines of facts. */
   cover(input: { kicker?: string; title: string; subtitle?: string; lines?: string[]; note?: string }): void {
-    const { doc } = this;
+    const { doc, tags } = this;
     const w = this.contentWidth;
-    doc.save();
-    doc.rect(0, 0, doc.page.width, 250).fill(COLORS.accent);
-    doc.restore();
+    tags.artifact(() => {
+      doc.save();
+      doc.rect(0, 0, doc.page.width, 250).fill(COLORS.accent);
+      doc.restore();
+    });
     let y = 110;
     if (input.kicker) {
-      doc
-        .font(FONT_FAMILY)
-        .fontSize(11)
-        .fillColor('#cfe0f1')
-        .text(input.kicker.toUpperCase(), this.left, y, { lineBreak: false });
+      const kicker = input.kicker;
+      tags.block('P', () =>
+        doc
+          .font(FONT_FAMILY)
+          .fontSize(11)
+          .fillColor('#cfe0f1')
+          .text(kicker.toUpperCase(), this.left, y, { lineBreak: false }),
+      );
       y += 24;
     }
     doc.font(FONT_FAMILY_BOLD).fontSize(28).fillColor('white');
-    for (const line of wrapText(input.title, w, 28, { bold: true, maxLines: 3 })) {
-      doc.text(line, this.left, y, { lineBreak: false });
-      y += 34;
-    }
+    tags.block(tags.headingTag(1), () => {
+      for (const line of wrapText(input.title, w, 28, { bold: true, maxLines: 3 })) {
+        doc.text(line, this.left, y, { lineBreak: false });
+        y += 34;
+      }
+    });
     y = Math.max(y + 40, 290);
     if (input.subtitle) {
+      const subtitle = input.subtitle;
       doc.font(FONT_FAMILY).fontSize(15).fillColor(COLORS.ink);
-      for (const line of wrapText(input.subtitle, w, 15, { maxLines: 3 })) {
-        doc.text(line, this.left, y, { lineBreak: false });
-        y += 20;
-      }
+      tags.block('P', () => {
+        for (const line of wrapText(subtitle, w, 15, { maxLines: 3 })) {
+          doc.text(line, this.left, y, { lineBreak: false });
+          y += 20;
+        }
+      });
       y += 14;
     }
     doc.font(FONT_FAMILY).fontSize(11).fillColor(COLORS.muted);
     for (const line of input.lines ?? []) {
-      for (const l of wrapText(line, w, 11, { maxLines: 3 })) {
-        doc.text(l, this.left, y, { lineBreak: false });
-        y += 16;
-      }
+      tags.block('P', () => {
+        for (const l of wrapText(line, w, 11, { maxLines: 3 })) {
+          doc.text(l, this.left, y, { lineBreak: false });
+          y += 16;
+        }
+      });
       y += 4;
     }
     if (input.note) {
       doc.fontSize(8.5).fillColor(COLORS.muted);
       const lines = wrapText(input.note, w, 8.5, { maxLines: 6 });
       let ny = this.bottom - lines.length * 12;
-      doc
-        .moveTo(this.left, ny - 10)
-        .lineTo(this.left + w, ny - 10)
-        .lineWidth(0.5)
-        .strokeColor(COLORS.rule)
-        .stroke();
-      for (const l of lines) {
-        doc.text(l, this.left, ny, { lineBreak: false });
-        ny += 12;
-      }
+      tags.artifact(() =>
+        doc
+          .moveTo(this.left, ny - 10)
+          .lineTo(this.left + w, ny - 10)
+          .lineWidth(0.5)
+          .strokeColor(COLORS.rule)
+          .stroke(),
+      );
+      tags.block('P', () => {
+        for (const l of lines) {
+          doc.text(l, this.left, ny, { lineBreak: false });
+          ny += 12;
+        }
+      });
     }
     doc.fillColor(COLORS.ink);
   }
@@ -308,6 +358,8 @@ export class ReportPdf {
 
   /** Reserves exactly `pages` contents pages (see `contentsPagesNeeded`). */
   reserveContentsPages(pages: number): void {
+    // The contents are read where they print, after the cover: their place in the tree is kept.
+    this.contentsSect ??= this.tags.element('Sect');
     for (let i = 0; i < Math.max(1, pages); i++) {
       this.newPage();
       this.contentsPages.push(this.pageCount - 1);
@@ -361,7 +413,7 @@ export class ReportPdf {
     const w = this.contentWidth;
     const lines = wrapText(text, w, size, { bold: true, maxLines: 2 });
     const blockHeight = lines.length * size * 1.25 + (level === 1 ? 16 : 8);
-    const startPage = options.newPage ?? level === 1;
+    const startPage = (options.newPage ?? level === 1) && !this.onlyASmallChart();
     if (startPage && (doc.y > PAGE_MARGINS.top + 1 || this.contentsPages.includes(this.pageCount - 1)))
       this.newPage();
     else if (level !== 1 && doc.y > PAGE_MARGINS.top + 1) doc.y += level === 2 ? 10 : 4;
@@ -384,17 +436,22 @@ export class ReportPdf {
       .fontSize(size)
       .fillColor(level === 3 ? COLORS.ink : COLORS.accent);
     let y = doc.y;
-    for (const line of lines) {
-      doc.text(line, this.left, y, { lineBreak: false });
-      y += size * 1.25;
-    }
+    this.tags.block(this.tags.headingTag(level), () => {
+      for (const line of lines) {
+        doc.text(line, this.left, y, { lineBreak: false });
+        y += size * 1.25;
+      }
+    });
     if (level === 1) {
-      doc
-        .moveTo(this.left, y + 2)
-        .lineTo(this.left + w, y + 2)
-        .lineWidth(1)
-        .strokeColor(COLORS.accent)
-        .stroke();
+      const ry = y + 2;
+      this.tags.artifact(() =>
+        doc
+          .moveTo(this.left, ry)
+          .lineTo(this.left + w, ry)
+          .lineWidth(1)
+          .strokeColor(COLORS.accent)
+          .stroke(),
+      );
       y += 12;
     } else {
       y += 4;
@@ -422,10 +479,12 @@ export class ReportPdf {
       .fillColor(options.link ? COLORS.accent : (options.color ?? COLORS.ink));
     // Keep at least two lines together at a page bottom.
     this.ensureSpace(Math.min(lines.length, 2) * lh);
+    const p = this.tags.element('P');
     for (const line of lines) {
       this.ensureSpace(lh);
       const y = doc.y;
-      doc.text(line, this.left, y, { lineBreak: false, ...(options.link ? { link: options.link } : {}) });
+      if (options.link) this.linkedText(p, { url: options.link }, text, line, this.left, y);
+      else this.tags.mark(p, () => doc.text(line, this.left, y, { lineBreak: false }));
       doc.y = y + lh;
     }
     doc.y += options.gap ?? 6;
@@ -446,14 +505,16 @@ export class ReportPdf {
     const lh = size * 1.35;
     const indent = 12;
     doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.ink);
+    const list = items.length > 0 ? this.tags.element('L') : null;
     for (const item of items) {
       const lines = wrapText(item, this.contentWidth - indent, size);
       this.ensureSpace(Math.min(lines.length, 2) * lh);
+      const { label, body } = this.listItem(list as StructElement);
       lines.forEach((line, i) => {
         this.ensureSpace(lh);
         const y = doc.y;
-        if (i === 0) doc.text('•', this.left + 2, y, { lineBreak: false });
-        doc.text(line, this.left + indent, y, { lineBreak: false });
+        if (i === 0) this.tags.mark(label, () => doc.text('•', this.left + 2, y, { lineBreak: false }));
+        this.tags.mark(body, () => doc.text(line, this.left + indent, y, { lineBreak: false }));
         doc.y = y + lh;
       });
       doc.y += 2;
@@ -462,40 +523,61 @@ export class ReportPdf {
     doc.x = this.left;
   }
 
+  /** A list item of `list`: its label (the bullet) and its body. */
+  listItem(list: StructElement): { label: StructElement; body: StructElement } {
+    const li = this.tags.element('LI', {}, list);
+    return { label: this.tags.element('Lbl', {}, li), body: this.tags.element('LBody', {}, li) };
+  }
+
   /** Key figures as tiles, `perRow` to a row. */
   keyFigures(tiles: KeyFigure[], perRow = 4): void {
     const { doc } = this;
     const gap = 8;
     const w = (this.contentWidth - gap * (perRow - 1)) / perRow;
     const h = 58;
+    const { tags } = this;
+    // Each tile a Div of paragraphs (label, value, note) in a Div of the key figures.
+    const group = tiles.length > 0 ? tags.element('Div') : null;
     for (let i = 0; i < tiles.length; i += perRow) {
       this.ensureSpace(h + gap);
       const y = doc.y;
       tiles.slice(i, i + perRow).forEach((t, j) => {
         const x = this.left + j * (w + gap);
-        doc.save();
-        doc.roundedRect(x, y, w, h, 4).fill(COLORS.tile);
-        doc.rect(x, y, 3, h).fill(COLORS.accent);
-        doc.restore();
-        doc
-          .font(FONT_FAMILY)
-          .fontSize(7.5)
-          .fillColor(COLORS.muted)
-          .text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 7, { lineBreak: false });
-        const valueSize = fitSize(t.value, w - 18, 17, 10, true);
-        doc
-          .font(FONT_FAMILY_BOLD)
-          .fontSize(valueSize)
-          .fillColor(COLORS.ink)
-          .text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 19, { lineBreak: false });
-        if (t.note) {
-          const color = t.trend === 'up' ? COLORS.up : t.trend === 'down' ? COLORS.down : COLORS.muted;
-          doc
-            .font(FONT_FAMILY)
-            .fontSize(7.5)
-            .fillColor(color)
-            .text(truncateToWidth(t.note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false });
-        }
+        const tile = tags.element('Div', {}, group as StructElement);
+        tags.artifact(() => {
+          doc.save();
+          doc.roundedRect(x, y, w, h, 4).fill(COLORS.tile);
+          doc.rect(x, y, 3, h).fill(COLORS.accent);
+          doc.restore();
+        });
+        tags.within(tile, () => {
+          tags.block('P', () =>
+            doc
+              .font(FONT_FAMILY)
+              .fontSize(7.5)
+              .fillColor(COLORS.muted)
+              .text(truncateToWidth(t.label.toUpperCase(), w - 18, 7.5), x + 10, y + 7, { lineBreak: false }),
+          );
+          const valueSize = fitSize(t.value, w - 18, 17, 10, true);
+          tags.block('P', () =>
+            doc
+              .font(FONT_FAMILY_BOLD)
+              .fontSize(valueSize)
+              .fillColor(COLORS.ink)
+              .text(truncateToWidth(t.value, w - 18, valueSize, true), x + 10, y + 19, { lineBreak: false }),
+          );
+          if (t.note) {
+            const note = t.note;
+            const color = t.trend === 'up' ? COLORS.up : t.trend === 'down' ? COLORS.down : COLORS.muted;
+            tags.block('P', () =>
+              doc
+                .font(FONT_FAMILY)
+                .fontSize(7.5)
+                .fillColor(color)
+                .text(truncateToWidth(note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false }),
+            );
+          }
+        });
       });
       doc.y = y + h + gap;
     }
@@ -572,34 +654,57 @@ export class ReportPdf {
     );
     const total = headerHeight + heights.reduce((a, b) => a + b, 0);
     const pageBody = this.bottom - PAGE_MARGINS.top;
+    const { tags } = this;
+    // Table > TR > TH (scope Column) / TD; a header repeated on a later page is an artifact.
+    const table = tags.element('Table');
 
-    const drawHeader = (): void => {
+    const drawHeader = (repeated: boolean): void => {
       const y = doc.y;
-      doc.save();
-      doc.rect(this.left, y, this.contentWidth, headerHeight).fill(COLORS.header);
-      doc.restore();
-      doc.font(FONT_FAMILY_BOLD).fontSize(size).fillColor('white');
-      let x = this.left;
-      columns.forEach((c, i) => {
-        const cw = widths[i] ?? 0;
-        (headerLines[i] ?? []).forEach((line, k) => {
-          this.put(line, x + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+      const draw = (cell: (i: number, draw: () => void) => void): void => {
+        doc.font(FONT_FAMILY_BOLD).fontSize(size).fillColor('white');
+        let x = this.left;
+        columns.forEach((c, i) => {
+          const cw = widths[i] ?? 0;
+          const cx = x;
+          cell(i, () =>
+            (headerLines[i] ?? []).forEach((line, k) => {
+              this.put(line, cx + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+            }),
+          );
+          x += cw;
         });
-        x += cw;
-      });
+      };
+      const background = (): void => {
+        doc.save();
+        doc.rect(this.left, y, this.contentWidth, headerHeight).fill(COLORS.header);
+        doc.restore();
+      };
+      if (repeated)
+        tags.artifact(() => {
+          background();
+          draw((_, d) => d());
+        }, 'Pagination');
+      else {
+        tags.artifact(background);
+        const tr = tags.element('TR', {}, table);
+        draw((_, d) => tags.mark(tags.element('TH', { scope: 'Column' }, tr), d));
+      }
       doc.y = y + headerHeight;
     };
 
     const keepWhole = total <= pageBody / 3;
     const firstTwo = headerHeight + (heights[0] ?? 0) + (heights[1] ?? 0);
     this.ensureSpace(keepWhole ? total : firstTwo);
-    drawHeader();
+    drawHeader(false);
     if (rows.length === 0) {
-      doc
-        .font(FONT_FAMILY)
-        .fontSize(size)
-        .fillColor(COLORS.muted)
-        .text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false });
+      const td = tags.element('TD', { colSpan: columns.length }, tags.element('TR', {}, table));
+      tags.mark(td, () =>
+        doc
+          .font(FONT_FAMILY)
+          .fontSize(size)
+          .fillColor(COLORS.muted)
+          .text(options.emptyText ?? 'No data.', this.left + pad, doc.y + pad, { lineBreak: false }),
+      );
       doc.y += lh + 2 * pad;
     }
     rows.forEach((_, r) => {
@@ -609,36 +714,52 @@ export class ReportPdf {
       const lastTwo = r === rows.length - 2 && r > 1 ? h + (heights[r + 1] ?? 0) : h;
       if (doc.y + lastTwo > this.bottom) {
         this.newPage();
-        drawHeader();
+        drawHeader(true);
       }
       const y = doc.y;
       if ((options.zebra ?? true) && r % 2 === 1) {
-        doc.save();
-        doc.rect(this.left, y, this.contentWidth, h).fill(COLORS.zebra);
-        doc.restore();
+        tags.artifact(() => {
+          doc.save();
+          doc.rect(this.left, y, this.contentWidth, h).fill(COLORS.zebra);
+          doc.restore();
+        });
       }
       doc.font(FONT_FAMILY).fontSize(size).fillColor(COLORS.ink);
+      const tr = tags.element('TR', {}, table);
       let x = this.left;
       columns.forEach((c, i) => {
         const cw = widths[i] ?? 0;
         const link = options.links?.[r]?.[i] ?? undefined;
-        if (link) doc.fillColor(COLORS.accent);
-        (lines[i] ?? []).forEach((line, k) => {
-          this.put(line, x + pad, y + pad + k * lh, {
-            width: cw - 2 * pad,
-            align: c.align ?? 'left',
-            ...(link ? { link } : {}),
+        const td = tags.element('TD', {}, tr);
+        const cellLines = lines[i] ?? [];
+        if (link) {
+          doc.fillColor(COLORS.accent);
+          const description = rows[r]?.[i] || link;
+          cellLines.forEach((line, k) => {
+            this.linkedText(td, { url: link }, description, line, x + pad, y + pad + k * lh, {
+              width: cw - 2 * pad,
+              align: c.align ?? 'left',
+            });
           });
-        });
-        if (link) doc.fillColor(COLORS.ink);
+          doc.fillColor(COLORS.ink);
+        } else {
+          const cx = x;
+          tags.mark(td, () =>
+            cellLines.forEach((line, k) => {
+              this.put(line, cx + pad, y + pad + k * lh, { width: cw - 2 * pad, align: c.align ?? 'left' });
+            }),
+          );
+        }
         x += cw;
       });
-      doc
-        .moveTo(this.left, y + h)
-        .lineTo(this.left + this.contentWidth, y + h)
-        .lineWidth(0.4)
-        .strokeColor(COLORS.rule)
-        .stroke();
+      tags.artifact(() =>
+        doc
+          .moveTo(this.left, y + h)
+          .lineTo(this.left + this.contentWidth, y + h)
+          .lineWidth(0.4)
+          .strokeColor(COLORS.rule)
+          .stroke(),
+      );
       doc.y = y + h;
     });
     doc.x = this.left;
@@ -646,34 +767,73 @@ export class ReportPdf {
   }
 
   /**
+   * True when the current page holds one chart and nothing else, less than a third of the page
+   * high: the next section follows it there rather than leaving the page mostly empty.
+   */
+  private onlyASmallChart(): boolean {
+    const c = this.loneChart;
+    return (
+      c !== null &&
+      c.page === this.pageCount &&
+      c.endY === this.doc.y &&
+      this.doc.y - PAGE_MARGINS.top < this.pageBody / 3
+    );
+  }
+
+  /**
    * A vector chart from SVG, scaled to at most the content width (never up), aspect kept,
-   * centred; moves to the next page when it does not fit, and shrinks to one page at most.
+   * centred, and shrinks to one page at most. Kept with the text above it: a chart that misses
+   * the rest of the page by at most a fifth of its height is drawn that much smaller there
+   * (charts are rendered larger than they print, so labels stay above 6 pt); a larger one moves
+   * to the next page.
    */
   chart(chart: ChartImage, options: { caption?: string; maxWidth?: number; alt?: string } = {}): void {
     const { doc } = this;
     const captionHeight = options.caption ? 16 : 0;
-    const { w, h } = this.chartBox(chart, options);
+    let { w, h } = this.chartBox(chart, options);
+    const room = this.remaining - captionHeight - 8;
+    if (this.frame === null && h > room && room >= h * MIN_CHART_SHRINK) {
+      w *= room / h;
+      h = room;
+    }
     this.ensureSpace(h + captionHeight + 8);
     const x = this.left + (this.contentWidth - w) / 2;
     const y = doc.y;
-    SVGtoPDF(doc, chart.svg, x, y, {
-      width: w,
-      height: h,
-      preserveAspectRatio: 'xMidYMid meet',
-      fontCallback: (_family, bold) => (bold ? FONT_FAMILY_BOLD : FONT_FAMILY),
-    });
+    const atTop = y <= PAGE_MARGINS.top + 1;
+    registerFontChain(doc);
+    const svg = svgWithFallbackFonts(chart.svg, 'pdfkit');
+    // A Figure whose alternative text says what the chart shows; the caption a paragraph under it.
+    const alt = options.alt ?? chart.alt ?? options.caption ?? 'Chart';
+    this.tags.block(
+      'Figure',
+      () =>
+        withMarksDrawn(doc, svg, () =>
+          SVGtoPDF(doc, svg, x, y, {
+            width: w,
+            height: h,
+            preserveAspectRatio: 'xMidYMid meet',
+            fontCallback: (family, bold) => pdfFontFor(family, bold),
+          }),
+        ),
+      { alt, bbox: [x, y, x + w, y + h] },
+    );
     doc.y = y + h + 4;
     if (options.caption) {
+      const caption = options.caption;
       doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
-      this.put(truncateToWidth(options.caption, this.contentWidth, 7.5), this.left, doc.y, {
-        width: this.contentWidth,
-        align: 'center',
-      });
+      this.tags.block('P', () =>
+        this.put(truncateToWidth(caption, this.contentWidth, 7.5), this.left, doc.y, {
+          width: this.contentWidth,
+          align: 'center',
+        }),
+      );
       doc.y += captionHeight - 4;
     }
     doc.x = this.left;
     doc.y += 8;
     doc.fillColor(COLORS.ink);
+    this.chartsDrawn++;
+    if (this.frame === null) this.loneChart = atTop ? { page: this.pageCount, endY: doc.y } : null;
   }
 
   /**
@@ -684,21 +844,40 @@ export class ReportPdf {
     text: string,
     x: number,
     y: number,
-    options: { width?: number; align?: 'left' | 'right' | 'center'; goTo?: string; link?: string } = {},
+    options: { width?: number; align?: 'left' | 'right' | 'center' } = {},
   ): void {
-    const { doc } = this;
-    let tx = x;
-    if (options.width !== undefined && options.align && options.align !== 'left') {
-      const state = doc as unknown as { _font?: { name?: string }; _fontSize: number };
-      const bold = state._font?.name?.includes('Bold') ?? false;
-      const tw = measureText(text, state._fontSize, bold);
-      tx = options.align === 'right' ? x + options.width - tw : x + (options.width - tw) / 2;
-    }
-    doc.text(text, tx, y, {
-      lineBreak: false,
-      ...(options.goTo ? { goTo: options.goTo } : {}),
-      ...(options.link ? { link: options.link } : {}),
-    });
+    this.doc.text(text, this.placed(text, x, options).x, y, { lineBreak: false });
+  }
+
+  /** Where `put` draws `text` (aligned in `width`) and how wide it is, in the current font. */
+  private placed(
+    text: string,
+    x: number,
+    options: { width?: number; align?: 'left' | 'right' | 'center' },
+  ): { x: number; w: number } {
+    const state = this.doc as unknown as { _font?: { name?: string }; _fontSize: number };
+    const bold = state._font?.name?.includes('Bold') ?? false;
+    const tw = measureText(text, state._fontSize, bold);
+    if (options.width === undefined || !options.align || options.align === 'left') return { x, w: tw };
+    return { x: options.align === 'right' ? x + options.width - tw : x + (options.width - tw) / 2, w: tw };
+  }
+
+  /**
+   * One line of linked text, as `put` draws it, in a `Link` element of `parent` with one link
+   * annotation over the line (not one a font run), described by `description`.
+   */
+  private linkedText(
+    parent: StructElement,
+    target: LinkTarget,
+    description: string,
+    line: string,
+    x: number,
+    y: number,
+    options: { width?: number; align?: 'left' | 'right' | 'center' } = {},
+  ): void {
+    const at = this.placed(line, x, options);
+    const rect = { x: at.x, y, w: at.w, h: this.doc.currentLineHeight() };
+    this.tags.link(parent, target, rect, description, () => this.put(line, x, y, options));
   }
 
   /** Vertical space. */
@@ -707,31 +886,42 @@ export class ReportPdf {
   }
 
   private writeContents(): void {
-    const { doc } = this;
+    const { doc, tags } = this;
     const w = this.contentWidth;
     const layout = this.contentsLayout();
+    const sect = this.contentsSect;
+    if (!sect) return;
     let opened = -1;
     const open = (idx: number): boolean => {
       const page = this.contentsPages[idx];
       if (page === undefined) return false;
       doc.switchToPage(page);
       doc.y = PAGE_MARGINS.top;
-      doc
-        .font(FONT_FAMILY_BOLD)
-        .fontSize(18)
-        .fillColor(COLORS.accent)
-        .text(idx === 0 ? 'Contents' : 'Contents (continued)', this.left, doc.y, { lineBreak: false });
+      const y = doc.y;
+      const title = (): void => {
+        doc
+          .font(FONT_FAMILY_BOLD)
+          .fontSize(18)
+          .fillColor(COLORS.accent)
+          .text(idx === 0 ? 'Contents' : 'Contents (continued)', this.left, y, { lineBreak: false });
+      };
+      // "Contents" is a heading; its repetition on a further page is pagination.
+      if (idx === 0) tags.mark(tags.element('H1', {}, sect), title);
+      else tags.artifact(title, 'Pagination');
       doc.y += 30;
-      doc
-        .moveTo(this.left, doc.y - 6)
-        .lineTo(this.left + w, doc.y - 6)
-        .lineWidth(1)
-        .strokeColor(COLORS.accent)
-        .stroke();
+      tags.artifact(() =>
+        doc
+          .moveTo(this.left, doc.y - 6)
+          .lineTo(this.left + w, doc.y - 6)
+          .lineWidth(1)
+          .strokeColor(COLORS.accent)
+          .stroke(),
+      );
       opened = idx;
       return true;
     };
     open(0);
+    const list = tags.element('TOC', {}, sect);
     for (const [i, e] of this.toc.entries()) {
       const at = layout.at[i];
       if (!at) break;
@@ -745,23 +935,28 @@ export class ReportPdf {
       const title = truncateToWidth(e.title, titleMax, size, e.level === 1);
       const y = at.y;
       doc.font(font).fontSize(size).fillColor(COLORS.ink);
-      this.put(title, this.left + indent, y, { goTo: e.dest });
+      // TOCI > Reference > Link (title), Link (page number): both go to the heading.
+      const ref = tags.element('Reference', {}, tags.element('TOCI', {}, list));
+      const target = { goTo: e.dest };
+      this.linkedText(ref, target, `${e.title}, page ${num}`, title, this.left + indent, y);
       const titleWidth = measureText(title, size, e.level === 1);
       const dotsFrom = this.left + indent + titleWidth + 6;
       const dotsTo = this.left + w - numWidth - 6;
       if (dotsTo > dotsFrom) {
-        doc.save();
-        doc
-          .moveTo(dotsFrom, y + size * 0.85)
-          .lineTo(dotsTo, y + size * 0.85)
-          .lineWidth(0.6)
-          .dash(1, { space: 2.5 })
-          .strokeColor('#9aa4ae')
-          .stroke();
-        doc.undash();
-        doc.restore();
+        tags.artifact(() => {
+          doc.save();
+          doc
+            .moveTo(dotsFrom, y + size * 0.85)
+            .lineTo(dotsTo, y + size * 0.85)
+            .lineWidth(0.6)
+            .dash(1, { space: 2.5 })
+            .strokeColor('#9aa4ae')
+            .stroke();
+          doc.undash();
+          doc.restore();
+        });
       }
-      this.put(num, this.left + w - numWidth, y, { goTo: e.dest });
+      this.linkedText(ref, target, `${e.title}, page ${num}`, num, this.left + w - numWidth, y);
     }
   }
 
@@ -776,17 +971,20 @@ export class ReportPdf {
       doc.page.margins.bottom = 0; // writing below the margin must not add a page
       const y = doc.page.height - 36;
       const w = this.contentWidth;
-      doc
-        .moveTo(this.left, y - 6)
-        .lineTo(this.left + w, y - 6)
-        .lineWidth(0.4)
-        .strokeColor(COLORS.rule)
-        .stroke();
-      const pageText = `Page ${i + 1} of ${range.count}`;
-      doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
-      const pw = measureText(pageText, 7.5);
-      doc.text(truncateToWidth(footer, w - pw - 20, 7.5), this.left, y, { lineBreak: false });
-      doc.text(pageText, this.left + w - pw, y, { lineBreak: false });
+      // The footer repeats on every page: pagination, not content.
+      this.tags.artifact(() => {
+        doc
+          .moveTo(this.left, y - 6)
+          .lineTo(this.left + w, y - 6)
+          .lineWidth(0.4)
+          .strokeColor(COLORS.rule)
+          .stroke();
+        const pageText = `Page ${i + 1} of ${range.count}`;
+        doc.font(FONT_FAMILY).fontSize(7.5).fillColor(COLORS.muted);
+        const pw = measureText(pageText, 7.5);
+        doc.text(truncateToWidth(footer, w - pw - 20, 7.5), this.left, y, { lineBreak: false });
+        doc.text(pageText, this.left + w - pw, y, { lineBreak: false });
+      }, 'Pagination');
       doc.page.margins.bottom = bottomMargin;
     }
   }
@@ -806,6 +1004,33 @@ export class ReportPdf {
     await writeFile(path, bytes);
     return pages;
   }
+}
+
+/** The PDF/UA identification schema of the XMP metadata: part 1. */
+const PDFUA_ID = `
+        <rdf:Description xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/" rdf:about="">
+            <pdfuaid:part>1</pdfuaid:part>
+        </rdf:Description>`;
+
+/**
+ * Makes pdfkit write the document info into the XMP metadata with XML's special characters
+ * escaped (it writes them as they are: a title with "&" would make the XMP unreadable); the
+ * info dictionary keeps the text as it is.
+ */
+function escapeXmpInfo(doc: PDFKit.PDFDocument): void {
+  const d = doc as unknown as { _addInfo: () => void; info: Record<string, unknown> };
+  const addInfo = d._addInfo.bind(d);
+  d._addInfo = () => {
+    const info = d.info;
+    d.info = Object.fromEntries(
+      Object.entries(info).map(([k, v]) => [k, typeof v === 'string' ? xmlText(v) : v]),
+    );
+    try {
+      addInfo();
+    } finally {
+      d.info = info;
+    }
+  };
 }
 
 /** The largest font size in [min, max] at which `text` fits `width`. */

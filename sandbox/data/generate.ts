@@ -14,9 +14,10 @@ import { generateStartups } from './generate-startups.js';
 import { datasetHash } from './hash.js';
 import { Rng } from './prng.js';
 import { SCHEMA_SQL, STAGES } from './schema.js';
+import { giveScriptNames } from './script-names.js';
 
 /** Bump when the generator's output changes: cached files of other versions are rebuilt. */
-export const GENERATOR_VERSION = '2';
+export const GENERATOR_VERSION = '3';
 
 /** How many records a build of scale 1 makes. */
 export const DATASET_SIZE = { investors: 5_400, startups: 21_000 } as const;
@@ -58,6 +59,7 @@ export function generateData(opts: GenerateOptions): GeneratedData {
   const { startups, rounds } = generateStartups(new Rng(opts.seed, 2), calendar, size.startups);
   assignInvestors(new Rng(opts.seed, 3), investors, startups, rounds);
   scoreInvestors(new Rng(opts.seed, 4), calendar, investors, rounds);
+  giveScriptNames(new Rng(opts.seed, 5), startups, rounds, investors);
   return { investors, startups, rounds, calendar };
 }
 

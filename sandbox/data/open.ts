@@ -93,8 +93,8 @@ function resolveOptions(opts: OpenSandboxOptions): Resolved {
 
 /**
  * Path of the cached file for a seed, as-of date and scale (the file may not exist yet). Scale 1
- * has no scale in the name (`vis-seed42-2026-11-20-g2.sqlite`), others do
- * (`vis-seed42-2026-11-20-scale5-g2.sqlite`).
+ * has no scale in the name (`vis-seed42-2026-11-20-g3.sqlite`), others do
+ * (`vis-seed42-2026-11-20-scale5-g3.sqlite`).
  */
 export function sandboxDatabasePath(
   opts: { seed?: number; asOf?: string; scale?: number; dataDir?: string } = {},

@@ -46,6 +46,7 @@ describe('loadSettings', () => {
       sandboxPort: 8787,
       devSmtpPort: 2525,
       devS3Port: 7070,
+      workflowsModule: null,
     });
   });
 
@@ -73,6 +74,7 @@ describe('loadSettings', () => {
       VIR_SANDBOX_PORT: '0',
       VIR_DEV_SMTP_PORT: '0',
       VIR_DEV_S3_PORT: '17070',
+      VIR_WORKFLOWS_MODULE: '/app/test/workflows-next.ts',
     });
     expect(s.visBaseUrl).toBe('https://api.example.test');
     expect(s.visApiKey).toBe('vis_live_abc123');
@@ -94,6 +96,7 @@ describe('loadSettings', () => {
     expect(s.sandboxPort).toBe(0);
     expect(s.devSmtpPort).toBe(0);
     expect(s.devS3Port).toBe(17070);
+    expect(s.workflowsModule).toBe('/app/test/workflows-next.ts');
   });
 
   it('treats empty variables as unset', () => {
@@ -114,6 +117,7 @@ describe('loadSettings', () => {
       'VIR_CREDIT_CAP_DAY',
       'VIR_CREDIT_CAP_WEEK',
       'VIR_CREDIT_CAP_MONTH',
+      'VIR_WORKFLOWS_MODULE',
     ];
     for (const name of SETTING_NAMES) {
       expect(name in DEFAULTS || optional.includes(name)).toBe(true);

@@ -320,7 +320,9 @@ describe('determinism and cache', () => {
       b.db.close();
       c.db.close();
     }
-  });
+    // Three full builds of about 20 s each on two cores (more when the machine is busy); the
+    // speed bound is the buildMs check above.
+  }, 180_000);
 
   it('reopens from the cache fast, as a private copy that writes never reach', () => {
     // The default folder holds the file built by the global setup (or by this file's beforeAll).

@@ -10,6 +10,7 @@ import {
   barLayout,
   countBarSpec,
   PALETTE,
+  chartAltText,
   renderChart,
   renderVegaLite,
   toVegaLite,
@@ -55,13 +56,14 @@ function barsChart(
       layout: barLayout([]),
       note: `No ${what} chart: the service gave no ${what} for any startup of the batch.`,
     };
-  // Labels as the font draws them (resvg and the PDF have DejaVu Sans only).
+  // Labels as the fonts draw them (a script no font of the chain has becomes […]).
   const shown = (id === 'sectors' ? topWithOther(bars, TOP_SECTORS, 'sectors') : bars).map((b) => ({
     ...b,
     label: printableText(b.label),
   }));
   return {
-    spec: countBarSpec(title, shown, { series: 'Startups' }),
+    // Sectors largest first; stages in the order of a company's life.
+    spec: countBarSpec(title, shown, { series: 'Startups', order: id === 'stages' ? 'given' : 'value' }),
     layout: barLayout(shown.map((b) => b.label)),
     note: null,
   };
@@ -79,9 +81,9 @@ async function fitChart(digest: FundDigest): Promise<FundChart> {
     return { id: 'fit', title: 'Fit of the batch', rendered: null, note };
   }
   // The best fits on top.
-  const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups' });
+  const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups', order: 'given' });
   const layout = barLayout(bands.map((b) => b.label));
-  return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null };
+  return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null, spec };
 }
 
 /** Why the trend is not drawn, or null when it is. */
@@ -190,7 +192,13 @@ async function trendChart(digest: FundDigest): Promise<FundChart> {
     // Fits sit high (70 to 95): the axis starts near them, not at zero.
     encoding.y = { ...encoding.y, scale: { zero: false, nice: true } };
   }
-  return { id: 'trend', title, rendered: await renderVegaLite(vl, TREND_LAYOUT), note: null };
+  return {
+    id: 'trend',
+    title,
+    rendered: { ...(await renderVegaLite(vl, TREND_LAYOUT)), alt: chartAltText(spec) },
+    note: null,
+    spec,
+  };
 }
 
 /**
@@ -209,7 +217,13 @@ export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]>
     const kinds = given(bars).length;
     const title = id === 'sectors' && kinds > TOP_SECTORS ? `${name}: top ${TOP_SECTORS} of ${kinds}` : name;
     const p = barsChart(digest, id, title, [...bars], what);
-    out.push({ id, title, rendered: p.spec ? await renderChart(p.spec, p.layout) : null, note: p.note });
+    out.push({
+      id,
+      title,
+      rendered: p.spec ? await renderChart(p.spec, p.layout) : null,
+      note: p.note,
+      ...(p.spec ? { spec: p.spec } : {}),
+    });
   }
   out.push(await trendChart(digest));
   return out;

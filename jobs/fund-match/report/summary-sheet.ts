@@ -48,6 +48,7 @@ const SHEETS = [
   'Match history: every startup the job ever matched, its fit and rank per run (one column a run date).',
   'Watchlist: new rounds, stage and status changes of the startups followed, since the last run.',
   'Dropped: the startups matched last time and not now, with the likely reason.',
+  'Chart data (when a chart is drawn): the numbers of each chart, which the editable chart beside its image plots.',
 ];
 
 /** Builds the Summary sheet. Returns how many charts it placed as images. */

@@ -25,7 +25,7 @@ function titleOf(spec: ChartSpec, j: number): string {
   return t || `Chart ${j + 1}`;
 }
 
-/** The spec with its title and x labels as the font can draw them (DejaVu Sans has no CJK). */
+/** The spec with its title and x labels as the fonts can draw them (reports/font-chain.ts). */
 function printable(spec: ChartSpec, title: string): ChartSpec {
   const xKey = typeof spec.xKey === 'string' ? spec.xKey : null;
   const data = Array.isArray(spec.data)
@@ -59,12 +59,14 @@ async function one(spec: ChartSpec, company: string, i: number, j: number): Prom
   const why = undrawable(spec);
   if (why !== null) return leftOut(why);
   try {
+    const drawn = printable(spec, title);
     return {
       id: `c${i}-${j}`,
       company: i,
       title,
-      rendered: await renderChart(printable(spec, title), LAYOUT),
+      rendered: await renderChart(drawn, LAYOUT),
       note: null,
+      spec: drawn,
     };
   } catch {
     return leftOut('could not be drawn');

@@ -68,6 +68,7 @@ export function writeSummarySheet(
     [
       "A sheet per company: its investors in the service's ranking, new since the last run marked, fit, type, HQ, check size, thesis, reasons and recent portfolio; the service's charts under the list.",
       'Shared investors: the investors on two or more companies’ lists, with which companies and the best fit.',
+      'Chart data (when a chart is drawn): the numbers of each chart, which the editable chart beside its image plots.',
     ],
     lastRow + 2,
     { heading: 'The sheets', span: 6, charsPerLine: 130 },

@@ -88,7 +88,7 @@ export function standInNote(rows: readonly (readonly string[])[]): string[] {
   const marked = rows.some((r) => r.some((c) => c.includes(STAND_IN_MARK) || c.includes(UNPRINTABLE)));
   return marked
     ? [
-        "* An investor's name in a script this report's font cannot print (Chinese, for one) is " +
+        "* An investor's name in a script this report's fonts cannot print is " +
           'printed as its service key, other such text as […]; the workbook has them whole.',
       ]
     : [];

@@ -91,9 +91,10 @@ export async function writeShortlistWorkbook(
     title: shortlistTitle(report),
     created: options.created ?? (Number.isNaN(runDay.getTime()) ? new Date() : runDay),
   });
-  // The company sheets' names, known before the Summary links to them; Summary and Shared
-  // investors are taken first so that no company takes them.
-  const used = new Set(['summary', 'shared investors']);
+  // The company sheets' names, known before the Summary links to them; Summary, Shared
+  // investors and Chart data (added with the first chart) are taken first so that no company
+  // takes them.
+  const used = new Set(['summary', 'shared investors', 'chart data']);
   const names = report.companies.map((c) => sanitizeSheetName(c.name, used));
   writeSummarySheet(book, report, names);
   let images = 0;

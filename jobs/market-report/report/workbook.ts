@@ -5,12 +5,14 @@
  * service is formula-safe; numbers stay numbers; links go to the service's http(s) urls only.
  */
 import type { Worksheet } from 'exceljs';
-import { ReportWorkbook } from '../../../reports/excel/index.js';
-import type { ColumnKind, DataColumn, KeyFigureCell } from '../../../reports/excel/index.js';
+import { ReportWorkbook, tableChartOf } from '../../../reports/excel/index.js';
+import { normalizeChart } from '../../../reports/charts/index.js';
+import type { ColumnKind, DataColumn, KeyFigureCell, TableCells } from '../../../reports/excel/index.js';
 import { formatDate, formatDateTime } from '../../../reports/format.js';
 import { isIdentifierKey, unitFromKey } from '../../../reports/charts/index.js';
 import type { RenderedChart } from '../../../reports/charts/index.js';
 import { answerColumnsForSheet, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
+import { COMPARE_CAPITAL, COMPARE_DEALS, answerChartId, countryChartId } from './charts.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
 import { countryFigures, summaryParts, totals, yearRows } from './figures.js';
 import type { AgentAnswer, MarketReportModel } from './model.js';
@@ -23,7 +25,35 @@ function imageSize(c: RenderedChart, size: PlannedChart['size']): { width: numbe
   return { width: Math.round(c.width * scale), height: Math.round(c.height * scale) };
 }
 
-/** Places charts one under the other from `row` at column `col`; returns the next free row. */
+/**
+ * The tables of a sheet a native chart can plot: by chart id, the table a report chart is drawn
+ * from (`keys` maps the chart's data keys to the table's where they differ); `any`, the tables
+ * a chart with its own data (a service chart) plots when they hold exactly that data.
+ */
+interface ChartTables {
+  byId?: Map<string, { table: TableCells; keys?: Record<string, string> }>;
+  any?: TableCells[];
+}
+
+/** The table and chart of the native chart beside `p`'s image, if a table holds its data. */
+function nativeFor(book: ReportWorkbook, p: PlannedChart, tables: ChartTables) {
+  const own = tables.byId?.get(p.id);
+  if (own) {
+    const chart = tableChartOf(p.spec, own.keys);
+    return chart ? { table: own.table, chart } : null;
+  }
+  const chart = tableChartOf(p.spec);
+  if (!chart) return null;
+  const rows = normalizeChart(p.spec).rows;
+  const table = tables.any?.find((t) => book.tableHolds(t, chart, rows));
+  return table ? { table, chart } : null;
+}
+
+/**
+ * Places charts one under the other from `row` at column `col`, each image with the native,
+ * editable chart of its table (if it has one) at its right, the same size. Returns the next
+ * free row, the images and the native charts placed.
+ */
 function placeCharts(
   book: ReportWorkbook,
   ws: Worksheet,
@@ -31,16 +61,26 @@ function placeCharts(
   rendered: RenderedCharts,
   row: number,
   col: number,
-): { next: number; placed: number } {
+  tables: ChartTables = {},
+): { next: number; placed: number; native: number } {
   let r = row;
   let placed = 0;
+  let native = 0;
   for (const p of charts) {
     const c = rendered.get(p.id);
     if (!c) continue;
-    r = book.addImage(ws, c.png, { row: r, col }, imageSize(c, p.size));
+    const size = imageSize(c, p.size);
+    const next = book.addImage(ws, c.png, { row: r, col }, size);
+    const n = nativeFor(book, p, tables);
+    if (
+      n &&
+      book.addTableChart(ws, n.table, n.chart, { row: r, col: book.columnRightOf(ws, col, size.width) }, size)
+    )
+      native++;
+    r = next;
     placed++;
   }
-  return { next: r, placed };
+  return { next: r, placed, native };
 }
 
 /** How an answer column is written: ids and years as plain numbers, amounts in dollars, dates as dates. */
@@ -56,16 +96,20 @@ function answerKind(a: AgentAnswer, column: string): ColumnKind {
   return isDateColumn(rows, column) ? 'date' : 'text';
 }
 
-/** Builds the market report workbook. Returns the workbook and the number of images placed. */
+/**
+ * Builds the market report workbook. Returns the workbook, the number of images placed and of
+ * native charts (beside the images of the charts whose data is a table on the same sheet).
+ */
 export function buildMarketWorkbook(
   model: MarketReportModel,
   charts: RenderedCharts,
   planned: PlannedChart[],
   options: { created?: Date } = {},
-): { book: ReportWorkbook; images: number } {
+): { book: ReportWorkbook; images: number; nativeCharts: number } {
   const title = reportTitle(model);
   const book = new ReportWorkbook({ title, created: options.created ?? new Date(model.generatedAt) });
   let images = 0;
+  let nativeCharts = 0;
   const t = totals(model);
   const figs = model.countries.map((c) => countryFigures(model, c));
   const firstRun = !model.comparison.previousRunAt;
@@ -164,8 +208,15 @@ export function buildMarketWorkbook(
     charts,
     cmp.lastRow + 2,
     1,
+    {
+      byId: new Map([
+        [COMPARE_CAPITAL, { table: cmp.cells, keys: { full: 'capital', ytd: 'ytdCapital' } }],
+        [COMPARE_DEALS, { table: cmp.cells, keys: { full: 'deals', ytd: 'ytdDeals' } }],
+      ]),
+    },
   );
   images += placedSummary.placed;
+  nativeCharts += placedSummary.native;
   summary.views = [{ showGridLines: false }];
 
   // One sheet per country: figures and tables on the left (A to G), charts on the right (from I).
@@ -241,7 +292,7 @@ export function buildMarketWorkbook(
       ],
       rows: c.top_sectors.map((s) => ({ ...s })),
     });
-    book.addDataTable(ws, {
+    const investors = book.addDataTable(ws, {
       name: `${c.country}_ActiveInvestors`,
       origin: { row: sectors.lastRow + 2, col: 1 },
       columns: [
@@ -251,10 +302,25 @@ export function buildMarketWorkbook(
       ],
       rows: c.most_active_investors.map((m) => ({ ...m })),
     });
-    // One set of widths for the stacked tables and the key figures (whose notes spill right).
-    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => (ws.getColumn(k + 1).width = w));
+    // One set of widths for the stacked tables and the key figures (whose notes spill right),
+    // at least what their longest values need.
+    [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => {
+      const col = ws.getColumn(k + 1);
+      col.width = k === 7 ? w : Math.max(col.width ?? 0, w);
+    });
     const own = planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
-    images += placeCharts(book, ws, own, charts, 1, 9).placed;
+    const placed = placeCharts(book, ws, own, charts, 1, 9, {
+      byId: new Map([
+        // The image's categories are "2024", "2025 YTD": the table has the year and the period.
+        [countryChartId(i, 'years'), { table: years.cells, keys: { period: 'year' } }],
+        [countryChartId(i, 'stages'), { table: stages.cells }],
+        [countryChartId(i, 'sectors'), { table: sectors.cells }],
+        [countryChartId(i, 'investors'), { table: investors.cells }],
+      ]),
+      any: [years.cells, stages.cells, sectors.cells, investors.cells],
+    });
+    images += placed.placed;
+    nativeCharts += placed.native;
   });
 
   // Data sheets.
@@ -404,13 +470,20 @@ export function buildMarketWorkbook(
     if (rows.length === 0) return;
     const cols = answerColumnsForSheet(a);
     const ws = book.addSheet(`Answer ${i + 1}`);
-    book.addDataTable(ws, {
+    const table = book.addDataTable(ws, {
       name: `Answer${i + 1}`,
       columns: cols.map((c) => ({ header: answerHeader(c), key: c, kind: answerKind(a, c) })),
       rows,
     });
     const own = planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
-    images += placeCharts(book, ws, own, charts, 1, cols.length + 2).placed;
+    // The chart the report draws from the rows (when the service sent none) plots the table.
+    const fromRows = own.find((p) => p.id === answerChartId(i, 0) && !p.fromService);
+    const placed = placeCharts(book, ws, own, charts, 1, cols.length + 2, {
+      byId: new Map(fromRows ? [[fromRows.id, { table: table.cells }]] : []),
+      any: [table.cells],
+    });
+    images += placed.placed;
+    nativeCharts += placed.native;
   });
 
   // Methodology
@@ -473,5 +546,5 @@ export function buildMarketWorkbook(
     rows: model.stats.operations.map((o) => ({ ...o, credits: o.credits ?? 0 })),
   });
 
-  return { book, images };
+  return { book, images, nativeCharts };
 }

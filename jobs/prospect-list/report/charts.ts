@@ -61,7 +61,9 @@ export function planProspectCharts(summary: ProspectSummary): PlannedProspectCha
             ? `No ${what} chart: the list is empty.`
             : `No ${what} chart: the service gave no ${what} for any listed company.`,
       };
-    return { id, title, spec: countBarSpec(title, bars), layout: barLayout(labels), note: null };
+    // Stages keep the order of a company's life; sectors and countries go largest first.
+    const order = id === 'stages' ? 'given' : 'value';
+    return { id, title, spec: countBarSpec(title, bars, { order }), layout: barLayout(labels), note: null };
   };
   const stages = charts.stages.filter((b) => b.count > 0);
   const sectorKinds = charts.sectors.filter((b) => b.count > 0).length;
@@ -76,7 +78,7 @@ export function planProspectCharts(summary: ProspectSummary): PlannedProspectCha
     return {
       id,
       title,
-      spec: countBarSpec(title, bars),
+      spec: countBarSpec(title, bars, { order: 'given' }),
       layout: barLayout(bars.map((b) => b.label)),
       note: null,
     };
@@ -111,7 +113,7 @@ export async function renderProspectCharts(summary: ProspectSummary): Promise<Pr
   const out: ProspectChart[] = [];
   for (const p of planProspectCharts(summary)) {
     const rendered = p.spec ? await renderChart(p.spec, p.layout) : null;
-    out.push({ id: p.id, title: p.title, rendered, note: p.note });
+    out.push({ id: p.id, title: p.title, rendered, note: p.note, ...(p.spec ? { spec: p.spec } : {}) });
   }
   return out;
 }

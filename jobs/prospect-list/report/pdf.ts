@@ -152,7 +152,7 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   const unprintable = summary.top.some((r) => printedName(r) !== (oneLine(r.name) || '—'));
   pdf.paragraph(
     (unprintable
-      ? "* The company's name is in a script this brief's font cannot print (Chinese, for one): its domain " +
+      ? "* The company's name is in a script this brief's fonts cannot print: its domain " +
         'stands in; the workbook has the name. '
       : '') +
       'Fit: how well the company matches the briefs (find_customers), in percent; momentum: the ' +

@@ -251,17 +251,19 @@ describe('market report PDF', () => {
     expect(raw).not.toContain('(http://x)');
   });
 
-  it('embeds DejaVu Sans and only DejaVu Sans', () => {
+  it('embeds DejaVu Sans, and Noto Sans CJK for the Chinese investor, all as subsets', () => {
     const fonts = execFileSync('pdffonts', [result.files.pdf!], { encoding: 'utf8' })
       .split('\n')
       .slice(2)
       .filter(Boolean);
     expect(fonts.length).toBeGreaterThan(0);
     for (const l of fonts) {
-      expect(l).toMatch(/DejaVuSans/);
+      expect(l).toMatch(/DejaVuSans|NotoSansCJKsc/);
       expect(l).toMatch(/\byes\s+yes\b/); // embedded, subset
     }
     expect(fonts.some((l) => l.includes('DejaVuSans-Bold'))).toBe(true);
+    // 北京资本 (UNICODE_INVESTORS) is drawn with the fallback chain's Chinese face.
+    expect(fonts.some((l) => l.includes('NotoSansCJKsc-Regular'))).toBe(true);
   });
 
   it('has PDF bookmarks for the sections', () => {

@@ -19,6 +19,7 @@ import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../../help
 import { runHistories } from '../../helpers/histories.js';
 import { attemptsSeen } from '../../helpers/attempts.js';
 import { formulaLikeCells, openWorkbook, pdfPages, pdfText } from '../../helpers/reports.js';
+import { formatDuration } from '../../../reports/format.js';
 
 const KEY = 'vis_live_sandbox_vc';
 const EVIL = '=HYPERLINK("http://x","y")';
@@ -126,6 +127,26 @@ describe('a complete run', () => {
     expect(manifest.files.sort()).toEqual(
       ['weekly-test-' + date + '.pdf', 'weekly-test-' + date + '.xlsx'].sort(),
     );
+  });
+
+  test('the methodology states the run time of the manifest: one value, not two clocks', async () => {
+    const manifest = JSON.parse(readFileSync(first.result.manifestPath, 'utf8')) as {
+      startedAt: string;
+      finishedAt: string;
+      durationMs: number;
+    };
+    expect(manifest.durationMs).toBe(Date.parse(manifest.finishedAt) - Date.parse(manifest.startedAt));
+    const wb = await openWorkbook(first.result.files.xlsx!);
+    const m = wb.getWorksheet('Methodology')!;
+    let seconds: unknown = null;
+    m.eachRow((row) => {
+      if (row.getCell(1).value === 'Run time (seconds)') seconds = row.getCell(2).value;
+    });
+    expect(seconds).toBe(Math.round(manifest.durationMs / 100) / 10);
+    // The PDF's methodology tiles: RUN TIME over the same duration.
+    const text = pdfText(first.result.files.pdf!);
+    expect(text).toMatch(/run time/i);
+    expect(text).toContain(formatDuration(manifest.durationMs));
   });
 
   test('progress was queryable during the run and adds up at the end', () => {

@@ -24,9 +24,13 @@ test('fits with one decimal, fit changes with their sign, rank changes with arro
 });
 
 test("the service's text prints the startup's own unprintable name as its key, other such text as […]", () => {
-  const s = { name: CJK_NAME, key: CJK_KEY };
-  expect(serviceText(`Check the burn\n(${CJK_NAME}).`, s)).toBe(`Check the burn (${CJK_KEY} *).`);
-  expect(serviceText('Competes with 上海数据 in Shanghai', s)).toBe('Competes with […] in Shanghai');
+  // Chinese is printable (the fallback chain has Noto Sans CJK); Tamil is in no font of the chain.
+  const cjk = { name: CJK_NAME, key: CJK_KEY };
+  expect(serviceText(`Check the burn\n(${CJK_NAME}).`, cjk)).toBe(`Check the burn (${CJK_NAME}).`);
+  expect(serviceText('Competes with 上海数据 in Shanghai', cjk)).toBe('Competes with 上海数据 in Shanghai');
+  const s = { name: 'சென்னை டெக்', key: 'st_chennai' };
+  expect(serviceText('Check the burn\n(சென்னை டெக்).', s)).toBe('Check the burn (st_chennai *).');
+  expect(serviceText('Competes with சென்னை in Chennai', s)).toBe('Competes with […] in Chennai');
   expect(serviceText('Zürich team', { name: 'Zürich AG', key: 'z' })).toBe('Zürich team');
   expect(standInNote([['1', `${CJK_KEY} *`]])).toHaveLength(1);
   expect(standInNote([['Competes with […]']])).toHaveLength(1);

@@ -66,7 +66,7 @@ describe('writeFundWorkbook', () => {
     second = await write(digests.second, 'second');
   });
 
-  it('writes Summary, Batch, Match history, Watchlist and Dropped; data sheets as tables with frozen headers', async () => {
+  it('writes Summary, Batch, Match history, Watchlist, Dropped and Chart data; data sheets as tables with frozen headers', async () => {
     const { wb, result } = second;
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'Summary',
@@ -74,6 +74,7 @@ describe('writeFundWorkbook', () => {
       'Match history',
       'Watchlist',
       'Dropped',
+      'Chart data',
     ]);
     expect(result.sheets).toEqual(wb.worksheets.map((w) => w.name));
     for (const [sheet, table] of [
@@ -88,7 +89,8 @@ describe('writeFundWorkbook', () => {
     }
     const zip = await JSZip.loadAsync(readFileSync(result.path));
     const tables = Object.keys(zip.files).filter((f) => /^xl\/tables\/table\d+\.xml$/.test(f));
-    expect(tables).toHaveLength(4);
+    // The four data sheets' tables and one a chart on the Chart data sheet.
+    expect(tables).toHaveLength(4 + 4);
     for (const f of tables) expect(await zip.file(f)!.async('string')).toContain('<autoFilter');
     expect(headers(wb.getWorksheet('Batch')!)).toEqual(BATCH_COLUMNS.map((c) => c.header));
     expect(headers(wb.getWorksheet('Watchlist')!)).toEqual(WATCHLIST_COLUMNS.map((c) => c.header));

@@ -52,13 +52,14 @@ describe('writeShortlistWorkbook', () => {
     wb = await openWorkbook(result.path);
   });
 
-  it('has Summary, a sheet per company with a safe name, and Shared investors', () => {
+  it('has Summary, a sheet per company with a safe name, Shared investors and Chart data', () => {
     expect(result.sheets).toEqual([
       'Summary',
       'Ledgerline',
       'Quantora Health Diagnostics',
       'Kitebase',
       'Shared investors',
+      'Chart data',
     ]);
     expect(wb.worksheets.map((w) => w.name)).toEqual(result.sheets);
     expect(result.images).toBe(5);

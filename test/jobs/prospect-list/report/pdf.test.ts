@@ -17,7 +17,7 @@ import {
 import type { ProspectSummary } from '../../../../jobs/prospect-list/types.js';
 import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages } from '../../../helpers/reports.js';
-import { ACCENT_NAME, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
+import { ACCENT_NAME, CJK_NAME, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'prospect-brief-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,10 +72,11 @@ describe('writeProspectBrief', () => {
     expect(text).not.toContain(squeeze('Bare Company 26'));
   });
 
-  it('prints a name its font cannot draw as the domain, marked, and says the workbook has it', async () => {
+  it('prints a Chinese name itself (the fallback font draws it): no stand-in, no note', async () => {
     const { text } = await brief(prospectSummary(), 'cjk');
-    expect(text).toContain(squeeze('company3.de *'));
-    expect(text).toContain(squeeze("name is in a script this brief's font cannot print"));
+    expect(text).toContain(squeeze(CJK_NAME));
+    expect(text).not.toContain(squeeze('company3.de *'));
+    expect(text).not.toContain(squeeze("name is in a script this brief's fonts cannot print"));
   });
 
   it('stays within three pages with long names, long reasons, 40 sources and many limits', async () => {

@@ -55,8 +55,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeProspectWorkbook', () => {
-  it('writes Summary first, then Prospects and Suppressed, with every row', () => {
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Prospects', 'Suppressed']);
+  it("writes Summary first (its charts' data on Chart data), then Prospects and Suppressed, with every row", () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed']);
     expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 5 });
     expect(wb.getWorksheet('Prospects')?.rowCount).toBe(61);
     expect(wb.getWorksheet('Suppressed')?.rowCount).toBe(31);

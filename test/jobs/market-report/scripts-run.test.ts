@@ -1,0 +1,78 @@
+/**
+ * A market report run over the sandbox's countries whose leaders have names in other scripts
+ * (sandbox/data/script-names.ts): the PDF prints them (fallback fonts embedded as subsets, the
+ * names back from its text) and the workbook holds them. VIR_SCRIPTS_OUT keeps the pages.
+ */
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { followRun, startJobRun } from '../../../cli/run-job.js';
+import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
+import { SANDBOX_TEST_AS_OF } from '../../../sandbox/data/index.js';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { SCRIPT_NAMES } from '../../../sandbox/data/script-names.js';
+import { checkScriptsPdf, scriptsOut } from '../../helpers/scripts.js';
+import { startTestSandbox } from '../../helpers/sandbox.js';
+import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+
+let sandbox: RunningSandbox;
+let h: RunnerHarness;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({
+    rateLimitPerMinute: 10_000,
+    asOf: SANDBOX_TEST_AS_OF,
+    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
+  });
+  h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'scripts-run' });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await sandbox?.close();
+});
+
+test("a run over the countries of every script prints their leaders' names", async () => {
+  const job = parseMarketReportJob({
+    id: 'every-script',
+    title: 'Every script',
+    countries: SCRIPT_NAMES.map((e) => e.country),
+    top: { investors: 5, startups: 5 },
+    paging: { maxInvestorsPerCountry: 50, maxStartupsPerCountry: 50 },
+    enrich: { investors: 0, startups: 0 },
+    budget: { credits: 0 },
+    destination: `${h.dir}/reports`,
+  });
+  const result = await followRun(await startJobRun(h.client, h.settings, job), QUIET);
+  const leaders = SCRIPT_NAMES.flatMap((e) => [e.startups[0]!, e.investors[0]!]);
+  const out = scriptsOut(h.dir, 'run');
+  mkdirSync(out, { recursive: true });
+  checkScriptsPdf(
+    result.files.pdf!,
+    [
+      'DejaVuSans',
+      'NotoSansCJKsc-Regular',
+      'NotoSansCJKjp-Regular',
+      'NotoSansCJKkr-Regular',
+      'NotoSansArabic-Regular',
+      'NotoSansHebrew-Regular',
+      'NotoSansDevanagari-Regular',
+      'NotoSansThai-Regular',
+    ],
+    leaders,
+    `${out}/page`,
+  );
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(result.files.xlsx!);
+  const cells: string[] = [];
+  wb.eachSheet((ws) =>
+    ws.eachRow((row) =>
+      row.eachCell((c) => {
+        const v = c.value;
+        if (typeof v === 'string') cells.push(v);
+        else if (v && typeof v === 'object' && 'text' in v && typeof v.text === 'string') cells.push(v.text);
+      }),
+    ),
+  );
+  for (const name of leaders) expect(cells, name).toContain(name);
+}, 300_000);
