@@ -37,13 +37,12 @@ export const RUN_STOPPING_FAILURES: readonly string[] = ['unauthorized', 'invali
 
 /**
  * Options of the activities on the jobs task queue (building models, rendering, the manifest):
- * they heartbeat while they run, so a worker that dies is seen within a minute, not after the
- * start-to-close timeout. Rendering is CPU-bound and holds the event loop (and so the heartbeat)
- * for seconds at a time; on a loaded machine 15 s was not enough, hence 60 s.
+ * they heartbeat while they run, so a worker that dies is seen within seconds, not after the
+ * start-to-close timeout.
  */
 export const JOB_ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '60 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
 };
 
