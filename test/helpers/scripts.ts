@@ -25,6 +25,18 @@ export const SCRIPT_NAMES = [
 const RTL = /[\u0590-\u08ff]/;
 const DEVANAGARI = /[\u0900-\u097f]/;
 
+/** The fonts a report naming every script of SCRIPT_NAMES embeds (as subsets). */
+export const EVERY_SCRIPT_FONTS = [
+  'DejaVuSans',
+  'NotoSansCJKsc-Regular',
+  'NotoSansCJKjp-Regular',
+  'NotoSansCJKkr-Regular',
+  'NotoSansArabic-Regular',
+  'NotoSansHebrew-Regular',
+  'NotoSansDevanagari-Regular',
+  'NotoSansThai-Regular',
+];
+
 /**
  * Checks a PDF that prints SCRIPT_NAMES: each face in `faces` embedded as a subset, every
  * left-to-right name in its text, the letters of the right-to-left ones. Renders its pages to

@@ -11,7 +11,7 @@ import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
 import { SANDBOX_TEST_AS_OF } from '../../../sandbox/data/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { SCRIPT_NAMES } from '../../../sandbox/data/script-names.js';
-import { checkScriptsPdf, scriptsOut } from '../../helpers/scripts.js';
+import { checkScriptsPdf, scriptsOut, EVERY_SCRIPT_FONTS } from '../../helpers/scripts.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 
@@ -47,21 +47,7 @@ test("a run over the countries of every script prints their leaders' names", asy
   const leaders = SCRIPT_NAMES.flatMap((e) => [e.startups[0]!, e.investors[0]!]);
   const out = scriptsOut(h.dir, 'run');
   mkdirSync(out, { recursive: true });
-  checkScriptsPdf(
-    result.files.pdf!,
-    [
-      'DejaVuSans',
-      'NotoSansCJKsc-Regular',
-      'NotoSansCJKjp-Regular',
-      'NotoSansCJKkr-Regular',
-      'NotoSansArabic-Regular',
-      'NotoSansHebrew-Regular',
-      'NotoSansDevanagari-Regular',
-      'NotoSansThai-Regular',
-    ],
-    leaders,
-    `${out}/page`,
-  );
+  checkScriptsPdf(result.files.pdf!, EVERY_SCRIPT_FONTS, leaders, `${out}/page`);
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(result.files.xlsx!);
   const cells: string[] = [];

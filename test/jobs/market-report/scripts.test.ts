@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { marketModelFixture } from '../../../jobs/market-report/fixtures/market-model.js';
 import { renderMarketReport } from '../../../jobs/market-report/report/index.js';
-import { checkScriptsPdf, SCRIPT_NAMES, scriptsOut } from '../../helpers/scripts.js';
+import { checkScriptsPdf, SCRIPT_NAMES, scriptsOut, EVERY_SCRIPT_FONTS } from '../../helpers/scripts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'market-scripts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,16 +36,7 @@ it('prints startups and investors named in every script, in tables and charts', 
   mkdirSync(out, { recursive: true });
   checkScriptsPdf(
     result.files.pdf!,
-    [
-      'DejaVuSans',
-      'NotoSansCJKsc-Regular',
-      'NotoSansCJKjp-Regular',
-      'NotoSansCJKkr-Regular',
-      'NotoSansArabic-Regular',
-      'NotoSansHebrew-Regular',
-      'NotoSansDevanagari-Regular',
-      'NotoSansThai-Regular',
-    ],
+    EVERY_SCRIPT_FONTS,
     SCRIPT_NAMES.flatMap((n) => [n.startup, n.investor]),
     join(out, 'page'),
   );
