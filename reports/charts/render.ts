@@ -2,6 +2,7 @@
  * Headless chart rendering: Vega-Lite → Vega → SVG (no canvas), PNG with resvg, text measured
  * by fontkit from the same DejaVu Sans files that pdfkit and resvg use.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
@@ -120,11 +121,19 @@ export function svgToPng(svg: string, scale = 2): Buffer {
   return resvg.render().asPng();
 }
 
-/** Renders a Vega-Lite spec to SVG (and PNG). Deterministic for a given seed. */
+/**
+ * Renders a Vega-Lite spec to SVG (and PNG). Deterministic for a given seed.
+ *
+ * It first gives the event loop a turn: a report renders its charts one after the other, and
+ * Vega's promises resolve without one, so without it a report's dozens of charts were one block
+ * of CPU that held back the activity's heartbeats (seconds idle; over the heartbeat timeout on a
+ * loaded machine).
+ */
 export async function renderVegaLite(
   spec: TopLevelSpec,
   options: RenderOptions = {},
 ): Promise<RenderedChart> {
+  await nextTurn();
   installTextMetrics();
   extras.setRandom(extras.randomLCG(options.seed ?? 42));
   const vgSpec = compile(spec).spec;
