@@ -132,6 +132,18 @@ export function maxPagesOf(stream: Pick<PagingStream, 'operation' | 'cap'>): num
 export type PaidCall =
   { refused: string; result: Promise<null> } | { refused: null; result: Promise<ApiCallOutput | null> };
 
+/**
+ * Why a paid call gave the report nothing, or null when it answered: not asked (`refused`), its
+ * answer lost after the service charged `charged` credits, or failed.
+ */
+export function paidCallProblem(refused: string | null, answered: boolean, charged: number): string | null {
+  if (refused !== null) return `not asked: ${refused}`;
+  if (answered) return null;
+  return charged > 0
+    ? `the answer was lost after the service charged ${charged} credit${charged === 1 ? '' : 's'} (see the manifest)`
+    : 'the call failed (see the manifest)';
+}
+
 /** The generic activities on the jobs task queue (retried a few times, heartbeating). */
 const runActivities = proxyActivities<RunActivities>(JOB_ACTIVITY_OPTIONS);
 

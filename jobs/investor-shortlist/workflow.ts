@@ -10,7 +10,13 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import {
+  jobRunOptions,
+  paidCallProblem,
+  startRun,
+  type JobRunInput,
+  type JobRunResult,
+} from '../../workflows/engine.js';
 import type { InvestorShortlistActivities } from './activities.js';
 import type { InvestorShortlistJob } from './job.js';
 import { companyParams, FREE_PLAN_TOP, planInvestorShortlist } from './plan.js';
@@ -51,14 +57,7 @@ export async function investorShortlistWorkflow(
       const out = await ask.result;
       // What the company cost: every attempt's charge, answers lost after the charge included.
       const charged = run.paidCredits(name);
-      const problem =
-        ask.refused !== null
-          ? `not asked: ${ask.refused}`
-          : out === null
-            ? charged > 0
-              ? `the answer was lost after the service charged ${charged} credit${charged === 1 ? '' : 's'} (see the manifest)`
-              : 'the call failed (see the manifest)'
-            : null;
+      const problem = paidCallProblem(ask.refused, out !== null, charged);
       return { name: c.name, ref: out?.ref ?? null, charged, problem };
     }),
   );

@@ -92,13 +92,9 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
   // 4. Questions for the data agent, in the job's order, within the credit budget.
   run.phase('asking');
   const answers: AnswerRef[] = questions.map((q) => ({ ...q, ref: null, skipped: null, charged: 0 }));
+  const answerCall = (i: number) => `answers/q-${String(i).padStart(3, '0')}`;
   const asks = answers.map((a, i) =>
-    run.paidCall(
-      'ask',
-      { query: a.question },
-      `answers/q-${String(i).padStart(3, '0')}`,
-      `ask "${a.question}"`,
-    ),
+    run.paidCall('ask', { query: a.question }, answerCall(i), `ask "${a.question}"`),
   );
   asks.forEach((ask, i) => {
     if (ask.refused !== null) answers[i]!.skipped = `not asked: ${ask.refused}`;
@@ -114,9 +110,11 @@ export async function marketReportWorkflow(input: MarketReportInput): Promise<Ma
       if (ask.refused !== null) return;
       const a = answers[i]!;
       const out = await ask.result;
+      // What the question cost: every attempt's charge, an answer lost after the charge included
+      // (its repeat can be free), so the credits table agrees with the account's balance.
+      a.charged = run.paidCredits(answerCall(i));
       if (out) {
         a.ref = out.ref;
-        a.charged = out.charged;
         if (out.mapped === false) {
           // What the service charged says whether it was free, not whether it was answered.
           const cost =

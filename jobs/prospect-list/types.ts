@@ -79,7 +79,10 @@ export interface BriefSource {
   text: string;
   /** Customers the service returned. */
   returned: number;
-  /** Credits the service charged (0 for a repeat within 24 hours). */
+  /**
+   * Credits the brief cost: every attempt's charge, an answer lost after the charge included
+   * (0 for a repeat within 24 hours of an answered one).
+   */
   charged: number;
   /** Why the brief gave nothing, when it failed or was not asked (budget). */
   problem: string | null;

@@ -10,7 +10,13 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import {
+  jobRunOptions,
+  paidCallProblem,
+  startRun,
+  type JobRunInput,
+  type JobRunResult,
+} from '../../workflows/engine.js';
 import type { ProspectListActivities } from './activities.js';
 import type { ProspectListJob } from './job.js';
 import { briefParams, planProspectList, searchFilters, searchStreams } from './plan.js';
@@ -35,13 +41,9 @@ export async function prospectListWorkflow(input: ProspectListInput): Promise<Pr
 
   // 2. The briefs (paid, in the job's order, within the budget) and the searches (paged).
   run.phase('finding');
+  const briefCall = (i: number) => `customers/brief-${i + 1}`;
   const asks = job.briefs.map((brief, i) =>
-    run.paidCall(
-      'find_customers',
-      briefParams(brief),
-      `customers/brief-${i + 1}`,
-      `find_customers brief ${i + 1}`,
-    ),
+    run.paidCall('find_customers', briefParams(brief), briefCall(i), `find_customers brief ${i + 1}`),
   );
   const streams = searchStreams(job);
   const pagings = streams.map((stream, i) => run.page(stream, `search ${i + 1}`));
@@ -49,17 +51,15 @@ export async function prospectListWorkflow(input: ProspectListInput): Promise<Pr
     asks.map(async (ask, i) => {
       const brief = job.briefs[i]!;
       const out = await ask.result;
-      const problem =
-        ask.refused !== null
-          ? `not asked: ${ask.refused}`
-          : out === null
-            ? 'the call failed (see the manifest)'
-            : null;
+      // What the brief cost: every attempt's charge. An answer lost after the charge (its
+      // worker died) is asked again as the service's free repeat, and still cost the first charge.
+      const charged = run.paidCredits(briefCall(i));
+      const problem = paidCallProblem(ask.refused, out !== null, charged);
       return {
         label: `brief ${i + 1}`,
         text: brief.brief ?? `organisation ${brief.org_key ?? ''}`,
         returned: 0,
-        charged: out?.charged ?? 0,
+        charged,
         problem,
         ref: out?.ref ?? null,
       };

@@ -347,6 +347,49 @@ describe('budget, limits and faults', () => {
     }
   });
 
+  test('an answer lost after the charge is asked again and paid again: the credits table counts both charges', async () => {
+    const client = new VisClient({ baseUrl: sandbox.url, apiKey: KEY });
+    const balance = async () => (await client.call('my_account', {})).credits?.remaining ?? NaN;
+    const before = await balance();
+    const from = sandbox.requestLog().length;
+    sandbox.setFaults({ afterCharge: { dropRate: 1, operations: ['ask'], times: 1 }, seed: 5 });
+    let result: MarketReportResult;
+    try {
+      result = await followRun(
+        await startJobRun(
+          h.client,
+          h.settings,
+          job({
+            id: 'lost-answer-test',
+            countries: ['Israel'],
+            enrich: { investors: 0, startups: 0 },
+            paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
+            questions: ['largest rounds of the last 7 days in {country}'],
+            budget: { credits: 5 },
+          }),
+        ),
+        QUIET,
+      );
+    } finally {
+      sandbox.setFaults({});
+    }
+    expect(result.partial, result.reasons.join('; ')).toBe(false);
+    // The outside witnesses: the log shows the charged ask whose answer was dropped and the one
+    // asked again; the account paid for both.
+    const asks = sandbox
+      .requestLog()
+      .slice(from)
+      .filter((r) => r.operation === 'ask');
+    expect(asks.map((r) => r.fault ?? r.status)).toEqual(['after-charge drop', 200]);
+    const paid = before - (await balance());
+    expect(paid).toBe(2);
+    expect(JSON.parse(readFileSync(result.manifestPath, 'utf8')).credits.charged).toBe(paid);
+    // The methodology's table of operations: the ask row and the total say what was paid.
+    const text = pdfText(result.files.pdf!);
+    expect(/^\s*ask\s+1\s+(\d+)\s*$/m.exec(text)?.[1], text).toBe(String(paid));
+    expect(/^\s*Total\s+\d+\s+(\d+)\s*$/m.exec(text)?.[1]).toBe(String(paid));
+  });
+
   test('every request the service saw, retries and failures included, is counted in the manifest and the progress', async () => {
     // Failures before the service answers (500/503, dropped connections) and a 429 burst: each
     // is retried, and the paid questions are reconciled with the balance after an unknown outcome.
