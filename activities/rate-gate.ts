@@ -67,11 +67,19 @@ export class RateGate {
     if (reset === this.#resetAt) {
       this.#remaining =
         this.#remaining === null ? window.remaining : Math.min(this.#remaining, window.remaining);
-    } else {
+    } else if (reset > this.#resetAt) {
       // Another window: the latest answer tells which one limits now (a service may report the
       // minute's reset while the day has calls left, and the day's once it has none).
       this.#resetAt = reset;
       this.#remaining = window.remaining;
+    } else if (reset > this.now()) {
+      // An earlier reset not passed yet (the day's before the minute's, or another rounding of
+      // the same window): it limits now, and can only lower what is left.
+      this.#resetAt = reset;
+      this.#remaining =
+        this.#remaining === null ? window.remaining : Math.min(this.#remaining, window.remaining);
     }
+    // Else the answer is of a window that has ended, come back late: it says nothing of the
+    // window now.
   }
 }

@@ -333,8 +333,19 @@ export class AccountLedger {
     if (r.limit !== null) calls.limit = r.limit;
     if (hasHeaders) {
       const w = calls.window;
-      if (w && w.resetAt === r.resetAt) w.remaining = Math.min(w.remaining, r.remaining!);
-      else calls.window = { resetAt: r.resetAt!, remaining: r.remaining! };
+      if (w && r.resetAt === w.resetAt) {
+        w.remaining = Math.min(w.remaining, r.remaining!);
+      } else if (!w || r.resetAt! > w.resetAt) {
+        calls.window = { resetAt: r.resetAt!, remaining: r.remaining! };
+      } else if (r.resetAt! > now) {
+        // An earlier reset not passed yet: the day's, ending before the minute's window (the
+        // service tells it once the day has no calls left), or the same window read with another
+        // rounding. It limits now, and can only lower what is left.
+        calls.window = { resetAt: r.resetAt!, remaining: Math.min(w.remaining, r.remaining!) };
+      }
+      // Else the answer is of a window that has ended, come back after the answers of the window
+      // now (answers come out of order): it says nothing of the window now. Taking it made the
+      // window look fresh, and more calls than it had room for went out: a 429.
     }
     // The service's own day, where it tells it (else the UTC day).
     if (r.dayResetAt != null && r.dayResetAt > now) calls.day.endsAt = r.dayResetAt;

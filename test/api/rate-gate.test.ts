@@ -15,6 +15,26 @@ describe('RateGate', () => {
     expect(gate.waitMs()).toBeGreaterThan(59_000);
   });
 
+  it('ignores a late answer of a window that has ended: the window now limits', async () => {
+    let now = 61_000;
+    const gate = new RateGate(() => now);
+    gate.release({ remaining: 5, resetAt: new Date(120_000) });
+    // The last answer of the window that ended at 60 s, used up, comes back late.
+    gate.release({ remaining: 0, resetAt: new Date(60_000) });
+    expect(gate.usedUp).toBe(false);
+    // The five calls left of the window now go; a sixth waits for their answers.
+    for (let i = 0; i < 5; i++) {
+      expect(gate.waitMs()).toBe(0);
+      await gate.acquire();
+    }
+    expect(gate.waitMs()).toBeGreaterThan(0);
+    // One of the window now, its reset read a second earlier: it lowers what is left.
+    gate.release({ remaining: 0, resetAt: new Date(119_000) });
+    expect(gate.usedUp).toBe(true);
+    now = 120_100;
+    expect(gate.waitMs()).toBe(0);
+  });
+
   it('holds a call until the reset, however far off (no cap)', async () => {
     let now = 0;
     const gate = new RateGate(() => now);

@@ -121,6 +121,47 @@ describe('calls', () => {
     expect(next).toBe(60);
   });
 
+  test("an answer of an ended window that comes after the next window's answers does not make the window look fresh", () => {
+    const l = new AccountLedger();
+    const W1 = T + 60_000;
+    const W2 = T + 120_000;
+    l.acquireCall(req('g0'), T);
+    l.callDone({ grantId: 'g0', report: headers(59, W1), counted: true }, T + 5);
+    for (let i = 1; i <= 59; i++) expect(l.acquireCall(req(`g${i}`), T + 10).granted).toBe(true);
+    // Every answer but the last of the first window; that one is slow to come back.
+    for (let i = 1; i <= 58; i++)
+      l.callDone({ grantId: `g${i}`, report: headers(59 - i, W1), counted: true }, T + 20);
+    // The next window: ten calls answered, 50 left of it.
+    const after = W1 + RESET_MARGIN_MS;
+    for (let i = 0; i < 10; i++) expect(l.acquireCall(req(`n${i}`), after).granted).toBe(true);
+    for (let i = 0; i < 10; i++)
+      l.callDone({ grantId: `n${i}`, report: headers(59 - i, W2), counted: true }, after + 50);
+    // The first window's last answer, late: it tells nothing of the window now.
+    l.callDone({ grantId: 'g59', report: headers(0, W1), counted: true }, after + 100);
+    let granted = 0;
+    for (let i = 0; i < 70; i++) if (l.acquireCall(req(`m${i}`), after + 150).granted) granted += 1;
+    expect(granted).toBe(50);
+  });
+
+  test("an earlier reset not passed yet (another rounding, the day's end) limits now and only lowers what is left", () => {
+    const l = new AccountLedger();
+    l.acquireCall(req('a'), T);
+    l.callDone({ grantId: 'a', report: headers(30, T + 60_000), counted: true }, T + 5);
+    l.acquireCall(req('b'), T + 10);
+    l.callDone({ grantId: 'b', report: headers(20, T + 59_000), counted: true }, T + 20);
+    l.acquireCall(req('c'), T + 30);
+    l.callDone({ grantId: 'c', report: headers(25, T + 59_000), counted: true }, T + 40);
+    let granted = 0;
+    for (let i = 0; i < 40; i++) if (l.acquireCall(req(`x${i}`), T + 50).granted) granted += 1;
+    expect(granted).toBe(20);
+    // The day's reset, before the minute's, once the day has no calls left: it limits now.
+    l.callDone({ grantId: 'x0', report: headers(0, T + 5_000), counted: true }, T + 100);
+    expect(l.acquireCall(req('y'), T + 200)).toMatchObject({
+      granted: false,
+      retryAt: T + 5_000 + RESET_MARGIN_MS,
+    });
+  });
+
   test('without headers, calls are spread evenly at 95 % of the limit', () => {
     const l = new AccountLedger();
     l.acquireCall(req('a'), T);
