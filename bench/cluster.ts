@@ -23,13 +23,10 @@ import { join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startJobRun } from '../cli/run-job.js';
-import { loadSettings } from '../config/settings.js';
 import { parseSmokeJob } from '../jobs/smoke/index.js';
 import { clusterDown, clusterUp, findFreeClusterPorts, type Cluster } from '../runtime/cluster.js';
 import { startDevS3, type DevS3 } from '../runtime/dev-s3.js';
-import { startLocalStack } from '../runtime/local-stack.js';
 import {
   startWorkerProcess,
   type WorkerProcess,
@@ -39,33 +36,9 @@ import {
 import { startSandbox, type SandboxRequest } from '../sandbox/index.js';
 import { progressQuery } from '../workflows/index.js';
 import type { JobRunResult } from '../workflows/engine.js';
-import { withBenchRunner } from './harness.js';
+import { quietEmbeddedTemporal, withBenchRunner } from './harness.js';
 import { pct, ratio } from './pacing.js';
-import { benchSandbox, KEY, pagingJob, type PagingBenchOptions } from './paging.js';
-
-/** Countries paged by each worker count (bench/run.ts's 20): about a minute of calls at the scaled limit. */
-export const CLUSTER_PAGING_COUNTRIES = [
-  'United States',
-  'China',
-  'United Kingdom',
-  'India',
-  'Germany',
-  'France',
-  'Canada',
-  'Israel',
-  'Singapore',
-  'Brazil',
-  'Sweden',
-  'Netherlands',
-  'Switzerland',
-  'Spain',
-  'Japan',
-  'South Korea',
-  'Australia',
-  'Italy',
-  'Indonesia',
-  'Mexico',
-];
+import { benchSandbox, KEY, PAGING_COUNTRIES, pagingJob, type PagingBenchOptions } from './paging.js';
 
 /** The service's 60 calls a minute scaled up 10x: 100 calls per 10-second window. */
 const LIMIT_PER_WINDOW = 100;
@@ -248,7 +221,7 @@ async function pagingWith(
 ): Promise<ClusterPagingFigures> {
   const o: PagingBenchOptions = {
     temporalAddress: cluster.address,
-    countries: CLUSTER_PAGING_COUNTRIES,
+    countries: PAGING_COUNTRIES,
     limitPerWindow: LIMIT_PER_WINDOW,
     windowMs: WINDOW_MS,
     caps: CAPS,
@@ -501,7 +474,7 @@ export async function reportCluster(
     };
 
     console.log(
-      `\n== Paging on the cluster with 1, 2 and 3 workers (${CLUSTER_PAGING_COUNTRIES.length} countries; sandbox limit ${LIMIT_PER_WINDOW} calls per ${WINDOW_MS / 1000} s = ${(LIMIT_PER_WINDOW * 60_000) / WINDOW_MS}/min) ==`,
+      `\n== Paging on the cluster with 1, 2 and 3 workers (${PAGING_COUNTRIES.length} countries; sandbox limit ${LIMIT_PER_WINDOW} calls per ${WINDOW_MS / 1000} s = ${(LIMIT_PER_WINDOW * 60_000) / WINDOW_MS}/min) ==`,
     );
     const paging: ClusterPagingFigures[] = [];
     for (const n of WORKER_COUNTS) {
@@ -574,22 +547,10 @@ export async function reportCluster(
 
 /** Alone: the embedded dev server for the comparison, then the section. */
 async function main(): Promise<void> {
-  let sdkWarnings = 0;
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) => {
-      if (entry.level === 'ERROR') console.error(`[temporal] ${entry.message}`, entry.meta ?? '');
-      else sdkWarnings += 1;
-    }),
-    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
-  });
-  const stack = await startLocalStack(loadSettings({}), {
-    temporal: { port: 0, headless: true },
-    sandbox: false,
-    workers: false,
-  });
+  const { stack, sdkWarnings } = await quietEmbeddedTemporal();
   try {
     await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
-    console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
+    console.log(`\n(the Temporal SDK logged ${sdkWarnings()} warnings, not shown)`);
   } finally {
     await stack.close();
   }

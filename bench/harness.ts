@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadSettings, type Settings } from '../config/settings.js';
+import { startLocalStack, type LocalStack } from '../runtime/local-stack.js';
 import { startWorkers } from '../runtime/workers.js';
 
 export interface BenchRunner {
@@ -65,4 +67,29 @@ export async function withBenchRunner<T>(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The benchmarks' Temporal: the SDK's runtime installed with its warnings counted, not shown
+ * (activities failed by injected faults log them), errors shown; then the embedded dev server
+ * alone (each scenario starts its own sandbox and workers).
+ *
+ * @example
+ * const { stack, sdkWarnings } = await quietEmbeddedTemporal();
+ */
+export async function quietEmbeddedTemporal(): Promise<{ stack: LocalStack; sdkWarnings: () => number }> {
+  let warnings = 0;
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => {
+      if (entry.level === 'ERROR') console.error(`[temporal] ${entry.message}`, entry.meta ?? '');
+      else warnings += 1;
+    }),
+    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
+  });
+  const stack = await startLocalStack(loadSettings({}), {
+    temporal: { port: 0, headless: true },
+    sandbox: false,
+    workers: false,
+  });
+  return { stack, sdkWarnings: () => warnings };
 }

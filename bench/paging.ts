@@ -38,6 +38,35 @@ export interface PagingBenchOptions {
 
 export const KEY = 'vis_live_sandbox_vc';
 
+/** The 10 countries of the report whose render is measured. */
+export const BENCH_COUNTRIES = [
+  'United States',
+  'China',
+  'United Kingdom',
+  'India',
+  'Germany',
+  'France',
+  'Canada',
+  'Israel',
+  'Singapore',
+  'Brazil',
+];
+
+/** Paging runs over 20 countries, so it spans several rate-limit windows. */
+export const PAGING_COUNTRIES = [
+  ...BENCH_COUNTRIES,
+  'Sweden',
+  'Netherlands',
+  'Switzerland',
+  'Spain',
+  'Japan',
+  'South Korea',
+  'Australia',
+  'Italy',
+  'Indonesia',
+  'Mexico',
+];
+
 /** A fresh sandbox with the benchmark's scaled limit, and that limit per minute. */
 export async function benchSandbox(o: PagingBenchOptions) {
   const sandbox = await startSandbox({

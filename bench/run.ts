@@ -21,62 +21,25 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { loadSettings } from '../config/settings.js';
-import { startLocalStack } from '../runtime/local-stack.js';
 import type { MarketReportModel } from '../jobs/market-report/report/model.js';
-import { benchNaive, benchRunner, cleanup, type PagingBenchOptions } from './paging.js';
+import { quietEmbeddedTemporal } from './harness.js';
+import {
+  BENCH_COUNTRIES,
+  benchNaive,
+  benchRunner,
+  cleanup,
+  PAGING_COUNTRIES,
+  type PagingBenchOptions,
+} from './paging.js';
 import { benchRender } from './render.js';
 import { pct, ratio, reportPacing } from './pacing.js';
 import { reportCredits } from './credits.js';
 import { reportProspects } from './prospects.js';
 import { reportCluster } from './cluster.js';
 
-/** The 10 countries of the report whose render is measured. */
-const COUNTRIES = [
-  'United States',
-  'China',
-  'United Kingdom',
-  'India',
-  'Germany',
-  'France',
-  'Canada',
-  'Israel',
-  'Singapore',
-  'Brazil',
-];
-/** Paging runs over more countries, so it spans several rate-limit windows. */
-const PAGING_COUNTRIES = [
-  ...COUNTRIES,
-  'Sweden',
-  'Netherlands',
-  'Switzerland',
-  'Spain',
-  'Japan',
-  'South Korea',
-  'Australia',
-  'Italy',
-  'Indonesia',
-  'Mexico',
-];
-
-/** Warnings the Temporal SDK logged (not shown). */
-let sdkWarnings = 0;
-
 async function main(): Promise<void> {
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) => {
-      if (entry.level === 'ERROR') console.error(`[temporal] ${entry.message}`, entry.meta ?? '');
-      else sdkWarnings += 1;
-    }),
-    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
-  });
   // The embedded Temporal server only: each scenario starts its own sandbox and workers.
-  const stack = await startLocalStack(loadSettings({}), {
-    temporal: { port: 0, headless: true },
-    sandbox: false,
-    workers: false,
-  });
+  const { stack, sdkWarnings } = await quietEmbeddedTemporal();
   let storeDir: string | null = null;
   try {
     const options: PagingBenchOptions = {
@@ -107,10 +70,10 @@ async function main(): Promise<void> {
     const full = JSON.parse(
       readFileSync(join(runner.storeDir, runner.modelRef), 'utf8'),
     ) as MarketReportModel;
-    const keep = new Set(COUNTRIES);
+    const keep = new Set(BENCH_COUNTRIES);
     const model: MarketReportModel = {
       ...full,
-      job: { ...full.job, countries: COUNTRIES },
+      job: { ...full.job, countries: BENCH_COUNTRIES },
       countries: full.countries.filter((c) => keep.has(c.country)),
       comparison: { ...full.comparison, changes: full.comparison.changes.filter((c) => keep.has(c.country)) },
     };
@@ -130,7 +93,7 @@ async function main(): Promise<void> {
     await reportCredits(stack.temporalAddress);
     await reportProspects();
     await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
-    console.log(`\n(the Temporal SDK logged ${sdkWarnings} warnings, not shown)`);
+    console.log(`\n(the Temporal SDK logged ${sdkWarnings()} warnings, not shown)`);
   } finally {
     if (storeDir) cleanup(join(storeDir, '..'));
     await stack.close();
