@@ -136,7 +136,8 @@ test('with room in the budget, the run asks the lost question again and its repo
   };
   /**
    * The report without its account of the run itself (calls made, credits spent, the balance
-   * left): the faulted run rightly made one more balance check and paid for the lost answer.
+   * left, the operations table's ask row): the faulted run rightly made one more balance check
+   * and paid for the lost answer too.
    */
   const RUN_STATS = [
     /^\d+ \d+ of \d+ <duration> /,
@@ -152,7 +153,8 @@ test('with room in the budget, the run asks the lost question again and its repo
       lines
         .map((l) => /^(\w+)!A(\d+) string:(.*)$/.exec(l))
         .filter(
-          (m): m is RegExpExecArray => m !== null && /calls made|credits|my_account|balance/i.test(m[3]!),
+          (m): m is RegExpExecArray =>
+            m !== null && /calls made|credits|my_account|balance|^ask$/i.test(m[3]!),
         )
         .map((m) => `${m[1]}!${m[2]}`),
     );
@@ -192,6 +194,11 @@ test('with room in the budget, the run asks the lost question again and its repo
     expect(content(digest.workbook)).toEqual(content(plainDigest.workbook));
     // What differs is the run's own account: one more credit, one more balance check.
     expect(digest.pdf.filter((l) => !content(digest.pdf).includes(l)).length).toBeLessThanOrEqual(6);
+    // The operations table's ask row counts the lost answer's charge: what the account paid.
+    const askRow = digest.workbook
+      .map((l) => /^Methodology!A(\d+) string:ask$/.exec(l)?.[1])
+      .find((n) => n !== undefined);
+    expect(digest.workbook).toContain(`Methodology!C${askRow} number:${before - balance()}`);
     expect(seconds - plainSeconds).toBeLessThan(40);
   } finally {
     sandbox.setFaults({});
