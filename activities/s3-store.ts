@@ -4,10 +4,12 @@
  * `<prefix>/<ref>`, and the rendered reports beside them, so workers on several hosts share
  * nothing but the bucket.
  *
- * The client is the S3 delivery's (`s3ClientFromEnv`): keys from `VIR_S3_ACCESS_KEY_ID` /
- * `VIR_S3_SECRET_ACCESS_KEY` or `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (else the AWS
- * SDK's default chain), the endpoint from `VIR_S3_ENDPOINT` (else AWS), the region from
- * `AWS_REGION`. No key enters a reference, a URL, a message or a manifest.
+ * The store has settings of its own, so that S3 delivery destinations never go to it by
+ * mistake: the endpoint from `VIR_STORE_S3_ENDPOINT`, else `VIR_S3_ENDPOINT`, else AWS; the
+ * keys from `VIR_STORE_S3_ACCESS_KEY_ID` / `VIR_STORE_S3_SECRET_ACCESS_KEY`, else
+ * `VIR_S3_ACCESS_KEY_ID` / `VIR_S3_SECRET_ACCESS_KEY`, else `AWS_ACCESS_KEY_ID` /
+ * `AWS_SECRET_ACCESS_KEY`, else the AWS SDK's default chain. Destinations never read the
+ * `VIR_STORE_S3_*` settings. No key enters a reference, a URL, a message or a manifest.
  *
  * Writes are idempotent: a document is its JSON text, so a retried activity writing the same
  * value writes the same bytes (the same ETag); a file whose bytes are already stored under its
@@ -26,7 +28,7 @@ import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
-import { s3ClientFromEnv, uploadFileObject } from './delivery/s3.js';
+import { createS3Client, s3CredentialsFromEnv, s3EndpointFromEnv, uploadFileObject } from './delivery/s3.js';
 import {
   runDocumentRef,
   StoreObjectMissingError,
@@ -44,6 +46,9 @@ export interface S3StorePlace {
   region?: string;
 }
 
+/** Where the store's keys come from, in order (destinations look at the last two only). */
+export const STORE_KEY_PREFIXES = ['VIR_STORE_S3', 'VIR_S3', 'AWS'] as const;
+
 let seq = 0;
 
 /** The claim-check store in an S3 bucket. */
@@ -60,17 +65,19 @@ export class S3Store implements Store, StoreFiles {
   }
 
   /**
-   * A store whose client is the S3 delivery's: keys, endpoint (`VIR_S3_ENDPOINT`) from `env`.
+   * A store on the endpoint and keys of `env` (the `VIR_STORE_S3_*` settings, else the
+   * `VIR_S3_*` ones, else AWS's; see the module's comment). An endpoint is addressed path-style.
    */
   static fromEnv(place: S3StorePlace, env: NodeJS.ProcessEnv | Record<string, string | undefined>): S3Store {
-    const client = s3ClientFromEnv(
+    const endpoint = s3EndpointFromEnv(env, 'VIR_STORE_S3_ENDPOINT') ?? s3EndpointFromEnv(env);
+    const client = createS3Client(
       {
         bucket: place.bucket,
         prefix: place.prefix,
         region: place.region ?? 'us-east-1',
-        forcePathStyle: false,
+        ...(endpoint === undefined ? { forcePathStyle: false } : { endpoint, forcePathStyle: true }),
       },
-      env,
+      s3CredentialsFromEnv(env, STORE_KEY_PREFIXES),
     );
     return new S3Store(place, client);
   }

@@ -303,10 +303,10 @@ export function parseStoreUrl(value: string | undefined, region?: string): Store
   const host = m[1]!;
   if (host.includes('@'))
     bad(
-      'must not hold keys: they come from VIR_S3_ACCESS_KEY_ID and VIR_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)',
+      'must not hold keys: they come from VIR_STORE_S3_ACCESS_KEY_ID and VIR_STORE_S3_SECRET_ACCESS_KEY (or VIR_S3_* or AWS_*)',
       false,
     );
-  if (host.includes(':')) bad('must be s3://bucket/prefix (no port: the endpoint is VIR_S3_ENDPOINT)');
+  if (host.includes(':')) bad('must be s3://bucket/prefix (no port: the endpoint is VIR_STORE_S3_ENDPOINT)');
   const problem = bucketNameProblem(host);
   if (problem) bad(`names the bucket "${host}", which ${problem}`);
   const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');

@@ -42,7 +42,7 @@ const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'TZ', 'S
 export interface WorkerStoreSettings {
   /** `s3://bucket/prefix` */
   url: string;
-  /** VIR_S3_ENDPOINT, e.g. versitygw's `http://127.0.0.1:<port>`. */
+  /** VIR_STORE_S3_ENDPOINT, e.g. versitygw's `http://127.0.0.1:<port>`. */
   endpoint?: string;
   accessKeyId?: string;
   secretAccessKey?: string;
@@ -143,9 +143,9 @@ export function workerProcessEnv(options: WorkerProcessOptions, dir: string): No
   const store = options.store;
   if (store) {
     env.VIR_STORE_URL = store.url;
-    if (store.endpoint) env.VIR_S3_ENDPOINT = store.endpoint;
-    if (store.accessKeyId) env.VIR_S3_ACCESS_KEY_ID = store.accessKeyId;
-    if (store.secretAccessKey) env.VIR_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
+    if (store.endpoint) env.VIR_STORE_S3_ENDPOINT = store.endpoint;
+    if (store.accessKeyId) env.VIR_STORE_S3_ACCESS_KEY_ID = store.accessKeyId;
+    if (store.secretAccessKey) env.VIR_STORE_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
     env.AWS_REGION = store.region ?? 'us-east-1';
   }
   return { ...env, ...options.env };

@@ -84,19 +84,19 @@ export interface S3Credentials {
 }
 
 /**
- * The store's keys from the environment: `VIR_S3_ACCESS_KEY_ID` + `VIR_S3_SECRET_ACCESS_KEY`
- * (+ `VIR_S3_SESSION_TOKEN`), else `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+
- * `AWS_SESSION_TOKEN`). Null when neither pair is set: the client then uses the AWS SDK's
+ * S3 keys from the environment: `VIR_S3_ACCESS_KEY_ID` + `VIR_S3_SECRET_ACCESS_KEY` (+
+ * `VIR_S3_SESSION_TOKEN`), else `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+
+ * `AWS_SESSION_TOKEN`); `prefixes` names the groups looked at, in order (the claim-check store
+ * looks at `VIR_STORE_S3` first). Null when no pair is set: the client then uses the AWS SDK's
  * default chain (profile files, SSO, instance or container roles). Half a pair is an error
  * naming the missing variable (never a value).
  */
 export function s3CredentialsFromEnv(
   env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+  prefixes: readonly string[] = ['VIR_S3', 'AWS'],
 ): S3Credentials | null {
-  for (const [id, secret, token] of [
-    ['VIR_S3_ACCESS_KEY_ID', 'VIR_S3_SECRET_ACCESS_KEY', 'VIR_S3_SESSION_TOKEN'],
-    ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
-  ] as const) {
+  for (const p of prefixes) {
+    const [id, secret, token] = [`${p}_ACCESS_KEY_ID`, `${p}_SECRET_ACCESS_KEY`, `${p}_SESSION_TOKEN`];
     const accessKeyId = env[id]?.trim();
     const secretAccessKey = env[secret]?.trim();
     if (!accessKeyId && !secretAccessKey) continue;
@@ -110,13 +110,15 @@ export function s3CredentialsFromEnv(
 
 /**
  * The endpoint of destinations that name none: `VIR_S3_ENDPOINT` when set (an http or https
- * URL; `vir dev` sets it to its local S3 server), else undefined (AWS). A bad value is a
- * SettingsError naming the variable; the value is not echoed.
+ * URL; `vir dev` sets it to its local S3 server), else undefined (AWS). `name` reads another
+ * variable (the claim-check store's `VIR_STORE_S3_ENDPOINT`). A bad value is a SettingsError
+ * naming the variable; the value is not echoed.
  */
 export function s3EndpointFromEnv(
   env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+  name = 'VIR_S3_ENDPOINT',
 ): string | undefined {
-  const value = env.VIR_S3_ENDPOINT?.trim();
+  const value = env[name]?.trim();
   if (!value) return undefined;
   let url: URL | null = null;
   try {
@@ -125,15 +127,14 @@ export function s3EndpointFromEnv(
     // reported below
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new SettingsError(name, `${name} must be an http:// or https:// URL (like http://127.0.0.1:7070)`);
+  if (url.username || url.password) {
+    const keys = name.replace(/_ENDPOINT$/, '');
     throw new SettingsError(
-      'VIR_S3_ENDPOINT',
-      'VIR_S3_ENDPOINT must be an http:// or https:// URL (like http://127.0.0.1:7070)',
+      name,
+      `${name} must not hold a user or password: the keys come from ${keys}_ACCESS_KEY_ID and ${keys}_SECRET_ACCESS_KEY`,
     );
-  if (url.username || url.password)
-    throw new SettingsError(
-      'VIR_S3_ENDPOINT',
-      'VIR_S3_ENDPOINT must not hold a user or password: the keys come from VIR_S3_ACCESS_KEY_ID and VIR_S3_SECRET_ACCESS_KEY',
-    );
+  }
   return value;
 }
 

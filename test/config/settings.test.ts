@@ -228,7 +228,7 @@ describe('VIR_STORE_URL', () => {
     ['s3://vir-store/a/../b', /^VIR_STORE_URL has a prefix with empty, "\." or "\.\." segments/],
     [
       's3://vir-store:9000/prod',
-      /^VIR_STORE_URL must be s3:\/\/bucket\/prefix \(no port: the endpoint is VIR_S3_ENDPOINT\)/,
+      /^VIR_STORE_URL must be s3:\/\/bucket\/prefix \(no port: the endpoint is VIR_STORE_S3_ENDPOINT\)/,
     ],
   ];
   it.each(bad)('refuses %s, naming the variable', (value, message) => {

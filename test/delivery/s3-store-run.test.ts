@@ -43,8 +43,12 @@ beforeAll(async () => {
   bed = await startDeliveryBed();
   restoreEnv = bed.useEnv();
   await bed.admin.send(new CreateBucketCommand({ Bucket: STORE_BUCKET }));
-  // The workers' environment: the store's URL and the S3 delivery's endpoint and keys.
-  const settings = { VIR_STORE_URL: `s3://${STORE_BUCKET}/${PREFIX}`, VIR_S3_ENDPOINT: bed.s3.endpoint };
+  // The workers' environment: the store's URL and endpoint (its keys are the S3 delivery's).
+  const settings = {
+    VIR_STORE_URL: `s3://${STORE_BUCKET}/${PREFIX}`,
+    VIR_STORE_S3_ENDPOINT: bed.s3.endpoint,
+    VIR_S3_ENDPOINT: bed.s3.endpoint,
+  };
   const env = { ...process.env, ...bed.env, ...settings };
   a = await startRunner({
     baseUrl: bed.sandbox.url,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { s3CredentialsFromEnv, withEnvEndpoint } from '../../activities/delivery/s3.js';
 import { S3Store } from '../../activities/s3-store.js';
 import { StoreObjectMissingError, StoreRefError } from '../../activities/store.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
@@ -126,5 +127,57 @@ describe('S3Store', () => {
     }
     expect(store.refOf(`s3://${bucket}/prod/vir/../x.json`)).toBeNull();
     expect(store.refOf(`s3://${bucket}/prod/other/x.json`)).toBeNull();
+  });
+});
+
+describe("the store's own settings (VIR_STORE_S3_*)", () => {
+  it("win over the S3 delivery's, and S3 destinations never read them", async () => {
+    // The delivery's variables point nowhere (a closed port, keys the server does not know):
+    // the store reads and writes through its own.
+    const env = {
+      VIR_STORE_S3_ENDPOINT: s3.endpoint,
+      VIR_STORE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      VIR_STORE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      VIR_S3_ENDPOINT: 'http://127.0.0.1:9',
+      VIR_S3_ACCESS_KEY_ID: 'destination-key',
+      VIR_S3_SECRET_ACCESS_KEY: 'destination-secret',
+    };
+    const own = S3Store.fromEnv({ bucket, prefix: 'own-settings' }, env);
+    try {
+      const ref = await own.putJson('run-own', 'doc', { on: 'the store' });
+      await expect(own.getJson(ref)).resolves.toEqual({ on: 'the store' });
+      expect((await head(`own-settings/${ref}`)).ContentLength).toBeGreaterThan(0);
+    } finally {
+      own.close();
+    }
+    // A destination without an endpoint: the delivery's endpoint and keys, not the store's.
+    const dest = { bucket: 'reports', prefix: '', region: 'us-east-1', forcePathStyle: false };
+    expect(withEnvEndpoint(dest, env).endpoint).toBe('http://127.0.0.1:9');
+    expect(s3CredentialsFromEnv(env)?.accessKeyId).toBe('destination-key');
+    // With only the store's settings, a destination goes to AWS with the default chain.
+    const storeOnly = {
+      VIR_STORE_S3_ENDPOINT: s3.endpoint,
+      VIR_STORE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      VIR_STORE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    };
+    expect(withEnvEndpoint(dest, storeOnly).endpoint).toBeUndefined();
+    expect(s3CredentialsFromEnv(storeOnly)).toBeNull();
+  });
+
+  it('a bad VIR_STORE_S3_ENDPOINT or half a key pair is refused, naming the variable and no value', () => {
+    expect(() =>
+      S3Store.fromEnv({ bucket, prefix: '' }, { VIR_STORE_S3_ENDPOINT: 'ftp://user:pw@host' }),
+    ).toThrow(/^VIR_STORE_S3_ENDPOINT must be an http:\/\/ or https:\/\/ URL/);
+    expect(() =>
+      S3Store.fromEnv({ bucket, prefix: '' }, { VIR_STORE_S3_ENDPOINT: 'http://user:pw@host' }),
+    ).toThrow(/VIR_STORE_S3_ACCESS_KEY_ID and VIR_STORE_S3_SECRET_ACCESS_KEY$/);
+    expect(() =>
+      S3Store.fromEnv({ bucket, prefix: '' }, { VIR_STORE_S3_SECRET_ACCESS_KEY: 'not-shown' }),
+    ).toThrow(/^VIR_STORE_S3_SECRET_ACCESS_KEY is set but VIR_STORE_S3_ACCESS_KEY_ID is not/);
+    try {
+      S3Store.fromEnv({ bucket, prefix: '' }, { VIR_STORE_S3_ENDPOINT: 'http://user:pw@host' });
+    } catch (err) {
+      expect(String(err)).not.toContain('pw');
+    }
   });
 });
