@@ -14,7 +14,7 @@ import { followRun } from '../../cli/run-job.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { progressQuery, type RunProgress } from '../../workflows/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { startTestSandbox } from './sandbox.js';
+import { startFixedDateSandbox, startTestSandbox } from './sandbox.js';
 
 export interface RunnerHarness {
   settings: Settings;
@@ -153,4 +153,27 @@ export function paidFaultsBed(
     await sandbox?.close();
   });
   beforeEach(() => sandbox?.setFaults({}));
+}
+
+/**
+ * The bed of a file of market report runs on the fixed test date: a sandbox of
+ * {@link startFixedDateSandbox} and a runner on the VC key, started before the file's tests and
+ * closed after them. `set` hands the runner to the file once it runs.
+ *
+ * @example
+ * let h: RunnerHarness;
+ * fixedDateBed('same-output', (r) => (h = r));
+ */
+export function fixedDateBed(name: string, set: (harness: RunnerHarness) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  let harness: RunnerHarness | undefined;
+  beforeAll(async () => {
+    sandbox = await startFixedDateSandbox();
+    harness = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name });
+    set(harness);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await sandbox?.close();
+  });
 }

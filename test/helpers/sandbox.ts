@@ -2,6 +2,7 @@
  * Test helpers for the sandbox: start one on port 0 with the shared cached database, and call
  * it over real HTTP.
  */
+import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import { SEEDED_KEYS, startSandbox } from '../../sandbox/index.js';
 import type { Envelope, RunningSandbox, SandboxOptions } from '../../sandbox/index.js';
 
@@ -19,6 +20,18 @@ export const KEYS = SEEDED_KEYS;
  */
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ ...options, port: 0, host: '127.0.0.1' });
+}
+
+/**
+ * A sandbox on the fixed test date (`SANDBOX_TEST_AS_OF`: its data and its clock at noon UTC of
+ * that day), rate limit lifted: runs over it give the same figures on any day.
+ */
+export async function startFixedDateSandbox(): Promise<RunningSandbox> {
+  return startTestSandbox({
+    rateLimitPerMinute: 10_000,
+    asOf: SANDBOX_TEST_AS_OF,
+    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
+  });
 }
 
 export interface CallOptions {

@@ -20,11 +20,10 @@ import type { MarketReportModel } from '../../jobs/market-report/report/model.js
 import { JOB_KINDS, DEMO_JOB, type AnyJob } from '../../jobs/registry.js';
 import { normalizeChart } from '../../reports/charts/index.js';
 import type { ChartSpec } from '../../api/envelope.js';
-import { SANDBOX_TEST_AS_OF } from '../../sandbox/data/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy.js';
 import { maskClock, maskVolatile, reportDigest, type ReportDigest } from '../helpers/report-digest.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startFixedDateSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { SERVICE_VARIANTS, variantTransform, type ServiceVariant } from '../helpers/service-variants.js';
 
@@ -39,11 +38,7 @@ let provider: RunnerHarness;
 let startupRunner: RunnerHarness;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({
-    rateLimitPerMinute: 10_000,
-    asOf: SANDBOX_TEST_AS_OF,
-    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
-  });
+  sandbox = await startFixedDateSandbox();
   proxy = await startCountingProxy(sandbox.url);
   h = await startRunner({ baseUrl: proxy.url, apiKey: KEY, name: 'variants' });
   provider = await startRunner({ baseUrl: proxy.url, apiKey: PROVIDER_KEY, name: 'variants-provider' });

@@ -9,33 +9,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
-import { SANDBOX_TEST_AS_OF } from '../../../sandbox/data/index.js';
-import type { RunningSandbox } from '../../../sandbox/index.js';
 import { maskClock, reportDigest, type ReportDigest } from '../../helpers/report-digest.js';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { fixedDateBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 
 const GOLDEN = fileURLToPath(new URL('../../fixtures/golden/market-report-digest.json', import.meta.url));
 
-let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({
-    rateLimitPerMinute: 10_000,
-    asOf: SANDBOX_TEST_AS_OF,
-    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
-  });
-  h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'same-output' });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
+fixedDateBed('same-output', (r) => (h = r));
 
 test('a run gives the same PDF text and workbook cells as before the engine was pulled out', async () => {
   const job = parseMarketReportJob({

@@ -4,33 +4,17 @@
  * names back from its text) and the workbook holds them. VIR_SCRIPTS_OUT keeps the pages.
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
-import { SANDBOX_TEST_AS_OF } from '../../../sandbox/data/index.js';
-import type { RunningSandbox } from '../../../sandbox/index.js';
 import { SCRIPT_NAMES } from '../../../sandbox/data/script-names.js';
 import { checkScriptsPdf, scriptsOut, EVERY_SCRIPT_FONTS } from '../../helpers/scripts.js';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { fixedDateBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 
-let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({
-    rateLimitPerMinute: 10_000,
-    asOf: SANDBOX_TEST_AS_OF,
-    now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),
-  });
-  h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'scripts-run' });
-});
-
-afterAll(async () => {
-  await h?.close();
-  await sandbox?.close();
-});
+fixedDateBed('scripts-run', (r) => (h = r));
 
 test("a run over the countries of every script prints their leaders' names", async () => {
   const job = parseMarketReportJob({
