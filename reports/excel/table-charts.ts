@@ -117,7 +117,11 @@ export function nativeChartOver(
  * @example tableChartOf({ type: 'donut', title: 'Stages', xKey: 'stage', series: ['deals'], data }) // { type: 'doughnut', category: 'stage', series: [{ key: 'deals' }], ... }
  */
 export function tableChartOf(spec: ChartSpec, keys: Record<string, string> = {}): TableChart | null {
-  const n = normalizeChart(spec);
+  return tableChartOfNormal(normalizeChart(spec), keys);
+}
+
+/** {@link tableChartOf} of a spec already normalized. */
+function tableChartOfNormal(n: NormalChart, keys: Record<string, string> = {}): TableChart | null {
   const key = (k: string): string => keys[k] ?? k;
   const series = n.series.map((s) => ({ key: key(s.key) }));
   if (series.length === 0) return null;
@@ -163,7 +167,7 @@ export function tableChartOf(spec: ChartSpec, keys: Record<string, string> = {})
  * has no native form or no rows.
  */
 export function specChartData(spec: ChartSpec): { chart: TableChart; n: NormalChart } | null {
-  const chart = tableChartOf(spec);
   const n = normalizeChart(spec);
+  const chart = tableChartOfNormal(n);
   return chart && n.rows.length > 0 ? { chart, n } : null;
 }
