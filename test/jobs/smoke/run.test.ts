@@ -40,12 +40,18 @@ function inTerminal(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env, cwd: root });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { env, cwd: root, detached: true });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
+    // A command still running after 45 s is stopped (its process group), so the test fails with
+    // what it printed rather than at the test's timeout with nothing.
+    const timer = setTimeout(() => {
+      output += '\n[test] still running after 45 s: stopped with SIGKILL';
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, 45_000);
+    child.once('error', (err) => (clearTimeout(timer), reject(err)));
+    child.once('exit', (code) => (clearTimeout(timer), resolve({ code, output })));
   });
 }
 
