@@ -321,6 +321,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         charts: render.charts,
         pages: render.pages,
         notProvided: render.notProvided ?? [],
+        urlsLeftOut: render.urlsLeftOut ?? 0,
         ...(render.figures || render.headline
           ? { summary: { headline: render.headline ?? null, figures: render.figures ?? [] } }
           : {}),

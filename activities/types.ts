@@ -176,6 +176,11 @@ export interface RenderOutput {
   /** What the service did not provide, by the part of the report that lacks it. */
   notProvided?: string[];
   /**
+   * URL cells of the CSV files and workbooks left empty because their value was not an http(s)
+   * URL (a `javascript:` website, say). Absent in outputs recorded before it was added.
+   */
+  urlsLeftOut?: number;
+  /**
    * The run's key figures, in order: the tiles the PDF opens with (also when the job asks no
    * PDF), for the messages that deliver the report. Absent in outputs recorded before it was added.
    */

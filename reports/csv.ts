@@ -4,13 +4,15 @@
  * multi-values joined by `;`, and the rows split into numbered files at a row limit (an
  * importer's). Every text cell that a spreadsheet could run as a formula (it starts with `=`,
  * `+`, `-`, `@`, a tab, CR or LF: OWASP's list) is neutralised with a leading apostrophe; numbers
- * stay numbers.
+ * stay numbers. A URL cell holds an http(s) URL or nothing (`webUrl`): a `javascript:` value a
+ * CRM would turn into a live link is left out, and counted (`urlsLeftOut`).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { stringify, type Stringifier } from 'csv-stringify';
+import { UrlTally, webUrl } from './web-url.js';
 
 /** What a column holds, which decides how its cells are written. */
 export type CsvCellKind = 'text' | 'number' | 'date' | 'list' | 'url';
@@ -79,6 +81,7 @@ export function csvCell(kind: CsvCellKind, value: unknown): string | number {
       return neutraliseText(items.map((v) => v.replaceAll(';', ',')).join(';'));
     }
     case 'url':
+      return webUrl(value) ?? '';
     case 'text':
       return neutraliseText(textOf(value));
   }
@@ -88,6 +91,8 @@ export function csvCell(kind: CsvCellKind, value: unknown): string | number {
 export interface CsvFilesWritten {
   files: string[];
   rows: number;
+  /** URL cells left empty: their value was not an http(s) URL (see `webUrl`). */
+  urlsLeftOut: number;
 }
 
 /**
@@ -105,6 +110,7 @@ export class CsvFilesWriter<R> {
   private current: { stringifier: Stringifier; done: Promise<unknown> } | null = null;
   private inFile = 0;
   private total = 0;
+  private readonly urls = new UrlTally();
   private ready: Promise<void>;
 
   constructor(
@@ -145,7 +151,10 @@ export class CsvFilesWriter<R> {
       this.current = this.open();
       this.inFile = 0;
     }
-    const record = this.columns.map((c) => csvCell(c.kind, c.value(row)));
+    const record = this.columns.map((c) => {
+      const value = c.value(row);
+      return c.kind === 'url' ? (this.urls.cell(value) ?? '') : csvCell(c.kind, value);
+    });
     if (!this.current.stringifier.write(record)) await once(this.current.stringifier, 'drain');
     this.inFile += 1;
     this.total += 1;
@@ -161,7 +170,7 @@ export class CsvFilesWriter<R> {
       await rename(this.files[0]!, single);
       this.files[0] = single;
     }
-    return { files: [...this.files], rows: this.total };
+    return { files: [...this.files], rows: this.total, urlsLeftOut: this.urls.leftOut };
   }
 }
 

@@ -148,9 +148,10 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
       const charts = await renderFundCharts(digest);
       const files: Record<string, string> = {};
       let pages: number | null = null;
+      let urlsLeftOut = 0;
       if (input.job.outputs.includes('xlsx')) {
         files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        await writeFundWorkbook(digest, files.xlsx, charts);
+        urlsLeftOut = (await writeFundWorkbook(digest, files.xlsx, charts)).urlsLeftOut;
       }
       if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
         files.pdf = join(outDir, `${fileBase}.pdf`);
@@ -164,6 +165,7 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
           charts: charts.filter((c) => c.rendered !== null).length,
           pages,
           notProvided: [],
+          urlsLeftOut,
           ...runOpening(openingFigures(digest), openingHeadline(digest)),
         },
         input.workflowId,

@@ -159,13 +159,14 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       const charts = await renderShortlistCharts(report);
       const files: Record<string, string> = {};
       let pages: number | null = null;
+      let urlsLeftOut = 0;
       if (input.job.outputs.includes('pdf')) {
         files.pdf = join(outDir, `${fileBase}.pdf`);
         pages = (await writeShortlistReport(report, files.pdf, charts)).pages;
       }
       if (input.job.outputs.includes('xlsx')) {
         files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        await writeShortlistWorkbook(report, files.xlsx, charts);
+        urlsLeftOut = (await writeShortlistWorkbook(report, files.xlsx, charts)).urlsLeftOut;
       }
       return keepRenderedFiles(
         store,
@@ -175,6 +176,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
           charts: charts.filter((c) => c.rendered !== null).length,
           pages,
           notProvided: [],
+          urlsLeftOut,
           ...runOpening(openingFigures(report), openingHeadline(report)),
         },
         input.workflowId,

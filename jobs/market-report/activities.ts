@@ -77,6 +77,7 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
           charts: res.charts,
           pages: res.pages ?? null,
           notProvided,
+          urlsLeftOut: res.urlsLeftOut ?? 0,
           ...runOpening(openingFigures(model), openingHeadline(model)),
         },
         input.workflowId,

@@ -251,9 +251,11 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
       const files: Record<string, string> = {};
       let pages: number | null = null;
+      let urlsLeftOut = 0;
       if (input.job.outputs.includes('csv')) {
         const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase);
         for (const profile of input.job.crm) {
+          urlsLeftOut += written[profile]?.urlsLeftOut ?? 0;
           const list = written[profile]?.files ?? [];
           list.forEach((f, i) => {
             files[list.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
@@ -266,7 +268,8 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const charts = rendered.filter((c) => c.rendered !== null).length;
       if (input.job.outputs.includes('xlsx')) {
         const path = join(outDir, `${fileBase}.xlsx`);
-        await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered);
+        urlsLeftOut += (await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered))
+          .urlsLeftOut;
         files.xlsx = path;
       }
       if (input.job.outputs.includes('pdf')) {
@@ -282,6 +285,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           charts,
           pages,
           notProvided: summary.notProvided,
+          urlsLeftOut,
           ...runOpening(openingFigures(summary), openingHeadline(summary)),
         },
         input.workflowId,

@@ -21,6 +21,7 @@ import {
   wrappedLines,
 } from './print.js';
 import { safeText, sanitizeSheetName } from './safe.js';
+import { UrlTally } from '../web-url.js';
 
 /** An image as placed on a sheet: top-left cell (1-based) and size in screen pixels. */
 export interface SheetImage {
@@ -79,6 +80,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
   private readonly finished = new Set<ExcelJS.Worksheet>();
   /** The title printed in every page's header. */
   private readonly printTitle: string;
+  /** URL cells of the workbook left empty: their value was not an http(s) URL (for the manifest). */
+  readonly urls = new UrlTally();
 
   protected constructor(wb: W, options: WorkbookMeta) {
     this.wb = wb;

@@ -4,6 +4,7 @@
  * number formats, the header fill and the hyperlink cell.
  */
 import type ExcelJS from 'exceljs';
+import { webUrl } from '../web-url.js';
 import { safeText, safeUrl, safeValue } from './safe.js';
 
 /** How a column's values are written. */
@@ -35,7 +36,10 @@ function toNumber(v: unknown): number | null {
   return null;
 }
 
-/** The cell value for `v` in a column of `kind`. Text is always formula-safe. */
+/**
+ * The cell value for `v` in a column of `kind`. Text is always formula-safe; a `url` cell holds
+ * an http(s) URL or nothing (`webUrl`).
+ */
 export function cellValue(v: unknown, kind: ColumnKind = 'text'): ExcelJS.CellValue {
   switch (kind) {
     case 'int':
@@ -47,6 +51,8 @@ export function cellValue(v: unknown, kind: ColumnKind = 'text'): ExcelJS.CellVa
       const n = toNumber(v);
       return n === null ? null : n / 100;
     }
+    case 'url':
+      return webUrl(v);
     case 'id':
       return typeof v === 'number' ? (Number.isFinite(v) ? v : null) : safeValue(v);
     case 'date': {

@@ -21,6 +21,7 @@ import type { ColumnKind } from './cells.js';
 import { StreamDrawings } from './drawing.js';
 import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
 import type { TableCells } from './table-charts.js';
+import { UrlTally } from '../web-url.js';
 
 /** One column of a streamed sheet: its header, width and how a row gives its cell. */
 export interface StreamColumn<R> {
@@ -66,6 +67,8 @@ export class RowSheet<R> {
   constructor(
     readonly ws: ExcelJS.Worksheet,
     private readonly columns: readonly StreamColumn<R>[],
+    /** Counts the URL cells left empty (their value not an http(s) URL). */
+    private readonly urls: UrlTally = new UrlTally(),
   ) {}
 
   /** Data rows written so far. */
@@ -81,7 +84,7 @@ export class RowSheet<R> {
     const r = this.ws.getRow(this.count + 2);
     this.columns.forEach((c, i) => {
       const cell = r.getCell(i + 1);
-      const v = c.value(row);
+      const v = c.kind === 'url' ? this.urls.cell(c.value(row)) : c.value(row);
       const link =
         c.link && (typeof v === 'string' || typeof v === 'number') ? linkValue(String(v), c.link(row)) : null;
       if (link) {
@@ -274,7 +277,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
       columns.map((c) => c.header),
     );
     ws.getRow(1).commit();
-    return new RowSheet(ws, columns);
+    return new RowSheet(ws, columns, this.urls);
   }
 
   /** Commits every sheet not committed yet and finishes the file. Returns its path. */

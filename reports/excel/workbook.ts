@@ -19,6 +19,7 @@ import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
 import type { TableCells, TableChart } from './table-charts.js';
 import type { ChartSpec } from '../../api/envelope.js';
 import { humanizeKey } from '../charts/index.js';
+import { webUrl } from '../web-url.js';
 
 export interface DataColumn {
   header: string;
@@ -114,7 +115,11 @@ export class ReportWorkbook extends WorkbookBlocks {
     const tableName = sanitizeTableName(input.name, this.tableNames);
     const headers = sanitizeHeaders(input.columns.map((c) => c.header));
     const kinds = input.columns.map((c) => c.kind ?? 'text');
-    const values = input.rows.map((r) => input.columns.map((c, i) => cellValue(r[c.key], kinds[i])));
+    const values = input.rows.map((r) =>
+      input.columns.map((c, i) =>
+        kinds[i] === 'url' ? this.urls.cell(r[c.key]) : cellValue(r[c.key], kinds[i]),
+      ),
+    );
     // Excel tables need at least one data row.
     const tableRows = values.length > 0 ? values : [input.columns.map(() => null)];
     ws.addTable({
@@ -164,7 +169,7 @@ export class ReportWorkbook extends WorkbookBlocks {
           ws.getCell(origin.row + 1 + r, origin.col + i).alignment = { wrapText: true, vertical: 'top' };
       if (c.linkKey || kinds[i] === 'url') {
         input.rows.forEach((row, r) => {
-          const url = safeUrl(row[c.linkKey ?? c.key]);
+          const url = safeUrl(webUrl(row[c.linkKey ?? c.key]));
           if (!url) return;
           const cell = ws.getCell(origin.row + 1 + r, origin.col + i);
           const text =

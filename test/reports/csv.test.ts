@@ -93,3 +93,50 @@ test('an empty list is one file with its header only', async () => {
   expect(out.rows).toBe(0);
   expect(readFileSync(out.files[0]!, 'utf8').trim()).toBe('Company name,Employees,Founded,Tags');
 });
+
+test('URL cells hold http(s) URLs only: anything else is left empty and counted', async () => {
+  interface Site {
+    name: string;
+    site: unknown;
+  }
+  const columns: CsvColumn<Site>[] = [
+    { header: 'Company name', kind: 'text', value: (r) => r.name },
+    { header: 'Website URL', kind: 'url', value: (r) => r.site },
+  ];
+  const rows: Site[] = [
+    { name: 'plain', site: 'https://acme.io/about?x=1' },
+    { name: 'http', site: ' http://beta.io ' },
+    { name: 'domain', site: 'gamma.de' },
+    { name: 'script', site: 'javascript:alert(1)' },
+    { name: 'script upper', site: ' JavaScript:alert(document.cookie)' },
+    { name: 'data', site: 'data:text/html,<script>alert(1)</script>' },
+    { name: 'file', site: 'file:///etc/passwd' },
+    { name: 'formula', site: '=HYPERLINK("http://x","y")' },
+    { name: 'words', site: 'not a url at all' },
+    { name: 'no scheme slashes', site: 'https:acme.io' },
+    { name: 'credentials', site: 'https://user:pw@acme.io' },
+    { name: 'none', site: null },
+    { name: 'blank', site: '  ' },
+  ];
+  const out = await writeCsvFiles(rows, columns, { dir, base: 'urls' });
+  const back = read(out.files[0]!);
+  expect(Object.fromEntries(back.map((r) => [r['Company name'], r['Website URL']]))).toEqual({
+    plain: 'https://acme.io/about?x=1',
+    http: 'http://beta.io',
+    domain: 'https://gamma.de',
+    script: '',
+    'script upper': '',
+    data: '',
+    file: '',
+    formula: '',
+    words: '',
+    'no scheme slashes': '',
+    credentials: '',
+    none: '',
+    blank: '',
+  });
+  // Eight values were not URLs; empty ones are not counted.
+  expect(out.urlsLeftOut).toBe(8);
+  // Every non-empty URL cell a CRM could link is an http(s) URL.
+  for (const r of back) if (r['Website URL']) expect(r['Website URL']).toMatch(/^https?:\/\/[^\s]+$/);
+});

@@ -7,7 +7,9 @@ import {
   sanitizeHeaders,
   sanitizeSheetName,
   sanitizeTableName,
+  ReportWorkbook,
 } from '../../reports/excel/index.js';
+import { webUrl } from '../../reports/web-url.js';
 import { safeFileName } from '../../lib/names.js';
 import {
   formatDuration,
@@ -53,6 +55,56 @@ describe('safeText (formula injection)', () => {
     expect(safeUrl('http://example.com')).toBe('http://example.com/');
     for (const u of ['javascript:alert(1)', 'file:///etc/passwd', 'mailto:a@b.c', '/relative', '', null, 42])
       expect(safeUrl(u)).toBeNull();
+  });
+});
+
+describe('URL cells', () => {
+  it('hold an http(s) URL or nothing; a bare host name gets https://', () => {
+    expect(webUrl(' https://acme.io/a?b=1 ')).toBe('https://acme.io/a?b=1');
+    expect(webUrl('HTTP://ACME.IO')).toBe('HTTP://ACME.IO');
+    expect(webUrl('acme.io')).toBe('https://acme.io');
+    expect(webUrl('münchen-startup.de')).toBe('https://münchen-startup.de');
+    for (const u of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'mailto:a@b.c',
+      'https:acme.io',
+      'https://u:p@acme.io',
+      '//acme.io',
+      '/relative',
+      'acme',
+      'not a url at all',
+      '',
+      null,
+      42,
+    ])
+      expect(webUrl(u), String(u)).toBeNull();
+    expect(cellValue('javascript:alert(1)', 'url')).toBeNull();
+    expect(cellValue('https://acme.io', 'url')).toBe('https://acme.io');
+  });
+
+  it('a workbook table leaves a non-http(s) URL cell empty, never a link, and counts it', async () => {
+    const book = new ReportWorkbook();
+    const ws = book.addSheet('Sites');
+    book.addDataTable(ws, {
+      name: 'Sites',
+      columns: [
+        { header: 'Name', key: 'name' },
+        { header: 'URL', key: 'url', kind: 'url' },
+      ],
+      rows: [
+        { name: 'ok', url: 'https://acme.io' },
+        { name: 'evil', url: 'javascript:alert(1)' },
+        { name: 'none', url: null },
+      ],
+    });
+    expect(book.urls.leftOut).toBe(1);
+    expect(ws.getCell('B2').value).toMatchObject({ hyperlink: 'https://acme.io/' });
+    expect(ws.getCell('B3').value).toBeNull();
+    expect(ws.getCell('B4').value).toBeNull();
   });
 });
 

@@ -125,6 +125,8 @@ export interface FundWorkbookResult {
   sheets: string[];
   /** Charts placed on the Summary sheet as images. */
   images: number;
+  /** URL cells left empty: their value was not an http(s) URL. */
+  urlsLeftOut: number;
 }
 
 /**
@@ -186,5 +188,5 @@ export async function writeFundWorkbook(
     })),
   );
   await book.writeTo(path);
-  return { path, sheets: book.wb.worksheets.map((w) => w.name), images };
+  return { path, sheets: book.wb.worksheets.map((w) => w.name), images, urlsLeftOut: book.urls.leftOut };
 }

@@ -70,6 +70,8 @@ export interface ShortlistWorkbookResult {
   sheets: string[];
   /** Charts placed as images. */
   images: number;
+  /** URL cells left empty: their value was not an http(s) URL. */
+  urlsLeftOut: number;
 }
 
 /**
@@ -131,5 +133,5 @@ export async function writeShortlistWorkbook(
     })),
   });
   await book.writeTo(path);
-  return { path, sheets: book.wb.worksheets.map((w) => w.name), images };
+  return { path, sheets: book.wb.worksheets.map((w) => w.name), images, urlsLeftOut: book.urls.leftOut };
 }

@@ -182,4 +182,6 @@ export interface RenderMarketReportResult {
   /** Charts rendered (service charts plus the report's own). */
   charts: number;
   pages?: number;
+  /** URL cells of the workbook left empty: their value was not an http(s) URL. */
+  urlsLeftOut?: number;
 }

@@ -42,6 +42,7 @@ export async function renderMarketReport(
     const path = join(options.outDir, `${base}.xlsx`);
     await book.writeTo(path);
     result.files.xlsx = path;
+    result.urlsLeftOut = book.urls.leftOut;
   }
   return result;
 }

@@ -21,10 +21,10 @@ export const PROSPECT_COLUMNS: readonly StreamColumn<ProspectRow>[] = [
   { header: 'Rank', width: 7, kind: 'int', value: (r) => r.rank },
   { header: 'Company', width: 34, value: (r) => r.name },
   { header: 'Domain', width: 24, value: (r) => r.domain },
-  { header: 'Website', width: 30, value: (r) => r.website, link: (r) => r.website },
-  // Text, not a link: exceljs's streaming writer keeps every link of a sheet in memory until the
-  // sheet ends (about 0.4 MB per 1,000 links), so only the website, the one a seller opens, links.
-  { header: 'Profile', width: 30, value: (r) => r.profileUrl },
+  { header: 'Website', width: 30, kind: 'url', value: (r) => r.website, link: (r) => r.website },
+  // Not a link: exceljs's streaming writer keeps every link of a sheet in memory until the sheet
+  // ends (about 0.4 MB per 1,000 links), so only the website, the one a seller opens, links.
+  { header: 'Profile', width: 30, kind: 'url', value: (r) => r.profileUrl },
   { header: 'Country', width: 16, value: (r) => r.country },
   { header: 'City', width: 14, value: (r) => r.city },
   { header: 'Sector', width: 30, value: (r) => r.sector },
@@ -66,6 +66,8 @@ export interface ProspectWorkbookResult {
   suppressed: number;
   /** Charts placed on the Summary sheet as images. */
   images: number;
+  /** URL cells left empty: their value was not an http(s) URL. */
+  urlsLeftOut: number;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function writeProspectWorkbook(
     for await (const row of suppressed) await left.add(row);
     left.commit();
     await book.commit();
-    return { path, rows: prospects.rows, suppressed: left.rows, images };
+    return { path, rows: prospects.rows, suppressed: left.rows, images, urlsLeftOut: book.urls.leftOut };
   } catch (err) {
     await book.abort();
     throw err;

@@ -37,6 +37,8 @@ const KEY = KEYS.provider;
 const EVIL = '=HYPERLINK("http://x","y")';
 const MINUS = '-2+3';
 const HAN = '北京智能科技';
+/** A company whose website a CRM would turn into a live script link. */
+const SCRIPTED = 'Scripted Website GmbH';
 const SEARCH = {
   countries: ['Germany', 'France'],
   stages: ['seed', 'series-a'],
@@ -120,6 +122,7 @@ beforeAll(async () => {
     [EVIL, 'https://evil-formula.example'],
     [MINUS, 'https://minus-two.example'],
     [HAN, 'https://beijing-smart.example'],
+    [SCRIPTED, 'javascript:alert(document.cookie)'],
   ] as const) {
     sandbox.insertStartup(
       { name, website, hq_country: 'Germany', sector: 'Finance & Blockchain', stage: 'seed' },
@@ -163,8 +166,12 @@ describe('a prospect list', () => {
     const manifest = JSON.parse(readFileSync(first.manifestPath, 'utf8')) as {
       credits: { charged: number };
       files: string[];
+      urlsLeftOut: number;
     };
     expect(manifest.credits.charged).toBe(3);
+    // The javascript: website is left out of each CSV's website column (five profiles) and of the
+    // workbook's Website column: six cells, counted in the manifest.
+    expect(manifest.urlsLeftOut).toBe(CRM_PROFILES.length + 1);
 
     // What the list must hold, from the sandbox directly: the search and the brief, by key then domain.
     const customers = await customersDirectly();
@@ -210,6 +217,17 @@ describe('a prospect list', () => {
       expect(names).toContain(HAN);
       expect(names).not.toContain(EVIL);
       expect(rows.every((r) => !/^[=+\-@\t\r\n]/.test(r[nameCol]!))).toBe(true);
+      // URL columns hold http(s) URLs or nothing: the scripted website's row is listed, its
+      // website cell empty.
+      const urlCols = spec.columns.filter((c) => c.kind === 'url').map((c) => c.header);
+      expect(urlCols.length, profile).toBeGreaterThan(0);
+      for (const r of rows)
+        for (const c of urlCols) if (r[c] !== '') expect(r[c], `${profile} ${c}`).toMatch(/^https?:\/\/\S+$/);
+      const scripted = rows.find((r) => r[nameCol] === SCRIPTED);
+      expect(scripted, profile).toBeDefined();
+      for (const c of urlCols.filter((h) => !/profile/i.test(h)))
+        expect(scripted![c], `${profile} ${c}`).toBe('');
+      expect(text).not.toMatch(/javascript:/i);
       // Dates are ISO 8601, numbers plain.
       const dateCol = spec.columns.find((c) => c.kind === 'date')!.header;
       expect(
@@ -241,6 +259,7 @@ describe('a prospect list', () => {
     const suppressed = wb.getWorksheet('Suppressed')!;
     expect(suppressed.actualRowCount - 1).toBe(suppressedKeys.length);
     expect(formulaLikeCells(wb)).toEqual([]);
+    expect(allCells(wb).filter(({ cell }) => /javascript:/i.test(String(cell.text)))).toEqual([]);
     // The brief names the top companies and what was suppressed.
     const text = pdfText(first.files.pdf!);
     expect(pdfPages(first.files.pdf!)).toBeLessThanOrEqual(3);

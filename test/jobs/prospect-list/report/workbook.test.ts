@@ -101,8 +101,10 @@ describe('writeProspectWorkbook', () => {
       hyperlink: 'https://company6.de/',
     });
     expect(ws.getRow(7).getCell(profile).value).toBe('https://vis.example.com/startups/st_6');
-    // A javascript: website is shown as text, never linked.
-    expect(ws.getRow(8).getCell(site).value).toBe('javascript:alert(1)');
+    // A javascript: website is left out (the cell empty, never a link a reader could click),
+    // and counted for the manifest.
+    expect(ws.getRow(8).getCell(site).value).toBeNull();
+    expect(result.urlsLeftOut).toBe(1);
   });
 
   it('stores formula-like names as inert text and keeps non-Latin names intact', () => {
