@@ -11,7 +11,12 @@
  * and a refused one is sent again after a backoff, for as long as `overloadBudgetMs` allows.
  */
 import { createHash } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type {
   CallDecision,
@@ -56,6 +61,14 @@ export function tighterCaps(a: CreditCaps, b: CreditCaps | undefined): CreditCap
 
 /** Attempts of one update of the account workflow (about 3 s of backoff in all). */
 const UPDATE_ATTEMPTS = 6;
+/**
+ * How long one send of an update may take before it is given up and sent again. An update is
+ * answered in a workflow task (milliseconds, seconds on a loaded machine); one that has had no
+ * answer for this long has hung (a request the server never answered was seen once in CI: the
+ * run's first activity waited for it until its workers stopped), and every update here is
+ * idempotent, so it is sent again like an aborted one.
+ */
+export const ACCOUNT_UPDATE_DEADLINE_MS = 30_000;
 /** Updates a link sends to the account workflow at a time, by default (well under the server's limit). */
 export const ACCOUNT_MAX_IN_FLIGHT = 8;
 /** How long, by default, an update the server refused as overloaded is sent again. */
@@ -79,6 +92,34 @@ export function isUpdateOverload(err: unknown): boolean {
       /in-flight updates|RESOURCE_EXHAUSTED|resource exhausted/i.test(message)
     )
       return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** gRPC's DEADLINE_EXCEEDED. */
+const DEADLINE_EXCEEDED = 4;
+
+/** Whether a request was given up at its deadline (gRPC's DEADLINE_EXCEEDED), on the error or a cause. */
+export function isDeadlineExceeded(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === DEADLINE_EXCEEDED) return true;
+    if (typeof message === 'string' && /DEADLINE_EXCEEDED|deadline exceeded/i.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Whether a query found its workflow before its first workflow task was scheduled (the server's
+ * FAILED_PRECONDITION "Workflow task is not scheduled yet"), on the error or a cause: a query
+ * right after the workflow's start; asked again a moment later, it is answered.
+ */
+export function isNotScheduledYet(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
+    const { message } = e as { message?: unknown };
+    if (typeof message === 'string' && /workflow task is not scheduled yet/i.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
@@ -138,13 +179,21 @@ export interface AccountLinkOptions {
   maxInFlight?: number;
   /** How long an update refused as overloaded is sent again (default {@link ACCOUNT_OVERLOAD_BUDGET_MS}). */
   overloadBudgetMs?: number;
+  /** How long one send of an update may take (default {@link ACCOUNT_UPDATE_DEADLINE_MS}). */
+  updateDeadlineMs?: number;
 }
 
 export class AccountLink {
   readonly #slots: Semaphore;
+  #hung = 0;
 
   constructor(readonly options: AccountLinkOptions) {
     this.#slots = new Semaphore(options.maxInFlight ?? ACCOUNT_MAX_IN_FLIGHT);
+  }
+
+  /** Sends of an update given up at their deadline so far (each sent again or failed). */
+  get hungUpdates(): number {
+    return this.#hung;
   }
 
   /** Updates in flight now (at most `maxInFlight`). */
@@ -171,22 +220,38 @@ export class AccountLink {
    * sent again: a busy account workflow continuing as new while updates arrive fails that
    * workflow task (UnhandledCommand), and the server aborts the updates it carried. One the
    * server refused as overloaded (the in-flight limit) is sent again with a growing, jittered
-   * backoff until `overloadBudgetMs` has passed; those refusals do not count as attempts.
+   * backoff until `overloadBudgetMs` has passed; those refusals do not count as attempts. A send
+   * that has no answer within `updateDeadlineMs` is given up (gRPC's deadline) and counts as an
+   * attempt: a hung request never holds the activity that waits for it.
    */
   async #update<Ret, Arg>(def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
     const budget = this.options.overloadBudgetMs ?? ACCOUNT_OVERLOAD_BUDGET_MS;
+    const deadlineMs = this.options.updateDeadlineMs ?? ACCOUNT_UPDATE_DEADLINE_MS;
+    const { client } = this.options;
     const started = Date.now();
     let refusals = 0;
     for (let attempt = 1; ;) {
       try {
         return await this.#slots.run(() =>
-          this.options.client.workflow.executeUpdateWithStart(def, {
-            args: [arg],
-            startWorkflowOperation: this.#start(),
-          }),
+          client.withDeadline(Date.now() + deadlineMs, () =>
+            client.workflow.executeUpdateWithStart(def, {
+              args: [arg],
+              startWorkflowOperation: this.#start(),
+            }),
+          ),
         );
       } catch (err) {
         if (err instanceof WorkflowUpdateFailedError) throw err;
+        if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(err)) {
+          this.#hung += 1;
+          if (attempt >= UPDATE_ATTEMPTS)
+            throw new Error(
+              `the account workflow ${this.options.accountId} answered no update within ${deadlineMs / 1000} s, ${attempt} times: is a worker polling task queue ${this.options.taskQueue}?`,
+              { cause: err },
+            );
+          attempt += 1;
+          continue;
+        }
         if (isUpdateOverload(err) && Date.now() - started < budget) {
           refusals += 1;
           const cap = Math.min(OVERLOAD_MAX_BACKOFF_MS, 50 * 2 ** Math.min(refusals, 10));
@@ -258,18 +323,26 @@ export class AccountLink {
   async view(timeoutMs = 5000): Promise<AccountView | null> {
     const { client } = this.options;
     const started = Date.now();
-    try {
-      return await client.withDeadline(Date.now() + timeoutMs, () =>
-        client.workflow.getHandle(this.options.accountId).query(accountViewQuery),
-      );
-    } catch (err) {
-      if (Date.now() - started >= timeoutMs - 50) {
-        throw new Error(`no answer within ${timeoutMs / 1000} s: is a worker running (vir worker)?`, {
-          cause: err,
-        });
+    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+      try {
+        return await client.withDeadline(started + timeoutMs, () =>
+          client.workflow.getHandle(this.options.accountId).query(accountViewQuery),
+        );
+      } catch (err) {
+        const late = Date.now() - started >= timeoutMs - 50;
+        // A workflow just started has no workflow task yet to answer a query: ask again.
+        if (!late && isNotScheduledYet(err)) {
+          await new Promise((r) => setTimeout(r, pause));
+          continue;
+        }
+        if (late) {
+          throw new Error(`no answer within ${timeoutMs / 1000} s: is a worker running (vir worker)?`, {
+            cause: err,
+          });
+        }
+        if ((err as Error).name === 'WorkflowNotFoundError') return null;
+        throw err;
       }
-      if ((err as Error).name === 'WorkflowNotFoundError') return null;
-      throw err;
     }
   }
 }

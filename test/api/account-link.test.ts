@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { AccountLink, isUpdateOverload, Semaphore } from '../../activities/account.js';
+import { AccountLink, isNotScheduledYet, isUpdateOverload, Semaphore } from '../../activities/account.js';
 import { accountMaxInFlightOf } from '../../runtime/workers.js';
 
 /** The server's refusal at a workflow's in-flight update limit, as the client surfaces it. */
@@ -17,7 +17,10 @@ function linkWith(
   executeUpdateWithStart: () => Promise<unknown>,
   opts: { maxInFlight?: number; overloadBudgetMs?: number } = {},
 ) {
-  const client = { workflow: { executeUpdateWithStart } } as unknown as Client;
+  const client = {
+    workflow: { executeUpdateWithStart },
+    withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn(),
+  } as unknown as Client;
   return new AccountLink({
     client,
     taskQueue: 'accounts',
@@ -120,6 +123,39 @@ describe('AccountLink updates', () => {
     });
     await expect(link.acquireCall({ grantId: 'g', runId: 'r' })).rejects.toThrow(WorkflowUpdateFailedError);
     expect(calls).toBe(1);
+  });
+});
+
+describe('AccountLink view', () => {
+  it('asks again while the account workflow has no workflow task yet (a query right after its start)', async () => {
+    let queries = 0;
+    const notYet = Object.assign(new Error('9 FAILED_PRECONDITION: Workflow task is not scheduled yet.'), {
+      code: 9,
+    });
+    const client = {
+      withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn(),
+      workflow: {
+        getHandle: () => ({
+          query: async () => {
+            queries += 1;
+            if (queries <= 2) throw new Error('Query failed', { cause: notYet });
+            return { reserved: 0 };
+          },
+        }),
+      },
+    } as unknown as Client;
+    const link = new AccountLink({
+      client,
+      taskQueue: 'q',
+      accountId: 'a',
+      perMinute: 60,
+      perDay: 1,
+      caps: {},
+    });
+    await expect(link.view()).resolves.toEqual({ reserved: 0 });
+    expect(queries).toBe(3);
+    expect(isNotScheduledYet(new Error('x', { cause: notYet }))).toBe(true);
+    expect(isNotScheduledYet(new Error('Workflow not found'))).toBe(false);
   });
 });
 
