@@ -1,8 +1,10 @@
 /**
  * Two worker processes (separate OS processes, the same queues) page more than 500 calls
- * against a sandbox at its real limit: 60 calls in a 60-second window. They share one view of
- * the window through the account workflow, so the service answers no 429 and none of its
- * windows takes more than 60 calls. The witness is the sandbox's request log: every call the
+ * against a sandbox at its limit of 60 calls a window, its window scaled from 60 to 15 seconds
+ * (the sandbox's `minuteWindowMs`; the runner paces by the service's own rate-limit headers, so
+ * the window's length changes nothing it decides, and the test takes a quarter of the time). They
+ * share one view of the window through the account workflow, so the service answers no 429 and
+ * none of its windows takes more than 60 calls. The witness is the sandbox's request log: every call the
  * service took, when, and the status it answered; and each worker's identity in the histories.
  */
 import { join } from 'node:path';
@@ -17,7 +19,7 @@ import { workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js'
 
 const KEY = 'vis_live_sandbox_vc';
 const LIMIT = 60;
-const WINDOW_MS = 60_000;
+const WINDOW_MS = 15_000;
 
 let sandbox: RunningSandbox;
 let bed: WorkerTestBed;
@@ -39,7 +41,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no window over the limit', async () => {
+test('two worker processes page 500+ calls at 60 calls a window: no 429, no window over the limit', async () => {
   // Seven runs paging all of one country's startups: 74 pages each, 76 calls a run.
   const jobs = Array.from({ length: 7 }, (_, i) =>
     parseSmokeJob({
@@ -63,8 +65,9 @@ test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no w
   expect(calls).toBeGreaterThanOrEqual(500);
   expect(log.filter((r) => r.status === 429)).toEqual([]);
   expect(Math.max(...counts)).toBeLessThanOrEqual(LIMIT);
-  // Not slower than the limit allows: full windows but the last.
-  expect(counts.length).toBeLessThanOrEqual(Math.ceil(calls / LIMIT) + 1);
+  // Not slower than the limit allows: full windows but the last, and one more for a window a
+  // loaded machine leaves part-used (seconds of work, in a window of 15 s).
+  expect(counts.length).toBeLessThanOrEqual(Math.ceil(calls / LIMIT) + 2);
 
   // Both processes made calls: the identities that ran the paging children's API activities.
   const E = temporal.api.enums.v1.EventType;
@@ -78,4 +81,4 @@ test('two worker processes page 500+ calls at a 60-a-minute window: no 429, no w
     }
   }
   expect(identities.size).toBe(2);
-}, 900_000);
+}, 300_000);
