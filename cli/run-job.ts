@@ -3,13 +3,19 @@
  * and the demo. Every kind's run goes the same way: the registry gives its workflow, its id
  * prefix and its estimate.
  */
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import cliProgress from 'cli-progress';
 import type { AnyJob } from '../config/jobs.js';
 import type { Settings } from '../config/settings.js';
 import type { AnyJobKind } from '../jobs/kind.js';
 import { findKind } from '../jobs/registry.js';
-import { timeStamp } from '../lib/names.js';
+import { runStamp } from '../lib/names.js';
 import { describePhase, failedAttempts, progressQuery } from '../workflows/progress.js';
 import type { JobRunResult } from '../workflows/engine.js';
 
@@ -25,24 +31,46 @@ export function jobWorkflowIdBase(job: Pick<AnyJob, 'kind' | 'id'>): string {
   return `${kindOf(job).idPrefix}-${job.id}`;
 }
 
-/** Workflow id of a manual run: the job's base and the start time, so runs never collide. */
-export function manualWorkflowId(job: Pick<AnyJob, 'kind' | 'id'>, now = new Date()): string {
-  return `${jobWorkflowIdBase(job)}-${timeStamp(now)}`;
+/**
+ * Workflow id of a manual run: the job's base, the start time to the millisecond and a random
+ * part (see {@link runStamp}), so two starts of one job never collide, even in the same
+ * millisecond or from two machines.
+ *
+ * @example manualWorkflowId(job) // 'market-report-weekly-dach-20261122-005428-123-3fa9c2'
+ */
+export function manualWorkflowId(
+  job: Pick<AnyJob, 'kind' | 'id'>,
+  now = new Date(),
+  random = randomBytes(3).toString('hex'),
+): string {
+  return `${jobWorkflowIdBase(job)}-${runStamp(now, random)}`;
 }
 
-/** Starts a run of a job now. The job carries no secret: the key stays in the workers. */
+/**
+ * Starts a run of a job now. The job carries no secret: the key stays in the workers. Without
+ * a `workflowId`, the run gets a new {@link manualWorkflowId}; should that id be taken anyway
+ * (a one-in-16-million draw in the same millisecond), the start is made once more with a new one.
+ */
 export async function startJobRun(
   client: Client,
   settings: Pick<Settings, 'taskQueue' | 'apiTaskQueue'>,
   job: AnyJob,
-  workflowId = manualWorkflowId(job),
+  workflowId?: string,
 ): Promise<WorkflowHandle> {
-  return client.workflow.start(kindOf(job).workflow, {
-    taskQueue: settings.taskQueue,
-    workflowId,
-    args: [{ job, trigger: 'manual', apiTaskQueue: settings.apiTaskQueue }],
-    memo: { jobId: job.id, trigger: 'manual' },
-  });
+  const start = (id: string) =>
+    client.workflow.start(kindOf(job).workflow, {
+      taskQueue: settings.taskQueue,
+      workflowId: id,
+      args: [{ job, trigger: 'manual', apiTaskQueue: settings.apiTaskQueue }],
+      memo: { jobId: job.id, trigger: 'manual' },
+    });
+  if (workflowId !== undefined) return start(workflowId);
+  try {
+    return await start(manualWorkflowId(job));
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return start(manualWorkflowId(job));
+  }
 }
 
 /**

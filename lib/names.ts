@@ -49,3 +49,19 @@ export function safeFileName(text: string, maxLength = 80, fallback = 'report'):
 export function timeStamp(date: Date): string {
   return date.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15);
 }
+
+/**
+ * The stamp that ends a manual run's workflow id: the time to the millisecond (UTC) and a short
+ * random part, `20261122-005428-123-3fa9c2`. Fixed width, so ids of one job sort by start time;
+ * letters, digits and `-` only, so it is safe in file names, store paths and S3 keys. `random`
+ * (lowercase hex, e.g. 6 digits from 3 random bytes) tells apart starts of the same millisecond.
+ *
+ * @example runStamp(new Date('2026-11-22T00:54:28.123Z'), '3fa9c2') // '20261122-005428-123-3fa9c2'
+ */
+export function runStamp(date: Date, random: string): string {
+  if (!/^[0-9a-f]{4,16}$/.test(random)) {
+    throw new Error(`runStamp: random part "${random}" must be 4 to 16 lowercase hex digits`);
+  }
+  const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
+  return `${timeStamp(date)}-${ms}-${random}`;
+}

@@ -13,7 +13,7 @@
  * record `delivered` sends nothing and reports what was delivered. The one window left is a
  * worker that dies after the destination accepted and before the record was written: the next
  * attempt sends again, with the same email Message-ID and the same webhook Idempotency-Key, and
- * S3 finds the same bytes already stored and writes nothing.
+ * S3 finds the run's folder by its marker and the same bytes already stored there, and writes nothing.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ export interface DeliveryRecord {
 export interface ManifestForDelivery {
   workflowId: string;
   job: { id: string; title: string; kind: string };
-  /** When the run started (its date names the S3 folder of a run whose files are in the store). */
+  /** When the run started (the run's date for a run whose files are in the store). */
   startedAt?: string;
   status: 'complete' | 'partial';
   reasons: string[];
@@ -233,8 +233,8 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       const dir = join(manifestPath, '..');
       return {
         where: dir,
-        /** The name of the run's folder (`<date>` or `<date>_<n>`), the S3 destination's folder. */
-        folder: (_m: ManifestForDelivery) => basename(dir),
+        /** The run's date: its folder's name (`<date>` or `<date>_<n>`) begins with it. */
+        date: (_m: ManifestForDelivery) => basename(dir).slice(0, 10),
         read: async () => JSON.parse(await readFile(manifestPath, 'utf8')) as unknown,
         write: (value: unknown) => writeJsonAtomic(manifestPath, value, true),
         /** The local folder the files are in (`release` when the delivery is done). */
@@ -244,7 +244,8 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     const folderRef = ref.slice(0, ref.lastIndexOf('/'));
     return {
       where: manifestPath.slice(0, manifestPath.lastIndexOf('/')),
-      folder: (m: ManifestForDelivery) => m.startedAt?.slice(0, 10) ?? basename(folderRef),
+      /** The run's date: when it started. */
+      date: (m: ManifestForDelivery) => m.startedAt?.slice(0, 10) ?? basename(folderRef),
       read: () => store.getJson(ref),
       write: (value: unknown) =>
         files.putBytes(ref, `${JSON.stringify(value, null, 2)}\n`, 'application/json'),
@@ -283,7 +284,8 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
         const out = await uploadRunFiles(
           d.s3,
           files,
-          { jobId: manifest.job.id, date: place.folder(manifest) },
+          // The folder in the bucket is decided there (its run marker), not by the local one.
+          { jobId: manifest.job.id, date: place.date(manifest), runId: manifest.workflowId },
           { client },
           { destination: d.id },
         );
@@ -362,7 +364,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
         attempt,
         updatedAt: at(),
       });
-      const date = place.folder(manifest).slice(0, 10);
+      const date = place.date(manifest).slice(0, 10);
       let outcome: DeliveryOutcome;
       try {
         outcome = await send(d, input.manifestPath, manifest, summaryOf(manifest, date), attempt);

@@ -85,7 +85,9 @@ export type {
 } from './webhook.js';
 export {
   bucketNameProblem,
+  claimRunFolder,
   createS3Client,
+  ForeignObjectError,
   objectKey,
   parseS3Destination,
   presignedUrls,
@@ -98,10 +100,12 @@ export {
   S3DestinationFieldsSchema,
   S3DestinationSchema,
   UPLOAD_DEFAULTS,
+  RUN_MARKER_NAME,
   withEnvEndpoint,
 } from './s3.js';
 export type {
   PresignedLink,
+  RunMarker,
   RunPlace,
   S3ClientOptions,
   S3Credentials,

@@ -1,21 +1,31 @@
 /**
  * Delivery to object storage: a run's files written to an S3 bucket (AWS or any S3-compatible
- * store) under `<prefix>/<jobId>/<date>/<file name>`.
+ * store) under `<prefix>/<jobId>/<folder>/<file name>`, where the folder is the run's own:
+ * `<date>`, or `<date>_2`, `<date>_3`… when another run of the job holds the day's first.
+ *
+ * The folder is decided in the bucket, not on a worker's disk: each run folder holds a marker
+ * object `.run.json` naming the run (its workflow id), and a run takes the first folder whose
+ * marker names it or that is free (no marker, no object), claiming it with a conditional write
+ * (`If-None-Match: *`) read back before use. A retry or a redelivery of the same run finds its
+ * marker and lands on the same keys. Every object carries the run in its metadata (`run`, beside
+ * `sha256`), and an object of another run (or of no known run) found at a key is never replaced:
+ * the run moves on to the next folder.
  *
  * The destination comes from the job file (bucket, prefix, region, endpoint); the keys come
  * from the environment only (`VIR_S3_ACCESS_KEY_ID` / `VIR_S3_SECRET_ACCESS_KEY`, else the AWS
  * SDK's default chain) and never enter results, logs or errors.
  *
- * Writing is idempotent: a file already stored under its key with the same SHA-256 (kept in the
- * object's metadata) is not sent again, and sending it again anyway overwrites the one object
- * with the same bytes. Small files are one PutObject (with Content-MD5, so the store rejects a
+ * Writing is idempotent: a file already stored under its key by the same run with the same
+ * SHA-256 (kept in the object's metadata) is not sent again, and sending it again anyway
+ * overwrites the run's one object with the same bytes. Small files are one PutObject (with Content-MD5, so the store rejects a
  * corrupted body); large ones a multipart upload (lib-storage's `Upload`), each part retried on
  * its own.
  *
  * @example
  * const dest = parseS3Destination(job.delivery[0]);
  * const client = s3ClientFromEnv(dest, process.env); // keys, and VIR_S3_ENDPOINT when dest has no endpoint
- * const outcome = await uploadRunFiles(dest, files, { jobId: job.id, date: '2026-11-23' }, { client });
+ * const outcome = await uploadRunFiles(dest, files, { jobId: job.id, date: '2026-11-23', runId }, { client });
+ * outcome.folder; // 'reports/weekly/2026-11-23_2' when another run holds 2026-11-23
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -23,12 +33,14 @@ import { readFile, stat } from 'node:fs/promises';
 import {
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { fieldOf } from '../../lib/fields.js';
+import { safeFileName } from '../../lib/names.js';
 import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from './schema.js';
 import type { S3Destination } from './schema.js';
 import { SettingsError } from '../../config/settings.js';
@@ -217,8 +229,21 @@ export function s3ClientFromEnv(
 /** Where a run's files go in the bucket. */
 export interface RunPlace {
   jobId: string;
-  /** The run's date (YYYY-MM-DD). */
+  /** The run's date (YYYY-MM-DD): its folder is `<date>` or `<date>_<n>`. */
   date: string;
+  /** The run's workflow id: named by the folder's marker and each object's `run` metadata. */
+  runId: string;
+}
+
+/** The key, under a run folder, of the marker that names the run the folder belongs to. */
+export const RUN_MARKER_NAME = '.run.json';
+
+/** The body of a run folder's marker object. */
+export interface RunMarker {
+  workflowId: string;
+  jobId: string;
+  /** When the run claimed the folder (ISO time). */
+  claimedAt: string;
 }
 
 /** One object written (or found already written). */
@@ -238,6 +263,8 @@ export interface S3Object {
 export interface S3DeliveryOutcome extends DeliveryOutcome {
   kind: 's3';
   bucket: string;
+  /** The run's folder in the bucket (`<prefix>/<jobId>/<date>[_n]`); empty when none was claimed. */
+  folder: string;
   objects: S3Object[];
 }
 
@@ -266,10 +293,11 @@ export const UPLOAD_DEFAULTS: UploadOptions = {
 export type S3Log = (message: string, fields: Record<string, unknown>) => void;
 
 /**
- * The object key of a run's file: `<prefix>/<jobId>/<date>/<name>`, without a leading slash or
- * doubled slashes whatever the prefix looks like.
+ * The object key of a run's file: `<prefix>/<jobId>/<folder>/<name>` (`folder` is the run's
+ * date, or the date and a number: `2026-11-23_2`), without a leading slash or doubled slashes
+ * whatever the prefix looks like.
  */
-export function objectKey(prefix: string, where: RunPlace, name: string): string {
+export function objectKey(prefix: string, where: { jobId: string; date: string }, name: string): string {
   for (const [field, value] of [
     ['jobId', where.jobId],
     ['date', where.date],
@@ -282,10 +310,172 @@ export function objectKey(prefix: string, where: RunPlace, name: string): string
   return [...prefix.split('/').filter(Boolean), where.jobId, where.date, name].join('/');
 }
 
+/** An object of another run (or of no known run) at a key a run was about to write: never replaced. */
+export class ForeignObjectError extends Error {
+  readonly code = 'foreign_object';
+  constructor(
+    readonly key: string,
+    /** The run the object's metadata names (null: none). */
+    readonly owner: string | null,
+  ) {
+    super(
+      `s3 object ${key} belongs to ${owner === null ? 'no known run' : `run ${owner}`}: it is not replaced`,
+    );
+    this.name = 'ForeignObjectError';
+  }
+}
+
+/** The run id as object metadata holds it (HTTP header text: ASCII, escaped as a URI component). */
+function runMeta(runId: string): string {
+  return encodeURIComponent(runId);
+}
+
+/** The run an object's metadata names, null when none. */
+function ownerOf(metadata: Record<string, string> | undefined): string | null {
+  const raw = metadata?.run;
+  if (raw === undefined) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const statusOf = (err: unknown) =>
+  err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+
+/** The run a folder's marker names; null when there is no marker, `'forbidden'` when the keys may not read it. */
+async function readMarker(client: S3Client, bucket: string, key: string) {
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const text = (await out.Body?.transformToString('utf8')) ?? '';
+    let body: Partial<RunMarker> = {};
+    try {
+      body = JSON.parse(text) as Partial<RunMarker>;
+    } catch {
+      // a marker we cannot read names no run
+    }
+    return { owner: typeof body.workflowId === 'string' ? body.workflowId : ownerOf(out.Metadata) };
+  } catch (err) {
+    const status = statusOf(err);
+    if (status === 404 || (err instanceof Error && err.name === 'NoSuchKey')) return null;
+    if (status === 403) return 'forbidden' as const;
+    throw err;
+  }
+}
+
+/** Whether any object is stored under `folderKey/` (a run's folder from before markers); false when listing is not allowed. */
+async function folderHoldsObjects(client: S3Client, bucket: string, folderKey: string): Promise<boolean> {
+  try {
+    const out = await client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: `${folderKey}/`, MaxKeys: 1 }),
+    );
+    return (out.KeyCount ?? out.Contents?.length ?? 0) > 0;
+  } catch (err) {
+    if (statusOf(err) === 403) return false;
+    throw err;
+  }
+}
+
 /**
- * Writes a run's files to the destination's bucket under `<prefix>/<jobId>/<date>/<name>` and
- * reports each object's key, size and ETag. Never throws for a failed upload (the outcome says
- * `ok: false` and why, with the objects written before it); a bad file name throws.
+ * Writes a folder's marker only where none is (`If-None-Match: *`): nothing is written when
+ * another writer got there first (412, or 409 for a write in flight). A store that does not
+ * implement conditional writes (501) gets a plain write. Either way the caller reads the marker
+ * back to learn whose the folder is.
+ */
+async function putMarker(client: S3Client, bucket: string, key: string, marker: RunMarker): Promise<void> {
+  const body = Buffer.from(`${JSON.stringify(marker, null, 2)}\n`);
+  const put = (conditional: boolean) =>
+    client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: body,
+        ContentLength: body.length,
+        ContentType: 'application/json',
+        ContentMD5: createHash('md5').update(body).digest('base64'),
+        Metadata: { run: runMeta(marker.workflowId) },
+        ...(conditional ? { IfNoneMatch: '*' } : {}),
+      }),
+    );
+  try {
+    await put(true);
+  } catch (err) {
+    const status = statusOf(err);
+    if (status === 412 || status === 409) return;
+    if (status !== 501) throw err;
+    await put(false);
+  }
+}
+
+/**
+ * The run's folder in the bucket, decided there and the same for every attempt of the run: the
+ * first of `<date>`, `<date>_2`, `<date>_3`… whose marker names the run, or that is free (no
+ * marker and no object) and that the run claims by writing its marker. Folders in `skip` are
+ * passed over (one found holding another run's object). Keys that may write but not read the
+ * bucket cannot see markers: the folder is then the run's own by name,
+ * `<date>_<run id>`.
+ *
+ * @returns the folder's name under `<prefix>/<jobId>/`.
+ */
+export async function claimRunFolder(
+  client: S3Client,
+  dest: Pick<S3Destination, 'bucket' | 'prefix'>,
+  where: RunPlace,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<string> {
+  if (!where.runId) throw new Error('S3 run folder: the run id must be non-empty');
+  for (let i = 1; i < 1000; i++) {
+    const folder = i === 1 ? where.date : `${where.date}_${i}`;
+    if (skip.has(folder)) continue;
+    const markerKey = objectKey(dest.prefix, { jobId: where.jobId, date: folder }, RUN_MARKER_NAME);
+    // Two reads at most per folder: before the claim, and after it (to see who won).
+    for (let round = 0; round < 2; round++) {
+      const marker = await readMarker(client, dest.bucket, markerKey);
+      if (marker === 'forbidden') {
+        const own = `${where.date}_${safeFileName(where.runId, 160, 'run')}`;
+        objectKey(dest.prefix, { jobId: where.jobId, date: own }, RUN_MARKER_NAME);
+        return own;
+      }
+      if (marker !== null) {
+        if (marker.owner === where.runId) return folder;
+        break;
+      }
+      if (round > 0) break;
+      if (await folderHoldsObjects(client, dest.bucket, markerKey.slice(0, -RUN_MARKER_NAME.length - 1)))
+        break;
+      await putMarker(client, dest.bucket, markerKey, {
+        workflowId: where.runId,
+        jobId: where.jobId,
+        claimedAt: new Date().toISOString(),
+      });
+    }
+  }
+  throw new Error(`no free run folder under ${objectKey(dest.prefix, where, 'x').slice(0, -2)}_*`);
+}
+
+/** The first object at one of `keys` that another run (or no known run) wrote; null when there is none. */
+async function foreignObject(
+  client: S3Client,
+  bucket: string,
+  keys: readonly string[],
+  run: string,
+): Promise<ForeignObjectError | null> {
+  for (const key of keys) {
+    const head = await headObject(client, bucket, key);
+    if (head && head !== 'forbidden' && ownerOf(head.Metadata) !== run) {
+      return new ForeignObjectError(key, ownerOf(head.Metadata));
+    }
+  }
+  return null;
+}
+
+/**
+ * Writes a run's files to the destination's bucket under `<prefix>/<jobId>/<folder>/<name>`,
+ * in the run's own folder ({@link claimRunFolder}), and reports the folder and each object's
+ * key, size and ETag. An object of another run found in the folder is never replaced: the run
+ * claims the next folder and writes every file there. Never throws for a failed upload (the
+ * outcome says `ok: false` and why, with the objects written before it); a bad file name throws.
  *
  * `attempts` is the most attempts any one request needed (1 when none was retried).
  */
@@ -300,8 +490,10 @@ export async function uploadRunFiles(
   if (o.partSizeBytes < 5 * 1024 * 1024)
     throw new Error('partSizeBytes: must be at least 5 MiB (S3 minimum)');
   const log: S3Log = deps.log ?? (() => {});
-  const objects: S3Object[] = [];
+  let objects: S3Object[] = [];
   let attempts = 1;
+  let folder = '';
+  const folderKey = () => objectKey(dest.prefix, { jobId: where.jobId, date: folder }, 'x').slice(0, -2);
   const outcome = (ok: boolean, detail: string): S3DeliveryOutcome => ({
     destination: o.destination,
     kind: 's3',
@@ -310,36 +502,66 @@ export async function uploadRunFiles(
     attempts,
     ...(ok ? { deliveredAt: new Date().toISOString() } : {}),
     bucket: dest.bucket,
+    folder: folder ? folderKey() : '',
     objects,
   });
-  const keys = files.map((f) => objectKey(dest.prefix, where, f.name));
-  for (const [i, file] of files.entries()) {
-    const key = keys[i]!;
+  for (const f of files) objectKey(dest.prefix, where, f.name); // a bad name throws before anything is sent
+  const taken = new Set<string>();
+  for (;;) {
     try {
-      const object = await uploadOne(dest.bucket, file, key, deps.client, o, (n) => {
-        attempts = Math.max(attempts, n);
-      });
-      objects.push(object);
-      log(object.reused ? 's3 object already there' : 's3 object written', {
-        bucket: dest.bucket,
-        key,
-        bytes: object.bytes,
-        multipart: object.multipart,
-      });
+      folder = await claimRunFolder(deps.client, dest, where, taken);
     } catch (err) {
       const why = describeError(err);
-      log('s3 upload failed', { bucket: dest.bucket, key, error: why });
-      return outcome(
-        false,
-        `s3://${dest.bucket}/${key}: ${why} (${objects.length} of ${files.length} written)`,
-      );
+      log('s3 run folder not claimed', { bucket: dest.bucket, error: why });
+      return outcome(false, `s3://${dest.bucket}: no run folder for ${where.runId}: ${why}`);
     }
+    objects = [];
+    const keys = files.map((f) => objectKey(dest.prefix, { jobId: where.jobId, date: folder }, f.name));
+    // Every key looked at before anything is written, so a folder given up holds nothing of this run.
+    let foreign: ForeignObjectError | null;
+    try {
+      foreign = await foreignObject(deps.client, dest.bucket, keys, where.runId);
+    } catch (err) {
+      const why = describeError(err);
+      log('s3 upload failed', { bucket: dest.bucket, key: keys[0], error: why });
+      return outcome(false, `s3://${dest.bucket}/${folderKey()}/: ${why} (0 of ${files.length} written)`);
+    }
+    for (const [i, file] of files.entries()) {
+      if (foreign) break;
+      const key = keys[i]!;
+      try {
+        const object = await uploadOne(dest.bucket, file, key, deps.client, o, where.runId, (n) => {
+          attempts = Math.max(attempts, n);
+        });
+        objects.push(object);
+        log(object.reused ? 's3 object already there' : 's3 object written', {
+          bucket: dest.bucket,
+          key,
+          bytes: object.bytes,
+          multipart: object.multipart,
+        });
+      } catch (err) {
+        if (err instanceof ForeignObjectError) {
+          foreign = err;
+          break;
+        }
+        const why = describeError(err);
+        log('s3 upload failed', { bucket: dest.bucket, key, error: why });
+        return outcome(
+          false,
+          `s3://${dest.bucket}/${key}: ${why} (${objects.length} of ${files.length} written)`,
+        );
+      }
+    }
+    if (!foreign) break;
+    log('s3 object of another run kept; next folder', { bucket: dest.bucket, key: foreign.key });
+    taken.add(folder);
   }
   const reused = objects.filter((x) => x.reused).length;
   const bytes = objects.reduce((n, x) => n + x.bytes, 0);
   return outcome(
     true,
-    `${objects.length} file(s), ${bytes} bytes in s3://${dest.bucket}/${objects.length ? keys[0]!.replace(/[^/]+$/, '') : ''}` +
+    `${objects.length} file(s), ${bytes} bytes in s3://${dest.bucket}/${folderKey()}/` +
       (reused ? ` (${reused} already there)` : ''),
   );
 }
@@ -357,27 +579,37 @@ export function uploadFileObject(
   file: Pick<DeliveryFile, 'path' | 'contentType'>,
   options: Partial<UploadOptions> = {},
 ): Promise<S3Object> {
-  return uploadOne(bucket, file, key, client, { ...UPLOAD_DEFAULTS, ...options }, () => undefined);
+  return uploadOne(bucket, file, key, client, { ...UPLOAD_DEFAULTS, ...options }, null, () => undefined);
 }
 
+/**
+ * @param run the run writing (a delivery): an object found at the key that another run (or no
+ *   run) wrote is a ForeignObjectError, never replaced; null (the claim-check store) checks no owner.
+ */
 async function uploadOne(
   bucket: string,
   file: Pick<DeliveryFile, 'path' | 'contentType'>,
   key: string,
   client: S3Client,
   o: UploadOptions,
+  run: string | null,
   sawAttempts: (n: number) => void,
 ): Promise<S3Object> {
   const { size } = await stat(file.path);
   const sha256 = await fileSha256(file.path);
-  if (o.skipUnchanged) {
+  if (o.skipUnchanged || run !== null) {
     const head = await headObject(client, bucket, key);
-    if (head && head !== 'forbidden') sawAttempts(head.$metadata.attempts ?? 1);
-    if (head && head !== 'forbidden' && head.ContentLength === size && head.Metadata?.sha256 === sha256) {
-      return { key, bytes: size, ...etagOf(head.ETag), sha256, reused: true, multipart: false };
+    if (head && head !== 'forbidden') {
+      sawAttempts(head.$metadata.attempts ?? 1);
+      if (run !== null && ownerOf(head.Metadata) !== run)
+        throw new ForeignObjectError(key, ownerOf(head.Metadata));
+      if (o.skipUnchanged && head.ContentLength === size && head.Metadata?.sha256 === sha256) {
+        return { key, bytes: size, ...etagOf(head.ETag), sha256, reused: true, multipart: false };
+      }
     }
   }
-  const common = { Bucket: bucket, Key: key, ContentType: file.contentType, Metadata: { sha256 } };
+  const metadata: Record<string, string> = run === null ? { sha256 } : { sha256, run: runMeta(run) };
+  const common = { Bucket: bucket, Key: key, ContentType: file.contentType, Metadata: metadata };
   let etag: string | undefined;
   const multipart = size > o.multipartThresholdBytes;
   if (!multipart) {

@@ -59,6 +59,8 @@ export interface DeliveryOutcome {
   messageId?: string;
   /** True when a record showed it delivered before and nothing was sent this time. */
   already?: boolean;
+  /** S3: the run's folder in the bucket (`<prefix>/<job>/<date>[_n]`), the key prefix of its objects. */
+  folder?: string;
   /** S3: the objects written. */
   objects?: { key: string; bytes: number; etag?: string }[];
 }

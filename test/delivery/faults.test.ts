@@ -80,7 +80,8 @@ async function copies(result: JobRunResult, prefix: string) {
     mails: mails.length,
     accepted: bed.hook.accepted(key),
     requests: requests.length,
-    objects: keys.length,
+    // The run's objects, its folder's marker (`.run.json`, naming the run) aside.
+    objects: keys.filter((k) => !k.endsWith('/.run.json')).length,
     files: files.length,
   };
 }

@@ -6,10 +6,12 @@
  * webhook signature verifies, the S3 objects equal the files. A quiet fund-match week sends
  * nothing unless the job says so. No secret reaches a history, a log, a manifest or a message.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { deliveryRecordRef } from '../../activities/delivery/deliver.js';
 import { runMessageId, verifyWebhookSignature } from '../../activities/delivery/index.js';
 import type { RunDelivery } from '../../activities/delivery/types.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
@@ -140,10 +142,23 @@ async function expectDelivered(result: Delivered, prefix: string, mailsBefore: n
   };
   expect(slack.blocks.length).toBeGreaterThan(2);
 
-  // S3: every file and the manifest under <prefix>/<job>/<run folder>/, bytes equal.
-  const folder = `${prefix}/${JSON.parse(readFileSync(result.manifestPath, 'utf8')).job.id}/${basename(outDir)}`;
+  // S3: every file and the manifest under <prefix>/<job>/<run folder>/ (the folder the delivery
+  // claimed, its marker naming the run), bytes equal.
+  const jobId = (JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { job: { id: string } }).job.id;
+  const s3Outcome = result.delivery.outcomes.find((o) => o.kind === 's3')!;
+  const folder = s3Outcome.folder!;
+  expect(folder).toBe(`${prefix}/${jobId}/${basename(outDir).slice(0, 10)}`);
   const keys = await bed.keys(prefix);
-  expect(keys).toEqual([...files.map((f) => `${folder}/${basename(f)}`), `${folder}/manifest.json`].sort());
+  expect(keys).toEqual(
+    [
+      ...files.map((f) => `${folder}/${basename(f)}`),
+      `${folder}/manifest.json`,
+      `${folder}/.run.json`,
+    ].sort(),
+  );
+  expect(JSON.parse((await bed.object(`${folder}/.run.json`)).toString('utf8'))).toMatchObject({
+    workflowId: result.workflowId,
+  });
   for (const f of files) {
     expect((await bed.object(`${folder}/${basename(f)}`)).equals(readFileSync(f)), f).toBe(true);
   }
@@ -296,6 +311,72 @@ describe('delivery of each kind to email, webhooks and S3', () => {
     expect(note.parsed.text?.replace(/\s+/g, ' ')).toContain(
       `The files are not attached and no links were made for this run; they are in ${dirname(noted.manifestPath)}`,
     );
+  });
+
+  test('two runs of one day, the reports folder gone between them: both runs kept in the bucket byte for byte', async () => {
+    const reports = join(h.dir, 'reports', 'gone');
+    const job = parseSmokeJob({
+      id: 'smoke-twice',
+      title: 'Smoke twice a day',
+      country: 'France',
+      records: 40,
+      destination: reports,
+      delivery: [
+        { s3: { bucket: bed.bucket, prefix: 'twice', endpoint: bed.s3.endpoint, region: bed.s3.region } },
+      ],
+    });
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    /** A run's files as it rendered them: name -> SHA-256 (read before the folder goes). */
+    const rendered = (r: Delivered) =>
+      Object.fromEntries(
+        [...Object.values(r.files), r.manifestPath].map((f) => [basename(f), sha(readFileSync(f))]),
+      );
+    const first = await run(job);
+    const firstFiles = rendered(first);
+    // The local folder gone (a retention clean-up, or a worker on another host): the second run
+    // of the day gets the day's local folder again, but not the bucket's.
+    rmSync(reports, { recursive: true, force: true });
+    const second = await run(job);
+    const secondFiles = rendered(second);
+    expect(dirname(second.manifestPath)).toBe(dirname(first.manifestPath));
+    expect(Object.keys(secondFiles).sort()).toEqual(Object.keys(firstFiles).sort());
+
+    const date = basename(dirname(first.manifestPath)).slice(0, 10);
+    const folders = [first, second].map((r) => r.delivery.outcomes[0]!.folder);
+    expect(folders).toEqual([`twice/smoke-twice/${date}`, `twice/smoke-twice/${date}_2`]);
+    const keys = await bed.keys('twice');
+    for (const [r, files, folder] of [
+      [first, firstFiles, folders[0]!],
+      [second, secondFiles, folders[1]!],
+    ] as const) {
+      // The outcome recorded the keys the delivery chose; the bucket holds exactly the run's files.
+      expect(r.delivery.outcomes[0]!.objects!.map((o) => o.key).sort()).toEqual(
+        Object.keys(files)
+          .map((n) => `${folder}/${n}`)
+          .sort(),
+      );
+      expect(keys.filter((k) => k.startsWith(`${folder}/`))).toEqual(
+        [...Object.keys(files), '.run.json'].map((n) => `${folder}/${n}`).sort(),
+      );
+      for (const [name, digest] of Object.entries(files)) {
+        if (name === 'manifest.json') continue; // rewritten with the delivery section after the upload
+        expect(sha(await bed.object(`${folder}/${name}`)), `${folder}/${name}`).toBe(digest);
+      }
+      const marker = JSON.parse((await bed.object(`${folder}/.run.json`)).toString('utf8')) as {
+        workflowId: string;
+      };
+      const manifest = JSON.parse((await bed.object(`${folder}/manifest.json`)).toString('utf8')) as {
+        workflowId: string;
+      };
+      expect([marker.workflowId, manifest.workflowId]).toEqual([r.workflowId, r.workflowId]);
+      // The delivery record in the store (exactly once) names the same keys.
+      const record = JSON.parse(
+        readFileSync(join(h.settings.storeDir, deliveryRecordRef(r.workflowId, 's3-1')), 'utf8'),
+      ) as { status: string; outcome: { folder: string } };
+      expect([record.status, record.outcome.folder]).toEqual(['delivered', folder]);
+    }
+    // The manifests differ (each names its own run): the second did not land on the first's keys.
+    expect(firstFiles['manifest.json']).not.toBe(secondFiles['manifest.json']);
   });
 
   test('no secret in histories, logs, manifests, email headers, messages or objects', async () => {

@@ -179,7 +179,7 @@ test('a market report on two worker setups sharing only the S3 store: files and 
     expect(x.content.equals(objects.get(x.filename!)!), x.filename).toBe(true);
   const delivered = `market-s3/${job.id}/${manifest.startedAt.slice(0, 10)}`;
   expect(await bed.keys('market-s3')).toEqual(
-    [...names, 'manifest.json'].map((n) => `${delivered}/${n}`).sort(),
+    [...names, 'manifest.json', '.run.json'].map((n) => `${delivered}/${n}`).sort(),
   );
   for (const name of names)
     expect((await bed.object(`${delivered}/${name}`)).equals(objects.get(name)!)).toBe(true);

@@ -10,6 +10,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import {
   CreateBucketCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -17,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createS3Client,
+  claimRunFolder,
   objectKey,
   parseS3Destination,
   presignedUrls,
@@ -30,7 +32,11 @@ import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startTcpFaultProxy } from '../helpers/tcp-proxy.js';
 
 const MiB = 1024 * 1024;
-const where = { jobId: 'weekly-dach', date: '2026-11-23' };
+const where = {
+  jobId: 'weekly-dach',
+  date: '2026-11-23',
+  runId: 'market-report-weekly-dach-20261123-060000-000-a1b2c3',
+};
 
 let s3: S3Server;
 let admin: S3Client;
@@ -60,6 +66,11 @@ const credentials = () => ({ accessKeyId: s3.accessKeyId, secretAccessKey: s3.se
 async function getBytes(bucket: string, key: string): Promise<Buffer> {
   const out = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return Buffer.from(await out.Body!.transformToByteArray());
+}
+
+/** An object's user metadata (`sha256`, `run`). */
+async function metadataOf(bucket: string, key: string): Promise<Record<string, string>> {
+  return (await admin.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).Metadata ?? {};
 }
 
 async function listKeys(bucket: string): Promise<string[]> {
@@ -110,7 +121,16 @@ describe('uploadRunFiles against versitygw', () => {
       files.map((f) => `reports/weekly/weekly-dach/2026-11-23/${f.name}`),
     );
     expect(outcome.objects.map((o) => o.multipart)).toEqual([false, false, false, true]);
-    expect(await listKeys(bucket)).toEqual(outcome.objects.map((o) => o.key).sort());
+    expect(outcome.folder).toBe('reports/weekly/weekly-dach/2026-11-23');
+    // Beside the files, the folder's marker naming the run; each object names it in its metadata.
+    const marker = 'reports/weekly/weekly-dach/2026-11-23/.run.json';
+    expect(await listKeys(bucket)).toEqual([...outcome.objects.map((o) => o.key), marker].sort());
+    expect(JSON.parse((await getBytes(bucket, marker)).toString('utf8'))).toMatchObject({
+      workflowId: where.runId,
+      jobId: 'weekly-dach',
+    });
+    for (const object of outcome.objects)
+      expect((await metadataOf(bucket, object.key)).run).toBe(where.runId);
     for (const [i, f] of files.entries()) {
       const object = outcome.objects[i]!;
       const stored = await getBytes(bucket, object.key);
@@ -168,11 +188,137 @@ describe('uploadRunFiles against versitygw', () => {
     expect(third.objects.every((o) => !o.reused)).toBe(true);
     expect(second.objects.map((o) => o.key)).toEqual(first.objects.map((o) => o.key));
     expect(third.objects.map((o) => o.etag)).toEqual(first.objects.map((o) => o.etag));
+    for (const o of [second, third]) expect(o.folder).toBe(first.folder);
     const keys = await listKeys(bucket);
-    expect(keys).toEqual(first.objects.map((o) => o.key).sort());
-    expect(new Set(keys).size).toBe(files.length);
+    expect(keys).toEqual([...first.objects.map((o) => o.key), `${first.folder}/.run.json`].sort());
+    expect(new Set(keys).size).toBe(files.length + 1);
     for (const [i, f] of files.entries()) {
       expect((await getBytes(bucket, first.objects[i]!.key)).equals(await readFile(f.path))).toBe(true);
+    }
+  });
+});
+
+describe("run folders: no run replaces another run's objects", () => {
+  const runA = { ...where, runId: 'smoke-weekly-dach-20261123-060000-000-aaaaaa' };
+  const runB = { ...where, runId: 'smoke-weekly-dach-20261123-060000-000-bbbbbb' };
+  const sha = async (b: Buffer | Promise<Buffer>) =>
+    createHash('sha256')
+      .update(await b)
+      .digest('hex');
+
+  it('gives two runs of one day their own folders, each marked with its run, and a retry its own again', async () => {
+    const bucket = await newBucket();
+    const dest = destination(bucket, { prefix: 'out' });
+    const client = createS3Client(dest, credentials());
+    // Run B's files differ from run A's (other bytes under the same names).
+    const other = await Promise.all(
+      files.slice(0, 3).map((f) => file(`b-${f.name}`, f.contentType, randomBytes(5_000))),
+    );
+    const bFiles = other.map((f, i) => ({ ...f, name: files[i]!.name }));
+    try {
+      const a = await uploadRunFiles(dest, files.slice(0, 3), runA, { client });
+      const b = await uploadRunFiles(dest, bFiles, runB, { client });
+      const aAgain = await uploadRunFiles(dest, files.slice(0, 3), runA, { client });
+      const bAgain = await uploadRunFiles(dest, bFiles, runB, { client });
+      for (const o of [a, b, aAgain, bAgain]) expect(o.ok, o.detail).toBe(true);
+      expect(a.folder).toBe('out/weekly-dach/2026-11-23');
+      expect(b.folder).toBe('out/weekly-dach/2026-11-23_2');
+      expect(aAgain.folder).toBe(a.folder);
+      expect(bAgain.folder).toBe(b.folder);
+      expect(aAgain.objects.every((o) => o.reused) && bAgain.objects.every((o) => o.reused)).toBe(true);
+      for (const [run, outcome, sent] of [
+        [runA, a, files.slice(0, 3)],
+        [runB, b, bFiles],
+      ] as const) {
+        const marker = JSON.parse((await getBytes(bucket, `${outcome.folder}/.run.json`)).toString('utf8'));
+        expect(marker.workflowId).toBe(run.runId);
+        for (const [i, f] of sent.entries()) {
+          const key = `${outcome.folder}/${f.name}`;
+          expect(outcome.objects[i]!.key).toBe(key);
+          expect(await sha(getBytes(bucket, key))).toBe(await sha(readFile(f.path)));
+        }
+      }
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('never replaces an object of another run (or of no run) found at its key: the run takes the next folder', async () => {
+    const bucket = await newBucket();
+    const dest = destination(bucket);
+    const client = createS3Client(dest, credentials());
+    const [pdf, xlsx] = files;
+    const foreign = Buffer.from('run B wrote this, not run A');
+    const legacy = Buffer.from('written before runs were named');
+    // The day's folder says it is run A's (a marker written by a store that ignored a
+    // conditional write, say), yet run B's object and one of no run are at two of A's keys.
+    await admin.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'weekly-dach/2026-11-23/.run.json',
+        Body: JSON.stringify({ workflowId: runA.runId }),
+      }),
+    );
+    await admin.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `weekly-dach/2026-11-23/${xlsx!.name}`,
+        Body: foreign,
+        Metadata: { run: runB.runId, sha256: await sha(Promise.resolve(foreign)) },
+      }),
+    );
+    await admin.send(
+      new PutObjectCommand({ Bucket: bucket, Key: `weekly-dach/2026-11-24/${pdf!.name}`, Body: legacy }),
+    );
+    try {
+      const a = await uploadRunFiles(dest, [pdf!, xlsx!], runA, { client });
+      expect(a.ok, a.detail).toBe(true);
+      expect(a.folder).toBe('weekly-dach/2026-11-23_2');
+      expect(await getBytes(bucket, `weekly-dach/2026-11-23/${xlsx!.name}`)).toEqual(foreign);
+      expect((await metadataOf(bucket, `weekly-dach/2026-11-23/${xlsx!.name}`)).run).toBe(runB.runId);
+      for (const f of [pdf!, xlsx!]) {
+        expect((await getBytes(bucket, `${a.folder}/${f.name}`)).equals(await readFile(f.path))).toBe(true);
+      }
+
+      // A folder with objects and no marker (a run from before markers) is not taken either.
+      const next = await uploadRunFiles(dest, [pdf!], { ...runA, date: '2026-11-24' }, { client });
+      expect(next.folder).toBe('weekly-dach/2026-11-24_2');
+      expect(await getBytes(bucket, `weekly-dach/2026-11-24/${pdf!.name}`)).toEqual(legacy);
+      expect(await listKeys(bucket)).toEqual(
+        [
+          'weekly-dach/2026-11-23/.run.json',
+          `weekly-dach/2026-11-23/${xlsx!.name}`,
+          'weekly-dach/2026-11-23_2/.run.json',
+          `weekly-dach/2026-11-23_2/${pdf!.name}`,
+          `weekly-dach/2026-11-23_2/${xlsx!.name}`,
+          `weekly-dach/2026-11-24/${pdf!.name}`,
+          'weekly-dach/2026-11-24_2/.run.json',
+          `weekly-dach/2026-11-24_2/${pdf!.name}`,
+        ].sort(),
+      );
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('gives runs claiming the same day at once a folder each', async () => {
+    const bucket = await newBucket();
+    const dest = destination(bucket);
+    const clients = [0, 1, 2, 3].map(() => createS3Client(dest, credentials()));
+    try {
+      const runs = clients.map((_, i) => ({ ...where, runId: `smoke-weekly-dach-race-${i}` }));
+      const folders = await Promise.all(runs.map((run, i) => claimRunFolder(clients[i]!, dest, run)));
+      expect(new Set(folders).size).toBe(4);
+      expect([...folders].sort()).toEqual(['2026-11-23', '2026-11-23_2', '2026-11-23_3', '2026-11-23_4']);
+      for (const [i, folder] of folders.entries()) {
+        const marker = JSON.parse(
+          (await getBytes(bucket, `weekly-dach/${folder}/.run.json`)).toString('utf8'),
+        );
+        expect(marker.workflowId).toBe(runs[i]!.runId);
+        expect(await claimRunFolder(clients[i]!, dest, runs[i]!)).toBe(folder);
+      }
+    } finally {
+      for (const c of clients) c.destroy();
     }
   });
 });
@@ -245,7 +391,9 @@ describe('uploadRunFiles through broken connections', () => {
       expect(outcome.ok, outcome.detail).toBe(true);
       expect(proxy.broken.map((b) => b.how)).toEqual(['drop', 'cut']);
       expect(outcome.attempts).toBeGreaterThanOrEqual(2);
-      expect(await listKeys(bucket)).toEqual(outcome.objects.map((o) => o.key).sort());
+      expect(await listKeys(bucket)).toEqual(
+        [...outcome.objects.map((o) => o.key), `${outcome.folder}/.run.json`].sort(),
+      );
       for (const [i, f] of files.slice(0, 3).entries()) {
         expect((await getBytes(bucket, outcome.objects[i]!.key)).equals(await readFile(f.path))).toBe(true);
       }
@@ -268,7 +416,10 @@ describe('uploadRunFiles through broken connections', () => {
       expect(outcome.ok, outcome.detail).toBe(true);
       expect(outcome.objects[0]!.multipart).toBe(true);
       expect(proxy.broken.filter((b) => b.how === 'cut').length).toBeGreaterThanOrEqual(1);
-      expect(await listKeys(bucket)).toEqual([`weekly-dach/2026-11-23/${big.name}`]);
+      expect(await listKeys(bucket)).toEqual([
+        'weekly-dach/2026-11-23/.run.json',
+        `weekly-dach/2026-11-23/${big.name}`,
+      ]);
       const stored = await getBytes(bucket, outcome.objects[0]!.key);
       expect(stored.length).toBe(big.bytes);
       expect(stored.equals(await readFile(big.path))).toBe(true);
@@ -289,7 +440,10 @@ describe('uploadRunFiles through broken connections', () => {
     try {
       const outcome = await uploadRunFiles(dest, files.slice(2, 3), where, { client });
       expect(outcome.ok).toBe(false);
-      expect(outcome.detail).toMatch(/prospects\.csv: .*\(0 of 1 written\)/);
+      expect(outcome.detail).toMatch(
+        /^s3:\/\/reports-\S+: no run folder for market-report-weekly-dach-\S+: /,
+      );
+      expect(outcome.objects).toEqual([]);
       expect(outcome.deliveredAt).toBeUndefined();
       expect(await listKeys(bucket)).toEqual([]);
     } finally {

@@ -87,7 +87,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   // The estimate, the start line, the bar (cli-progress draws it on a terminal only), the result.
   expect(output).toContain('estimate: at most 4 calls');
   expect(output).toMatch(
-    /started smoke-smoke-e2e-\d{8}-\d{6} \(smoke job smoke-e2e, 150 startups of France\)/,
+    /started smoke-smoke-e2e-\d{8}-\d{6}-\d{3}-[0-9a-f]{6} \(smoke job smoke-e2e, 150 startups of France\)/,
   );
   expect(output).toMatch(/[█░]{10,} \d+% \| \d+\/\d+ calls \| \d+ pages \| \d+ records \| 0 failed requests/);
   expect(output).toMatch(/Complete run smoke-smoke-e2e-/);
