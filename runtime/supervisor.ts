@@ -72,8 +72,9 @@ export function supervise<T>(
   const restartTimes: number[] = [];
   let restarts = 0;
 
-  const giveUp = (error: Error) => {
-    options.log(`${server.name}: ${error.message}`, 'error');
+  const giveUp = (why: string, cause?: unknown) => {
+    const error = new Error(`${server.name} ${why}`, cause === undefined ? undefined : { cause });
+    options.log(error.message, 'error');
     options.onGiveUp(error);
   };
 
@@ -91,9 +92,7 @@ export function supervise<T>(
     if (restartTimes.length >= maxRestarts) {
       options.log(`${server.name} ${how}`, 'warn');
       giveUp(
-        new Error(
-          `exited ${restartTimes.length + 1} times within ${Math.round(windowMs / 1000)} s: not restarted again; vir dev stops`,
-        ),
+        `exited ${restartTimes.length + 1} times within ${Math.round(windowMs / 1000)} s: not restarted again; vir dev stops`,
       );
       return;
     }
@@ -106,11 +105,7 @@ export function supervise<T>(
     try {
       next = await server.start();
     } catch (err) {
-      giveUp(
-        new Error(`could not be restarted (${(err as Error).message.split('\n')[0]}); vir dev stops`, {
-          cause: err,
-        }),
-      );
+      giveUp(`could not be restarted (${(err as Error).message.split('\n')[0]}); vir dev stops`, err);
       return;
     }
     if (stopping) {

@@ -6,14 +6,14 @@
  * line of output, a port answering), never a fixed sleep.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { devPidFilePath, readDevPidFile } from '../../runtime/dev-pid-file.js';
 import { readProcess } from '../../runtime/processes.js';
-import { freePort } from '../../runtime/temporal-server.js';
+import { freePort, temporalExecutable } from '../../runtime/temporal-server.js';
 import { portOpen } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -159,3 +159,49 @@ it('its Temporal server killed by SIGKILL: one line, a restart on the same port 
   expect(readProcess(second.pid)?.startTime === second.startTime).toBe(false); // a zombie reads as gone
   expect(await portOpen(port)).toBe(false);
 }, 420_000);
+
+it('a Temporal server that cannot be restarted stops vir dev and its workers cleanly: one line why, exit 1, no pid file', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-supervise-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // The server's executable runs the real one the first time, and fails once the marker exists.
+  const marker = join(dataDir, 'broken');
+  const wrapper = join(dataDir, 'temporal');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nif [ -e '${marker}' ]; then echo 'broken on purpose' >&2; exit 3; fi\nexec '${temporalExecutable()}' "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VIS_API_KEY: '',
+    VIR_DEBUG: '',
+    VIR_LOG_LEVEL: 'info',
+    TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+    TEMPORAL_CLI_PATH: wrapper,
+    VIR_DATA_DIR: dataDir,
+  };
+  env.VIR_SANDBOX_PORT = String(await freePort());
+  const dev = start(['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'], env);
+  await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
+  const pidFile = devPidFilePath(dataDir);
+  const server = readDevPidFile(pidFile)!.temporal!;
+  cleanups.push(() => {
+    if (readProcess(server.pid)?.startTime === server.startTime) process.kill(-server.pgid, 'SIGKILL');
+  });
+  writeFileSync(marker, '');
+  process.kill(server.pid, 'SIGKILL');
+  const code = await Promise.race([
+    exitOf(dev.child),
+    new Promise<'still running'>((r) => setTimeout(() => r('still running'), 60_000)),
+  ]);
+  expect(code, dev.text()).toBe(1);
+  expect(dev.text()).toContain(
+    `the Temporal dev server (pid ${server.pid}) was killed by SIGKILL: restarting it`,
+  );
+  expect(dev.text()).toMatch(
+    /^vir: vir dev stops: the Temporal dev server could not be restarted \(Temporal dev server exited with 3 before it answered/m,
+  );
+  expect(existsSync(pidFile)).toBe(false);
+  expect(await portOpen(port)).toBe(false);
+}, 300_000);
