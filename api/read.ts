@@ -393,6 +393,40 @@ export const ACCOUNT_FIELDS = {
   ),
   tools: f('strings', 'tools', 'operations', 'available_tools', 'enabled_tools'),
   account_type: f('string', 'account_type', 'accountType', 'type', 'account.type'),
+  // The spec does not name the account's rate limits: the sandbox's `rate_limits.per_minute`
+  // first, then plausible shapes and names.
+  rate_limit_per_minute: f(
+    'number',
+    'rate_limits.per_minute',
+    'rate_limits.perMinute',
+    'rate_limits.minute',
+    'rate_limits.requests_per_minute',
+    'rateLimits.perMinute',
+    'rate_limit.per_minute',
+    'rate_limit.minute',
+    'limits.per_minute',
+    'limits.requests_per_minute',
+    'rate_limit_per_minute',
+    'requests_per_minute',
+    'calls_per_minute',
+  ),
+  rate_limit_per_day: f(
+    'number',
+    'rate_limits.per_day',
+    'rate_limits.perDay',
+    'rate_limits.day',
+    'rate_limits.daily',
+    'rate_limits.requests_per_day',
+    'rateLimits.perDay',
+    'rate_limit.per_day',
+    'rate_limit.day',
+    'limits.per_day',
+    'limits.requests_per_day',
+    'rate_limit_per_day',
+    'daily_limit',
+    'requests_per_day',
+    'calls_per_day',
+  ),
 } as const;
 
 /** A data room (analyze_deck, get_deck_analysis): room_id's position is not shown by the spec. */
@@ -506,6 +540,13 @@ export interface AccountRead {
   balance: number | null;
   tools: string[] | null;
   accountType: string | null;
+  /** The key's rate limits as the account reports them (null: not reported, or not a positive number). */
+  rateLimits: { perMinute: number | null; perDay: number | null };
+}
+
+/** A limit as a whole number of calls, or null when it is not a positive one. */
+function positiveLimit(n: number | null): number | null {
+  return n !== null && Number.isFinite(n) && n >= 1 ? Math.floor(n) : null;
 }
 
 /** Reads a my_account answer. */
@@ -519,5 +560,9 @@ export function readAccount(result: {
     balance: result.credits?.remaining ?? a.credits_balance,
     tools: a.tools,
     accountType: a.account_type,
+    rateLimits: {
+      perMinute: positiveLimit(a.rate_limit_per_minute),
+      perDay: positiveLimit(a.rate_limit_per_day),
+    },
   };
 }

@@ -10,6 +10,7 @@
  */
 import { startDevS3, type DevS3 } from './dev-s3.js';
 import type * as MailCatcherModule from './mail-catcher.js';
+import { supervise, type SuperviseOptions } from './supervisor.js';
 
 /** The From address of the mail `vir dev` catches (`.localhost`: a name reserved for this machine). */
 export const DEV_SMTP_FROM = 'reports@vir.localhost';
@@ -99,12 +100,17 @@ export interface DevDeliveryOptions {
   s3: { port: number; dataDir: string; dieWithParent?: boolean; executable?: string } | false;
   /** Where the delivery settings are written (see {@link applyDevDeliveryEnv}); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Restart a server that stops on its own (same port, same folder), saying so in one line, or
+   * give up (runtime/supervisor.ts); default: not watched.
+   */
+  supervise?: Pick<SuperviseOptions, 'log' | 'onGiveUp'>;
 }
 
 /** What {@link startDevDelivery} started. */
 export interface DevDelivery {
   mail: { url: string; host: string; port: number; dir: string } | null;
-  s3: Omit<DevS3, 'close' | 'output'> | null;
+  s3: Omit<DevS3, 'close' | 'output' | 'exited'> | null;
   env: DevDeliveryEnv;
   /** Stops the S3 server, then the mail catcher. Idempotent. */
   close(): Promise<void>;
@@ -138,20 +144,50 @@ export async function startDevDelivery(options: DevDeliveryOptions): Promise<Dev
     let mail: DevDelivery['mail'] = null;
     if (options.mail) {
       const { startMailCatcher } = await mailCatcherModule();
-      const { log } = options.mail;
-      const catcher = await startMailCatcher({
-        port: options.mail.port,
-        dir: options.mail.dir,
-        ...(log ? { log: (line: string) => log(line) } : {}),
-      });
-      closers.push(() => catcher.close());
+      const { log, dir } = options.mail;
+      const startCatcher = (port: number) =>
+        startMailCatcher({ port, dir, ...(log ? { log: (line: string) => log(line) } : {}) });
+      const catcher = await startCatcher(options.mail.port);
+      if (options.supervise) {
+        const watched = supervise(
+          {
+            name: 'the mail catcher',
+            start: () => startCatcher(catcher.port),
+            exited: (c) => c.stopped.then(() => `(${c.url}) stopped listening`),
+            close: (c) => c.close(),
+            restartNote: `same port, messages in ${dir}`,
+          },
+          catcher,
+          options.supervise,
+        );
+        closers.push(() => watched.stop());
+      } else {
+        closers.push(() => catcher.close());
+      }
       mail = { url: catcher.url, host: catcher.host, port: catcher.port, dir: catcher.dir };
     }
     let s3: DevDelivery['s3'] = null;
     if (options.s3) {
-      const server = await startDevS3(options.s3);
-      closers.push(() => server.close());
-      const { close: _close, output: _output, ...info } = server;
+      const s3Options = options.s3;
+      const server = await startDevS3(s3Options);
+      if (options.supervise) {
+        const watched = supervise(
+          {
+            name: 'the S3 server',
+            start: () => startDevS3({ ...s3Options, port: server.port }),
+            exited: (srv) => srv.exited.then((how) => `(versitygw, pid ${srv.pid}) ${how}`),
+            close: (srv) => srv.close(),
+            restartNote: `same port, objects in ${server.dir}`,
+            describe: (srv) => `pid ${srv.pid}`,
+          },
+          server,
+          options.supervise,
+        );
+        closers.push(() => watched.stop());
+      } else {
+        closers.push(() => server.close());
+      }
+      const { close: _close, output: _output, exited: _exited, ...info } = server;
       s3 = info;
     }
     const env = applyDevDeliveryEnv(options.env ?? process.env, { mail, s3 });

@@ -74,6 +74,8 @@ export interface RunningVersitygw {
   port: number;
   region: string;
   pid: number;
+  /** Resolves, with how (`exited with code 1`, `was killed by SIGKILL`), when the server process exits. */
+  exited: Promise<string>;
   /** The last 64 KB the server printed (its access log included). */
   output: () => string;
   /** Stops the server's process group (SIGTERM, SIGKILL after 3 s); idempotent. */
@@ -130,12 +132,13 @@ export async function startVersitygw(options: VersitygwOptions): Promise<Running
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     let exited = false;
-    const exit = new Promise<void>((resolveExit) =>
-      child.once('exit', () => {
+    const exitedHow = new Promise<string>((resolveExit) =>
+      child.once('exit', (code, sig) => {
         exited = true;
-        resolveExit();
+        resolveExit(sig ? `was killed by ${sig}` : `exited with code ${code ?? '?'}`);
       }),
     );
+    const exit = exitedHow.then(() => undefined);
     const signal = (s: NodeJS.Signals) => {
       try {
         if (!exited) process.kill(-child.pid!, s);
@@ -161,6 +164,7 @@ export async function startVersitygw(options: VersitygwOptions): Promise<Running
         port,
         region,
         pid: child.pid!,
+        exited: exitedHow,
         output: () => output,
         close: () =>
           (closing ??= (async () => {

@@ -9,8 +9,20 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type * as SandboxModule from '../sandbox/index.js';
 import { startDevDelivery, type DevDelivery, type DevDeliveryOptions } from './dev-delivery.js';
-import { startTemporalDevServer, temporalAnswers, type TemporalServerOptions } from './temporal-server.js';
-import { installRuntimeLogger, startWorkers, type RunningWorkers, type WorkerTuning } from './workers.js';
+import { describeExit, supervise, type SuperviseOptions, type Supervision } from './supervisor.js';
+import {
+  startTemporalDevServer,
+  temporalAnswers,
+  type RunningTemporalServer,
+  type TemporalServerOptions,
+} from './temporal-server.js';
+import {
+  installRuntimeLogger,
+  quietTemporalWarnings,
+  startWorkers,
+  type RunningWorkers,
+  type WorkerTuning,
+} from './workers.js';
 
 /** Key the workers use against the sandbox when VIS_API_KEY is not set (a seeded sandbox key). */
 export const SANDBOX_DEFAULT_KEY = 'vis_live_sandbox_vc';
@@ -47,6 +59,14 @@ export interface LocalStackOptions {
   workers: WorkerTuning | false;
   /** Where the workers' Temporal SDK logs go (redacted); default the SDK's own. */
   logger?: Logger;
+  /**
+   * Watch what the stack started (`vir dev`): a Temporal server, sandbox, mail catcher or S3
+   * server that exits on its own is said in one line and restarted the same way (the Temporal
+   * server on its port with its SQLite file, so runs and schedules survive; the workers keep
+   * running and reconnect, their retry warnings held back meanwhile), or given up
+   * (`onGiveUp`: the owner stops). Default: not watched.
+   */
+  supervise?: Pick<SuperviseOptions, 'log' | 'onGiveUp'>;
 }
 
 /** What the demo may do with the in-process sandbox beside serving the interface. */
@@ -101,18 +121,54 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
       'reuse' in options.temporal
         ? await existingTemporal(options.temporal.reuse, base.temporalNamespace)
         : await startTemporalDevServer({ ...options.temporal, namespace: base.temporalNamespace });
-    if ('close' in server) closers.push(() => server.close());
+    if ('close' in server) {
+      if (options.supervise && !('reuse' in options.temporal)) {
+        const watched = superviseTemporal(
+          server,
+          { ...options.temporal, namespace: base.temporalNamespace },
+          options.supervise,
+        );
+        closers.push(() => watched.stop());
+      } else {
+        closers.push(() => server.close());
+      }
+    }
     let settings: Settings = { ...base, temporalAddress: server.address };
 
     let sandboxUrl: string | null = null;
     let localSandbox: LocalSandbox | null = null;
     if (options.sandbox) {
-      const { sandbox, describeMarketWeek } = await startSandboxPackage(options.sandbox);
-      closers.push(() => sandbox.close());
+      const sandboxOptions = options.sandbox;
+      const { sandbox, describeMarketWeek } = await startSandboxPackage(sandboxOptions);
+      let current = () => sandbox;
+      if (options.supervise) {
+        const watched = supervise(
+          {
+            name: 'the sandbox',
+            start: async () => (await startSandboxPackage({ ...sandboxOptions, port: sandbox.port })).sandbox,
+            // Its state file is written and closed before a new one opens it.
+            exited: async (s) => {
+              await s.stopped;
+              await s.close();
+              return `(${s.url}) stopped listening`;
+            },
+            close: (s) => s.close(),
+            restartNote: sandboxOptions.stateFile
+              ? `same port, state in ${sandboxOptions.stateFile}`
+              : 'same port, fresh state',
+          },
+          sandbox,
+          options.supervise,
+        );
+        current = () => watched.current();
+        closers.push(() => watched.stop());
+      } else {
+        closers.push(() => sandbox.close());
+      }
       sandboxUrl = sandbox.url;
       localSandbox = {
         simulateMarketWeek: (weekOptions) => {
-          const week = sandbox.simulateMarketWeek(weekOptions);
+          const week = current().simulateMarketWeek(weekOptions);
           return { week, description: describeMarketWeek(week) };
         },
       };
@@ -125,7 +181,9 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
 
     let delivery: DevDelivery | null = null;
     if (options.delivery) {
-      const started = await startDevDelivery(options.delivery);
+      const started = await startDevDelivery(
+        options.supervise ? { ...options.delivery, supervise: options.supervise } : options.delivery,
+      );
       closers.push(() => started.close());
       delivery = started;
     }
@@ -161,6 +219,57 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     await close();
     throw err;
   }
+}
+
+/**
+ * Restarts the embedded Temporal server when it exits on its own: on the port and UI port it had,
+ * with the same SQLite file (runs and schedules survive) and the same `onSpawn` (the pid file
+ * names the new process). The workers stay up and reconnect by themselves; their connection-retry
+ * warnings are held back from the exit until the server answers again.
+ */
+function superviseTemporal(
+  first: RunningTemporalServer,
+  options: Omit<TemporalServerOptions, 'namespace'> & { namespace: string },
+  watch: Pick<SuperviseOptions, 'log' | 'onGiveUp'>,
+): Supervision<RunningTemporalServer> {
+  const port = Number(first.address.split(':').at(-1));
+  const uiPort = first.uiUrl === null ? undefined : Number(new URL(first.uiUrl).port);
+  let release: (() => number) | null = null;
+  let held = 0;
+  return supervise(
+    {
+      name: 'the Temporal dev server',
+      start: () => startTemporalDevServer({ ...options, port, ...(uiPort === undefined ? {} : { uiPort }) }),
+      exited: (server) =>
+        new Promise<string>((resolveExit) => {
+          const { process: child } = server;
+          const how = () => `(pid ${child.pid}) ${describeExit(child.exitCode, child.signalCode)}`;
+          if (child.exitCode !== null || child.signalCode !== null) resolveExit(how());
+          else child.once('exit', () => resolveExit(how()));
+        }),
+      close: (server) => server.close(),
+      restartNote: `on ${first.address}${options.dbFile ? `, same SQLite file ${options.dbFile}` : ', in memory: its runs are lost'}`,
+      describe: (server) =>
+        `pid ${server.process.pid}, answering on ${server.address}; the workers reconnect` +
+        (held > 0 ? ` (${held} of their connection-retry warnings held back)` : ''),
+    },
+    first,
+    {
+      ...watch,
+      onDown: () => {
+        release ??= quietTemporalWarnings();
+      },
+      onUp: () => {
+        held = release?.() ?? 0;
+        release = null;
+      },
+      onGiveUp: (error) => {
+        release?.();
+        release = null;
+        watch.onGiveUp(error);
+      },
+    },
+  );
 }
 
 /** A Temporal server that runs already: checked to answer at `address`, not stopped by the stack. */

@@ -58,6 +58,8 @@ export interface MailCatcher {
   dir: string;
   /** Messages saved since the start, in order. */
   readonly saved: readonly SavedMail[];
+  /** Resolves when it stops listening, by close() or otherwise (`vir dev` restarts it then). */
+  stopped: Promise<void>;
   /** Stops listening; open sessions are closed. Idempotent. */
   close(): Promise<void>;
 }
@@ -226,6 +228,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
   });
 
   const port = await listenSmtpServer(server, options.port, host);
+  const stopped = new Promise<void>((resolve) => server.server.once('close', () => resolve()));
   let closing: Promise<void> | null = null;
   return {
     host,
@@ -233,6 +236,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
     url: `smtp://${host}:${port}`,
     dir,
     saved,
+    stopped,
     close: () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve()))),
   };
 }

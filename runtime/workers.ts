@@ -76,6 +76,33 @@ export const SHUTDOWN_GRACE = '30 seconds';
 
 let runtimeInstalled = false;
 
+/** Reasons the SDK's warnings are held back now (see {@link quietTemporalWarnings}), and how many were. */
+const quiet = { holds: 0, held: 0 };
+
+/**
+ * Holds back the Temporal SDK's warnings (the workers' connection retries: hundreds a minute)
+ * while the server is known to be down and being restarted, e.g. by `vir dev`'s supervisor,
+ * which says so in one line instead. Errors still go through. Returns the release, which
+ * resolves how many warnings were held back since this hold began.
+ *
+ * @example
+ * const release = quietTemporalWarnings();
+ * // ... restart the server ...
+ * log.info(`server back (${release()} retry warnings not shown)`);
+ */
+export function quietTemporalWarnings(): () => number {
+  quiet.holds += 1;
+  const start = quiet.held;
+  let released = false;
+  return () => {
+    if (!released) {
+      released = true;
+      quiet.holds -= 1;
+    }
+    return quiet.held - start;
+  };
+}
+
 /**
  * Sends the Temporal SDK's own logs (worker states, bundling, activity failures, and the native
  * core's: connection retries, pollers) to the project's logger, which redacts keys. The SDK's
@@ -95,10 +122,14 @@ export function installRuntimeLogger(logger: Logger): void {
     },
     logger: new DefaultLogger(level, (entry) => {
       const meta = { ...entry.meta, component: 'temporal' };
-      // The API worker has no workflows and the jobs worker no Nexus services, by design.
-      const expected = /^No (workflows|Nexus services) registered/.test(entry.message);
+      // The API worker has no workflows, the account worker no activities and the jobs worker no
+      // Nexus services, by design.
+      const expected = /^No (workflows|activities|Nexus services) registered/.test(entry.message);
       if (entry.level === 'ERROR') logger.error(meta, entry.message);
-      else if (entry.level === 'WARN' && !expected) logger.warn(meta, entry.message);
+      else if (entry.level === 'WARN' && !expected && quiet.holds > 0) {
+        quiet.held += 1;
+        logger.debug(meta, entry.message);
+      } else if (entry.level === 'WARN' && !expected) logger.warn(meta, entry.message);
       else logger.debug(meta, entry.message);
     }),
   });

@@ -434,6 +434,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     holder.app = server;
     await server.listen({ host: resolved.host, port: resolved.port });
+    const stopped = new Promise<void>((resolveStopped) =>
+      server.server.once('close', () => resolveStopped()),
+    );
     const address = server.server.address();
     const port = typeof address === 'object' && address ? address.port : resolved.port;
     url = `http://${resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host}:${port}`;
@@ -449,6 +452,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       requestLog: () => [...requestLog],
       addAccount: (account, keys) => addAccounts(state, [account], keys),
       scoringThreads: () => scorer.threads(),
+      stopped,
       insertStartup: (startup, rounds) => insertStartup(db, startup, rounds, resolved.now()),
       simulateMarketWeek: ({ key = SEEDED_KEYS.vc, ...week } = {}) => {
         const owner = state.accounts.get(state.keys.get(key)?.account_id ?? '');

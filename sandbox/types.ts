@@ -302,6 +302,11 @@ export interface RunningSandbox {
   simulateMarketWeek(options?: MarketWeekOptions & { key?: string }): MarketWeek;
   /** Scoring threads alive now (started on demand, up to the `scoringThreads` option; 0 after close). */
   scoringThreads(): number;
+  /**
+   * Resolves when its HTTP server stops listening, by {@link RunningSandbox.close} or otherwise
+   * (`vir dev` restarts a sandbox that stopped on its own).
+   */
+  stopped: Promise<void>;
   close(): Promise<void>;
 }
 

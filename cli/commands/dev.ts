@@ -11,6 +11,13 @@
  * refuses while the recorded `vir dev` is alive, and refuses ports taken by anything it did not
  * start (unless `--reuse-temporal`). Where Linux allows, the server also gets SIGTERM when its
  * `vir dev` dies (parent-death signal).
+ *
+ * It supervises what it started (runtime/supervisor.ts): a Temporal server, sandbox, mail catcher
+ * or S3 server that exits on its own is said in one line and restarted on its port with its
+ * files (the Temporal server keeps its SQLite file: runs and schedules survive; the pid file
+ * names the new process), the workers staying up and reconnecting with their retry warnings held
+ * back; one that cannot be restarted, or exits more than 3 times a minute, stops `vir dev`
+ * cleanly with exit code 1.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +58,11 @@ export interface DevOptions {
 /** What `vir dev` started, and why a delivery server it was asked for is not running. */
 export interface DevStack extends LocalStack {
   notStarted: { mail: string | null; s3: string | null };
+  /**
+   * Resolves when a server it started exited and could not be restarted (or exited too often):
+   * `vir dev` then stops, exit code 1.
+   */
+  gaveUp: Promise<Error>;
 }
 
 /** Values of `vir dev --sandbox-state`. */
@@ -111,6 +123,8 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
   };
   const file = await claimPidFile(ctx, base.dataDir, ports, reuse);
   await refuseTakenPorts(base.dataDir, { ...ports, ...deliveryPorts }, reuse);
+  let giveUp: (error: Error) => void = () => undefined;
+  const gaveUp = new Promise<Error>((resolveGaveUp) => (giveUp = resolveGaveUp));
 
   const stack = await startLocalStack(base, {
     temporal: reuse
@@ -162,6 +176,8 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
           },
     workers: options.worker ? {} : false,
     logger: log,
+    // What exits on its own is said in one line and restarted; what cannot be, stops vir dev.
+    supervise: { log: (line, level) => log[level](line), onGiveUp: (error) => giveUp(error) },
   });
   ctx.defer(() => stack.close());
   ctx.useSettings(stack.settings);
@@ -174,7 +190,7 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
   }
   if (stack.sandboxUrl) file.update({ ports: { sandbox: Number(new URL(stack.sandboxUrl).port) } });
   log.debug({ pidFile: file.path, record: file.record }, 'vir dev pid file written');
-  return { ...stack, notStarted };
+  return { ...stack, notStarted, gaveUp };
 }
 
 /**
@@ -346,7 +362,14 @@ export function registerDev(program: Command, ctx: CliContext): void {
           `Workers:          ${env.running ? `polling ${env.settings.taskQueue} and ${env.settings.apiTaskQueue}` : '(not started)'}`,
         );
         ctx.io.out('Press Ctrl-C to stop.');
-        await untilShutdown(signal, env.running);
+        let failure: Error | null = null;
+        const gaveUp = env.gaveUp.then((error) => {
+          failure = error;
+        });
+        await untilShutdown(signal, env.running ? Promise.race([env.running, gaveUp]) : gaveUp);
+        if (failure !== null) {
+          throw new CliError(`vir dev stops: ${(failure as Error).message.replace(/; vir dev stops$/, '')}`);
+        }
       },
     );
 }

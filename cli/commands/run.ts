@@ -17,6 +17,7 @@ import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import { refuseBadJobs } from '../job-checks.js';
+import { describeLimits, serviceLimits, type PlanLimits } from '../service-limits.js';
 import { positiveIntOption } from '../options.js';
 import { onShutdownSignal } from '../signals.js';
 import { shutdownSignalFor } from './worker.js';
@@ -57,17 +58,21 @@ export async function resolveJob(id: string, file: string | undefined): Promise<
   return (await locateJob(id, file)).job;
 }
 
-/** What `vir plan` prints: the job, its kind and scope, then the estimate's lines. */
+/**
+ * What `vir plan` prints: the job, its kind and scope, the estimate's lines, and, given limits
+ * with their source ({@link serviceLimits}), where the rate limits came from.
+ */
 export function planLines(
   job: AnyJob,
   file: string,
-  settings: Parameters<typeof describeEstimate>[1],
+  limits: Parameters<typeof describeEstimate>[1] | PlanLimits,
 ): string[] {
   const kind = kindOf(job);
   return [
     `${job.id} (${kind.kind}, ${file}): ${job.title}`,
     `scope: ${kind.scope(job)}`,
-    ...describeEstimate(job, settings).map((line) => line.replace(/^estimate: /, '')),
+    ...describeEstimate(job, limits).map((line) => line.replace(/^estimate: /, '')),
+    ...('sources' in limits ? [describeLimits(limits)] : []),
   ];
 }
 
@@ -124,7 +129,9 @@ async function runAndFollow(
   const settings = ctx.settings();
   await refuseBadJobs(ctx, [job], file);
   const client = await ctx.temporal();
-  for (const line of describeEstimate(job, settings)) ctx.io.err(line);
+  const limits = await serviceLimits(settings);
+  for (const line of describeEstimate(job, limits)) ctx.io.err(line);
+  ctx.io.err(`estimate: ${describeLimits(limits)}`);
   const handle = await startJobRun(client, settings, job);
   ctx.io.err(`started ${handle.workflowId} (${job.kind} job ${job.id}, ${kindOf(job).scope(job)})`);
   if (detach) {
@@ -186,7 +193,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-f, --file <path>', `job file (default: search ${JOBS_DIR}/*.yaml and the examples of jobs/)`)
     .action(async (id: string, opts: { file?: string }) => {
       const found = await locateJob(id, opts.file);
-      for (const line of planLines(found.job, found.file, ctx.settings())) ctx.io.out(line);
+      const limits = await serviceLimits(ctx.settings());
+      for (const line of planLines(found.job, found.file, limits)) ctx.io.out(line);
     });
 
   program

@@ -602,7 +602,13 @@ describe('data is not a contract', () => {
     });
     const result = await client.call('my_account', {});
     expect(result.data).toBeUndefined();
-    expect(readAccount(result)).toEqual({ plan: null, balance: null, tools: null, accountType: null });
+    expect(readAccount(result)).toEqual({
+      plan: null,
+      balance: null,
+      tools: null,
+      accountType: null,
+      rateLimits: { perMinute: null, perDay: null },
+    });
   });
 });
 

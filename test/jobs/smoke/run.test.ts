@@ -105,8 +105,14 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   expect(manifest.calls.pages).toBe(2);
   expect(manifest.calls.records).toBe(150);
   // The outside witness: what the service received is what the manifest says the run did, and
-  // the one country_overview vir run asked before starting (is France a country it knows?).
-  expect(proxy.counts()).toEqual({ ...manifest.calls.byOperation, country_overview: 1 });
+  // the one country_overview vir run asked before starting (is France a country it knows?) and
+  // the one my_account it asked for the key's rate limits (its estimate's).
+  expect(proxy.counts()).toEqual({
+    ...manifest.calls.byOperation,
+    my_account: manifest.calls.byOperation.my_account + 1,
+    country_overview: 1,
+  });
+  expect(output).toContain('estimate: limits: ');
 
   const summary = JSON.parse(readFileSync(join(root, jsonPath!), 'utf8'));
   expect(summary.country).toBe('France');
