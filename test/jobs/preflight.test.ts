@@ -163,7 +163,8 @@ describe('suppression lists', () => {
 });
 
 describe('the check activity', () => {
-  const { checkJob } = createCheckActivities(JOB_KINDS);
+  const checks = createCheckActivities(JOB_KINDS);
+  const checkJob = (input: Parameters<typeof checks.checkJob>[0]) => checks.checkJob(input);
   const prospects = (suppress: string) =>
     parseJob({
       id: 'crm-list',
