@@ -16,11 +16,14 @@ import { contentTypeOf, destinationsRef, manifestDestinations } from './delivery
 import type { DeliveryFigure } from './delivery/types.js';
 import type { Store } from './store.js';
 import type {
+  FailedRunInput,
   FinalizeInput,
   FinalizeOutput,
+  JobIdentity,
   OperationAttempts,
   OutputFolderInput,
   RenderOutput,
+  RunStats,
   SelectTopInput,
   StoreRef,
   StoredCall,
@@ -201,6 +204,30 @@ export function runOpening(
   };
 }
 
+/**
+ * What every manifest opens with, whatever the run's end: the run, the job and its parameters
+ * (destinations without secrets), its times, calls and credits.
+ */
+function manifestHead(job: JobIdentity, stats: RunStats, finishedAt: string) {
+  return {
+    runId: stats.runId,
+    workflowId: stats.workflowId,
+    job: { id: job.id, title: job.title, kind: job.kind },
+    parameters: job.delivery ? { ...job, delivery: manifestDestinations(job.delivery) } : job,
+    startedAt: stats.startedAt,
+    finishedAt,
+    durationMs: Date.parse(finishedAt) - Date.parse(stats.startedAt),
+    calls: {
+      total: stats.callsMade,
+      byOperation: stats.callsByOperation,
+      pages: stats.pages,
+      records: stats.records,
+      ...(stats.attempts ? { attempts: attemptsSummary(stats.attempts) } : {}),
+    },
+    credits: { charged: stats.creditsSpent, budget: stats.creditsBudget },
+  };
+}
+
 /** A day-calls reservation of a run that ends before the day does is freed at its end; else after this. */
 export const DAY_CALLS_TTL_MS = 24 * 3600_000;
 
@@ -296,25 +323,44 @@ export function createRunActivities(deps: RunActivityDeps) {
         : null;
     },
 
+    /**
+     * Writes the manifest of a run that failed, saying why (`status: failed`, `failure`: the root
+     * cause), where its files would have gone: its output folder (the one it already has, else a
+     * free one), or beside its files in a store that keeps them (S3). Commits no snapshot and
+     * delivers nothing. Null when the job's destination itself is refused (the failure says so).
+     */
+    async recordFailedRun(input: FailedRunInput): Promise<{ manifestPath: string | null }> {
+      const { stats, job } = input;
+      const manifest = {
+        ...manifestHead(job, stats, input.finishedAt),
+        status: 'failed',
+        failure: input.failure,
+        reasons: stats.reasons,
+        files: [],
+      };
+      const files = store.files;
+      if (files) {
+        const ref = `${reportsRefOf(stats.workflowId)}/manifest.json`;
+        await files.putBytes(ref, `${JSON.stringify(manifest, null, 2)}\n`, 'application/json');
+        return { manifestPath: files.urlOf(ref) };
+      }
+      let root: string;
+      try {
+        root = rootOf(job.destination);
+      } catch {
+        return { manifestPath: null };
+      }
+      const outDir = await outputFolder(root, job.id, input.date, stats.workflowId);
+      const manifestPath = join(outDir, 'manifest.json');
+      await writeJsonAtomic(manifestPath, manifest, true);
+      return { manifestPath };
+    },
+
     /** Writes the manifest beside the files and makes this run the one the next run compares with. */
     async finalizeRun(input: FinalizeInput): Promise<FinalizeOutput> {
       const { stats, render, job } = input;
       const manifest = {
-        runId: stats.runId,
-        workflowId: stats.workflowId,
-        job: { id: job.id, title: job.title, kind: job.kind },
-        parameters: job.delivery ? { ...job, delivery: manifestDestinations(job.delivery) } : job,
-        startedAt: stats.startedAt,
-        finishedAt: input.finishedAt,
-        durationMs: Date.parse(input.finishedAt) - Date.parse(stats.startedAt),
-        calls: {
-          total: stats.callsMade,
-          byOperation: stats.callsByOperation,
-          pages: stats.pages,
-          records: stats.records,
-          ...(stats.attempts ? { attempts: attemptsSummary(stats.attempts) } : {}),
-        },
-        credits: { charged: stats.creditsSpent, budget: stats.creditsBudget },
+        ...manifestHead(job, stats, input.finishedAt),
         status: stats.partial ? 'partial' : 'complete',
         reasons: stats.reasons,
         files: Object.values(render.files).map((f) => f.slice(render.outDir.length + 1)),

@@ -203,6 +203,18 @@ export interface FinalizeInput {
   finishedAt: string;
 }
 
+/** What a failed run's manifest records (`recordFailedRun`). */
+export interface FailedRunInput {
+  /** The job as validated (no secrets), as `finalizeRun` gets it. */
+  job: JobIdentity;
+  stats: RunStats;
+  /** Why the run failed: the root cause of its failure chain. */
+  failure: string;
+  finishedAt: string;
+  /** The run date (YYYY-MM-DD) that names the output folder. */
+  date: string;
+}
+
 export interface FinalizeOutput {
   manifestPath: string;
 }

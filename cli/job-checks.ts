@@ -1,7 +1,8 @@
 /**
  * What `vir run` and `vir schedules apply` check before anything starts: each job's destination
- * lies inside the reports folder, and each country a job names is one the service knows
- * (country_overview answers for it). The service's answers are kept for the UTC day in
+ * lies inside the reports folder, the files a job reads exist and parse (its kind's `preflight`,
+ * jobs/preflight.ts, which each run's first activity asks again), and each country a job names
+ * is one the service knows (country_overview answers for it). The service's answers are kept for the UTC day in
  * VIR_DATA_DIR, so a file applied again asks nothing; a country is asked at most once a day.
  */
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { InvalidInputError, isVisError, NotFoundError } from '../api/errors.js';
 import { destinationRoot } from '../activities/run.js';
 import type { Settings } from '../config/settings.js';
 import { JobFileError } from '../jobs/base.js';
+import { preflightProblems } from '../jobs/preflight.js';
 import type { AnyJob } from '../jobs/registry.js';
 import { writeJsonAtomic } from '../lib/files.js';
 import { serviceClient } from '../runtime/service.js';
@@ -158,17 +160,31 @@ export async function inputFileProblems(job: AnyJob, file: string): Promise<JobF
 }
 
 /**
+ * What the job's checks before a run find (its kind's `preflight` and the shared ones: a
+ * suppression list that is binary or not CSV, with its line and reason), each naming its field.
+ * The run's first activity makes the same checks.
+ */
+export async function preflightJobProblems(job: AnyJob, file: string): Promise<JobFileError[]> {
+  const problems = await preflightProblems(kindOf(job), job);
+  return problems.map((p) => new JobFileError(file, job.id, p.field, p.detail));
+}
+
+/**
  * Refuses jobs before anything starts: a destination outside the reports folder (the workers
- * check it again where they write), files the job reads that are missing, and countries the
- * service does not know. Every problem is
- * reported at once, each naming the file, the job and the field.
+ * check it again where they write), files the job reads that are missing or do not parse, and
+ * countries the service does not know. Every problem is reported at once, each naming the file,
+ * the job and the field.
  */
 export async function refuseBadJobs(ctx: CliContext, jobs: readonly AnyJob[], file: string): Promise<void> {
   const settings = ctx.settings();
   const problems = jobs
     .map((job) => destinationProblem(job, file, settings))
     .filter((p): p is JobFileError => p !== null);
-  for (const job of jobs) problems.push(...(await inputFileProblems(job, file)));
+  for (const job of jobs) {
+    const missing = await inputFileProblems(job, file);
+    // A file that cannot be opened is said once, not again as one that does not parse.
+    problems.push(...(missing.length > 0 ? missing : await preflightJobProblems(job, file)));
+  }
   const check = await checkCountries(jobs, file, settings);
   problems.push(...check.problems);
   if (check.skipped) ctx.io.err(`warning: countries not checked against the service: ${check.skipped}`);

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  ApplicationFailure,
   WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
   type Client,
@@ -17,7 +18,8 @@ import type { AnyJobKind } from '../jobs/kind.js';
 import { findKind } from '../jobs/registry.js';
 import { runStamp } from '../lib/names.js';
 import { describePhase, failedAttempts, progressQuery } from '../workflows/progress.js';
-import type { JobRunResult } from '../workflows/engine.js';
+import type { JobRunResult, RunFailureDetails } from '../workflows/engine.js';
+import { causeChain, failureReason } from '../workflows/failure.js';
 
 /** The kind of a validated job (it was validated against a registered kind). */
 export function kindOf(job: Pick<AnyJob, 'kind'>): AnyJobKind {
@@ -141,15 +143,28 @@ export async function followRun<R extends JobRunResult = JobRunResult>(
   }
 }
 
-/** A one-paragraph explanation of a failed run (the cause chain's messages). */
+/**
+ * Why a run failed, in a line: the root cause of its failure chain (the deepest
+ * ApplicationFailure: what the activity or the workflow said), not Temporal's wrappers
+ * ("Activity task failed"), and where the run's manifest records it when it wrote one.
+ *
+ * @example
+ * explainFailure(err) // 'job "crm": suppress: suppression list crm.csv, line 3: … (manifest: …/manifest.json)'
+ */
 export function explainFailure(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err instanceof WorkflowFailedError ? err.cause : err;
-  while (e instanceof Error && parts.length < 4) {
-    parts.push(e.message);
-    e = (e as { cause?: unknown }).cause;
+  const reason = failureReason(err instanceof WorkflowFailedError && err.cause ? err.cause : err);
+  const manifestPath = failureManifestPath(err);
+  return manifestPath ? `${reason} (manifest: ${manifestPath})` : reason;
+}
+
+/** The manifest a failed run wrote (the details of its failure, see the engine's `guard`), or null. */
+export function failureManifestPath(err: unknown): string | null {
+  for (const e of causeChain(err)) {
+    if (!(e instanceof ApplicationFailure)) continue;
+    const details = e.details?.[0] as Partial<RunFailureDetails> | undefined;
+    if (details && typeof details.manifestPath === 'string') return details.manifestPath;
   }
-  return parts.join(': ') || String(err);
+  return null;
 }
 
 /**

@@ -23,6 +23,14 @@ export interface JobEstimate {
   paidCallNoun: readonly [string, string];
 }
 
+/** What is wrong with one field of a job, found before the run spends anything. */
+export interface JobProblem {
+  /** The field, as error messages name it (`suppress`, `companies[2].website`). */
+  field: string;
+  /** What is wrong, naming the file and line where a file is at fault. */
+  detail: string;
+}
+
 /** Real dependencies a kind's activities get from the worker. */
 export interface KindActivityDeps {
   store: Store;
@@ -77,6 +85,14 @@ export interface JobKind<J extends BaseJob = BaseJob> {
    * before anything starts.
    */
   inputFiles?(job: J): { field: string; path: string }[];
+  /**
+   * Checks what the job names beyond its file's schema before any call that costs: reads and
+   * parses the files it reads, checks values the service would refuse. One problem per field;
+   * none when all is well. `vir run`, `vir schedules apply` and each run's first activity
+   * (`checkJob`, jobs/preflight.ts) ask it, so a file gone bad since the schedule was applied
+   * fails the run before it pays.
+   */
+  preflight?(job: J): Promise<JobProblem[]>;
   /** The kind's own activities on the jobs task queue. */
   activities(deps: KindActivityDeps): KindActivities;
   /** Lines `vir run` prints after the run's files, e.g. what was found (may be none). */

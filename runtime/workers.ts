@@ -16,6 +16,7 @@ import {
 import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
+import { createCheckActivities } from '../activities/check.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { createDeliveryActivities } from '../activities/delivery/deliver.js';
 import { createRunActivities } from '../activities/run.js';
@@ -136,11 +137,16 @@ export function installRuntimeLogger(logger: Logger): void {
 }
 
 /**
- * Every activity of the jobs task queue: the shared run activities and each kind's own.
+ * Every activity of the jobs task queue: the shared run activities (the job's checks among them)
+ * and each kind's own.
  * Two activities of one name would shadow each other, so that is an error naming both owners.
  */
 export function jobActivities(deps: KindActivityDeps & { env?: NodeJS.ProcessEnv }): KindActivities {
-  const all: KindActivities = { ...createRunActivities(deps), ...createDeliveryActivities(deps) };
+  const all: KindActivities = {
+    ...createRunActivities(deps),
+    ...createDeliveryActivities(deps),
+    ...createCheckActivities(JOB_KINDS),
+  };
   const owner = new Map(Object.keys(all).map((name) => [name, 'the run engine']));
   for (const kind of JOB_KINDS) {
     for (const [name, fn] of Object.entries(kind.activities(deps))) {

@@ -14,12 +14,15 @@
  * Workflow code: no I/O here, only decisions and commands.
  */
 import {
+  ApplicationFailure,
   executeChild,
+  isCancellation,
   ParentClosePolicy,
   patched,
   proxyActivities,
   setHandler,
   sleep,
+  TemporalFailure,
   workflowInfo,
 } from '@temporalio/workflow';
 import {
@@ -30,6 +33,7 @@ import {
   type PaidOperation,
 } from '../api/catalog.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
+import type { CheckActivities } from '../activities/check.js';
 import type { RunActivities } from '../activities/run.js';
 import type {
   AccountCaps,
@@ -56,6 +60,7 @@ import {
   runStoppingFailure,
   stopsRun,
 } from './calls.js';
+import { failureReason, rootApplicationFailure } from './failure.js';
 import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
 import {
   addAttempts,
@@ -83,6 +88,17 @@ export const ACCOUNT_LEDGER = 'account-ledger';
  * last known balance, which other runs' charges made stale.
  */
 export const LEDGER_BALANCE = 'ledger-balance';
+/**
+ * The patch of the job's checks as the run's first activity (`checkJob`, jobs/preflight.ts): the
+ * files a job reads are read and parsed, its webhooks checked, before any call that costs.
+ */
+export const JOB_CHECKS = 'job-checks';
+/**
+ * The patch of a failed run's manifest: a run that fails writes a manifest that says why
+ * (`recordFailedRun`), frees its reservation of the day's calls, and fails with the root cause
+ * of its failure chain as its message (not "Activity task failed").
+ */
+export const FAILED_RUN_MANIFEST = 'failed-run-manifest';
 /** Attempts of one paid call at most (each after a reconciliation). */
 export const MAX_PAID_ATTEMPTS = 3;
 
@@ -146,6 +162,13 @@ export function paidCallProblem(refused: string | null, answered: boolean, charg
 
 /** The generic activities on the jobs task queue (retried a few times, heartbeating). */
 const runActivities = proxyActivities<RunActivities>(JOB_ACTIVITY_OPTIONS);
+/** The job's checks before any call that costs (a refused job is not retried). */
+const checkActivities = proxyActivities<CheckActivities>(JOB_ACTIVITY_OPTIONS);
+
+/** The details of a run's failure (`vir runs show` reads them): where its manifest is. */
+export interface RunFailureDetails {
+  manifestPath: string | null;
+}
 
 export interface RunOptions {
   /** The job's credit budget. */
@@ -158,6 +181,11 @@ export interface RunOptions {
   jobId?: string;
   /** The account's credit caps from the job file (the worker's settings may tighten them). */
   accountCaps?: AccountCaps;
+  /**
+   * The job as the workflow got it: checked by the run's first activity, and named by the
+   * manifest of a run that fails. Absent: neither.
+   */
+  job?: JobIdentity;
 }
 
 /**
@@ -168,11 +196,12 @@ export interface RunOptions {
  * const run = startRun(jobRunOptions(input, planMarketReport(input.job).maxCalls));
  */
 export function jobRunOptions(
-  input: JobRunInput<{
-    id: string;
-    budget: { credits: number };
-    accountCaps?: AccountCaps | undefined;
-  }>,
+  input: JobRunInput<
+    JobIdentity & {
+      budget: { credits: number };
+      accountCaps?: AccountCaps | undefined;
+    }
+  >,
   plannedCalls: number,
 ): RunOptions {
   const { job } = input;
@@ -182,6 +211,7 @@ export function jobRunOptions(
     plannedCalls,
     jobId: job.id,
     ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
+    job,
   };
 }
 
@@ -447,10 +477,12 @@ export function startRun(options: RunOptions) {
   }
 
   /**
-   * The account check: my_account's balance bounds what the run may spend. A service that
-   * leaves credits.remaining out of the envelope has its balance read from the data.
+   * The account check: the job's own checks first (the files it reads, before any call that
+   * costs), then my_account's balance bounds what the run may spend. A service that leaves
+   * credits.remaining out of the envelope has its balance read from the data.
    */
   async function checkAccount(): Promise<void> {
+    if (options.job && patched(JOB_CHECKS)) await checkActivities.checkJob({ job: options.job });
     if (patched(ACCOUNT_LEDGER)) await reserveDayCalls();
     const account = await tryCall('my_account', {}, 'account', 'account check');
     budget.setBalance(account?.remaining ?? null);
@@ -553,6 +585,51 @@ export function startRun(options: RunOptions) {
     };
   }
 
+  /**
+   * Runs a job workflow's body. When it fails (an activity's or a child's failure, or one the
+   * job throws), the run writes a manifest that says why, frees what it reserved of the day's
+   * calls, and fails with the root cause of the failure chain as its message; the manifest's
+   * path is in the failure's details ({@link RunFailureDetails}). A cancelled run, and errors
+   * that are not failures (a bug: its workflow task is retried), go through as they are.
+   *
+   * @example
+   * const run = startRun(jobRunOptions(input, plan.maxCalls));
+   * return run.guard(() => runTheJob(input, run));
+   */
+  async function guard<R>(body: () => Promise<R>): Promise<R> {
+    try {
+      return await body();
+    } catch (err) {
+      if (!options.job || !(err instanceof TemporalFailure) || isCancellation(err)) throw err;
+      if (!patched(FAILED_RUN_MANIFEST)) throw err;
+      const failure = failureReason(err);
+      const job = options.job;
+      let manifestPath: string | null = null;
+      try {
+        if (patched(ACCOUNT_LEDGER)) await runActivities.releaseDayCalls({ runId: runKey });
+        ({ manifestPath } = await runActivities.recordFailedRun({
+          job,
+          stats: stats(),
+          failure,
+          finishedAt: stoppedAt ?? new Date(Date.now()).toISOString(),
+          date: startedAt.slice(0, 10),
+        }));
+      } catch {
+        // The failure itself is what the run reports; a manifest that cannot be written does not hide it.
+      }
+      progress.phase = PHASE_DONE;
+      const root = rootApplicationFailure(err);
+      const details: RunFailureDetails = { manifestPath };
+      throw ApplicationFailure.create({
+        message: failure,
+        type: root?.type ?? 'run_failed',
+        nonRetryable: true,
+        details: [details],
+        cause: err,
+      });
+    }
+  }
+
   return {
     /** The run's folder in the store (its workflow id). */
     runKey,
@@ -583,6 +660,7 @@ export function startRun(options: RunOptions) {
     },
     page,
     checkAccount,
+    guard,
     stats,
     stopClock,
     finish,

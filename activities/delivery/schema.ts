@@ -18,6 +18,7 @@
  *   - s3: { bucket: vir-reports, prefix: weekly }
  */
 import { z } from 'zod';
+import { insecureUrlProblem } from '../../lib/urls.js';
 
 // ---------------------------------------------------------------------------------------------
 // Mailboxes
@@ -144,7 +145,24 @@ export function httpUrl(value: string): boolean {
   }
 }
 
-const KNOWN_FIELDS = new Set(['type', 'id', 'url', 'format', 'secretEnv', 'timeoutMs']);
+const KNOWN_FIELDS = new Set(['type', 'id', 'url', 'format', 'secretEnv', 'timeoutMs', 'insecure']);
+
+/**
+ * Why a webhook destination's URL may not be used, or null: to a host that is not this machine
+ * it must be https (the signed manifest would otherwise travel in clear text) unless the
+ * destination says `insecure: true`; loopback http (127.0.0.0/8, ::1, localhost) is allowed.
+ * The job file's schema and the run's first activity (jobs/preflight.ts) both ask it.
+ *
+ * @example
+ * webhookUrlProblem({ url: 'http://hooks.example.com/vir' }) // 'must be https for a host …'
+ * webhookUrlProblem({ url: 'http://hooks.example.com/vir', insecure: true }) // null
+ */
+export function webhookUrlProblem(destination: {
+  url: string;
+  insecure?: boolean | undefined;
+}): string | null {
+  return insecureUrlProblem(destination.url, destination.insecure === true);
+}
 
 /**
  * A `webhook` destination of a job file. The signing secret is never here: `secretEnv` names the
@@ -192,8 +210,17 @@ export const WebhookDestinationSchema = z
       .min(100, { message: 'must be at least 100' })
       .max(300_000, { message: 'must be at most 300000' })
       .default(WEBHOOK_DEFAULTS.timeoutMs),
+    /**
+     * Allows plain http to a host that is not this machine (the signed manifest then travels in
+     * clear text); without it such a URL is refused.
+     */
+    insecure: z.boolean({ message: 'must be true or false' }).default(false),
   })
   .superRefine((value, ctx) => {
+    if (typeof value.url === 'string' && httpUrl(value.url)) {
+      const problem = webhookUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
+    }
     for (const key of Object.keys(value)) {
       if (KNOWN_FIELDS.has(key)) continue;
       ctx.addIssue({
@@ -206,13 +233,14 @@ export const WebhookDestinationSchema = z
       });
     }
   })
-  .transform(({ type, id, url, format, secretEnv, timeoutMs }) => ({
+  .transform(({ type, id, url, format, secretEnv, timeoutMs, insecure }) => ({
     ...(type === undefined ? {} : { type }),
     ...(id === undefined ? {} : { id }),
     url,
     format,
     secretEnv,
     timeoutMs,
+    ...(insecure ? { insecure: true as const } : {}),
   }));
 
 /** A webhook destination as the job file gives it (defaults optional). */

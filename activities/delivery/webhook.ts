@@ -25,7 +25,13 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { redactText } from '../../api/redact.js';
-import { DEFAULT_WEBHOOK_SECRET_ENV, httpUrl, WEBHOOK_DEFAULTS, WebhookDestinationSchema } from './schema.js';
+import {
+  DEFAULT_WEBHOOK_SECRET_ENV,
+  httpUrl,
+  WEBHOOK_DEFAULTS,
+  WebhookDestinationSchema,
+  webhookUrlProblem,
+} from './schema.js';
 import type { WebhookDestination, WebhookDestinationInput } from './schema.js';
 import type { DeliveryFigure, DeliveryOutcome, DeliverySummary } from './types.js';
 
@@ -811,6 +817,9 @@ export async function deliverWebhook(
   summary: DeliverySummary,
   opts: DeliverWebhookOptions,
 ): Promise<DeliveryOutcome> {
+  // A destination validated before `insecure` existed is checked again: nothing goes out in clear text.
+  const insecure = webhookUrlProblem(dest);
+  if (insecure) throw new WebhookConfigError('url', insecure);
   const secret = webhookSecretFromEnv(dest, opts.env ?? process.env);
   const body = buildWebhookBody(dest, summary, opts.manifest);
   try {

@@ -14,9 +14,11 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
 import { deliveryLines, followOrLetGo } from './run.js';
+import { failureManifestPath } from '../run-job.js';
 import type { RunDelivery } from '../../activities/delivery/types.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
+import { failureReason } from '../../workflows/failure.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
 
@@ -40,7 +42,10 @@ export interface RunDetails extends RunRow {
   /** Why progress is missing while the run is running (no worker answered the query). */
   progressError: string | null;
   result: { files: unknown; manifestPath: unknown; partial: unknown; [key: string]: unknown } | null;
+  /** Why the run failed: the root cause of its failure chain (not "Activity task failed"). */
   failure: string | null;
+  /** The manifest a failed run wrote, saying why (null: none, or a run from before it was written). */
+  failureManifest?: string | null;
   /** The deliveries as the last completed `vir runs redeliver` left them (the run's result keeps its first ones). */
   redelivery?: RunDelivery | null;
 }
@@ -182,8 +187,8 @@ export async function showRun(
     try {
       await handle.result();
     } catch (err) {
-      details.failure =
-        err instanceof WorkflowFailedError && err.cause ? err.cause.message : (err as Error).message;
+      details.failure = failureReason(err instanceof WorkflowFailedError && err.cause ? err.cause : err);
+      details.failureManifest = failureManifestPath(err);
     }
   }
   return details;
@@ -233,6 +238,7 @@ export function formatRun(r: RunDetails): string[] {
     lines.push(`partial    ${r.result.partial ? 'yes' : 'no'}`);
   }
   if (r.failure) lines.push(`failure    ${r.failure}`);
+  if (r.failureManifest) lines.push(`manifest   ${r.failureManifest}`);
   const delivery = r.redelivery ?? (r.result?.delivery as RunDelivery | undefined);
   if (delivery) {
     const when = r.redelivery ? ' (after vir runs redeliver)' : '';

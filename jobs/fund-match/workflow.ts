@@ -10,7 +10,13 @@
  */
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import {
+  jobRunOptions,
+  startRun,
+  type JobRunInput,
+  type Run,
+  type JobRunResult,
+} from '../../workflows/engine.js';
 import type { FundMatchActivities } from './activities.js';
 import type { FundMatchJob } from './job.js';
 import { planFundMatch } from './plan.js';
@@ -27,6 +33,12 @@ const fund = proxyActivities<FundMatchActivities>(JOB_ACTIVITY_OPTIONS);
 export async function fundMatchWorkflow(input: FundMatchInput): Promise<FundMatchResult> {
   const { job } = input;
   const run = startRun(jobRunOptions(input, planFundMatch(job).maxCalls));
+  return run.guard(() => matchFund(input, run));
+}
+
+/** The run of a fund match, its books kept by `run`. */
+async function matchFund(input: FundMatchInput, run: Run): Promise<FundMatchResult> {
+  const { job } = input;
 
   // 1. The account: plan and balance bound what the run may spend.
   await run.checkAccount();
@@ -37,8 +49,8 @@ export async function fundMatchWorkflow(input: FundMatchInput): Promise<FundMatc
   const ask = run.paidCall('find_startups_for_fund', { limit: job.limit }, 'batch', 'find_startups_for_fund');
   const batch = await ask.result;
   if (batch === null) {
-    // A failed run writes no manifest: its message says what it spent (batches lost after the
-    // charge, each attempt's, are paid for).
+    // The failure says what the run spent (batches lost after the charge, each attempt's, are
+    // paid for); its manifest (the engine's guard) records the same.
     const spent = run.stats().creditsSpent;
     throw ApplicationFailure.create({
       message: `no batch this run (${spent} credit${spent === 1 ? '' : 's'} spent): ${ask.refused ?? run.stats().reasons.join('; ')}`,

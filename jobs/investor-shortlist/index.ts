@@ -9,6 +9,7 @@ import { createInvestorShortlistActivities } from './activities.js';
 import {
   INVESTOR_SHORTLIST_KIND,
   InvestorShortlistJobSchema,
+  investorShortlistPreflight,
   normaliseInvestorShortlistJob,
   type InvestorShortlistJob,
 } from './job.js';
@@ -26,6 +27,7 @@ export const investorShortlistKind = defineJobKind<InvestorShortlistJob>({
   estimate: planInvestorShortlist,
   planLines: shortlistPlanLines,
   scope: (job) => `${job.companies.length} ${job.companies.length === 1 ? 'company' : 'companies'}`,
+  preflight: investorShortlistPreflight,
   activities: createInvestorShortlistActivities,
   resultLines: (result) =>
     (result as InvestorShortlistResult).baseline ? ['  baseline: the next runs mark new investors'] : [],

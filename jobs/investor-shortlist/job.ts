@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { CATALOG } from '../../api/catalog.js';
 import { INVESTOR_REGIONS, RAISING_STAGES, SECTORS } from '../../api/enums.js';
+import { websiteProblem } from '../../lib/urls.js';
 import { baseJobShape, parseJobWith, type BaseJob } from '../base.js';
+import type { JobProblem } from '../kind.js';
 
 export const INVESTOR_SHORTLIST_KIND = 'investor-shortlist';
 
@@ -28,7 +30,14 @@ const CompanySchema = z
   .object({
     /** The company's name, as the workbook's sheet and the PDF's section call it. */
     name: text('name').max(80),
-    website: text('website').max(300).optional(),
+    /** The company's website: an http(s) URL or a bare domain, with a host name (find_investors reads it). */
+    website: text('website')
+      .max(300)
+      .superRefine((site, ctx) => {
+        const problem = websiteProblem(site);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
     description: text('description')
       .max(1000)
       .refine((d) => sentences(d) <= 3, { message: 'must be 1 to 3 sentences' })
@@ -67,6 +76,21 @@ export const InvestorShortlistJobSchema = z
   });
 
 export type InvestorShortlistJob = BaseJob & z.output<typeof InvestorShortlistJobSchema>;
+
+/**
+ * The job's problems before its run pays for find_investors: each company's website checked as
+ * the job file's schema checks it (a job validated before that check was added is caught here).
+ */
+export function investorShortlistPreflight(
+  job: Pick<InvestorShortlistJob, 'companies'>,
+): Promise<JobProblem[]> {
+  const problems: JobProblem[] = [];
+  job.companies.forEach((c, i) => {
+    const problem = c.website === undefined ? null : websiteProblem(c.website);
+    if (problem) problems.push({ field: `companies[${i}].website`, detail: problem });
+  });
+  return Promise.resolve(problems);
+}
 
 /** Normalises a parsed job (nothing to resolve). */
 export function normaliseInvestorShortlistJob(parsed: unknown): InvestorShortlistJob {

@@ -15,6 +15,7 @@ import {
   paidCallProblem,
   startRun,
   type JobRunInput,
+  type Run,
   type JobRunResult,
 } from '../../workflows/engine.js';
 import type { InvestorShortlistActivities } from './activities.js';
@@ -31,6 +32,12 @@ export async function investorShortlistWorkflow(
 ): Promise<InvestorShortlistResult> {
   const { job } = input;
   const run = startRun(jobRunOptions(input, planInvestorShortlist(job).maxCalls));
+  return run.guard(() => shortlistInvestors(input, run));
+}
+
+/** The run of an investor shortlist, its books kept by `run`. */
+async function shortlistInvestors(input: InvestorShortlistInput, run: Run): Promise<InvestorShortlistResult> {
+  const { job } = input;
 
   // 1. The account: the balance bounds what the run may spend; a free plan allows one run.
   await run.checkAccount();

@@ -10,7 +10,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import { slugId } from '../../lib/names.js';
 import { JOB_ACTIVITY_OPTIONS } from '../../workflows/calls.js';
-import { jobRunOptions, startRun, type JobRunInput, type JobRunResult } from '../../workflows/engine.js';
+import {
+  jobRunOptions,
+  startRun,
+  type JobRunInput,
+  type Run,
+  type JobRunResult,
+} from '../../workflows/engine.js';
 import type { MarketReportActivities } from './activities.js';
 import type { MarketReportJob } from './job.js';
 import { expandQuestions, pagingStreams, planMarketReport } from './plan.js';
@@ -24,6 +30,12 @@ const report = proxyActivities<MarketReportActivities>(JOB_ACTIVITY_OPTIONS);
 export async function marketReportWorkflow(input: MarketReportInput): Promise<MarketReportResult> {
   const { job } = input;
   const run = startRun(jobRunOptions(input, planMarketReport(job).maxCalls));
+  return run.guard(() => reportMarkets(input, run));
+}
+
+/** The run of a market report, its books kept by `run`. */
+async function reportMarkets(input: MarketReportInput, run: Run): Promise<MarketReportResult> {
+  const { job } = input;
   const questions = expandQuestions(job);
 
   // 1. The account: plan and balance bound what the run may spend.

@@ -13,6 +13,7 @@ import {
   type ProspectListJob,
 } from './job.js';
 import { planProspectList, prospectPlanLines } from './plan.js';
+import { prospectListPreflight } from './preflight.js';
 import { prospectListWorkflow, type ProspectListResult } from './workflow.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -39,6 +40,7 @@ export const prospectListKind = defineJobKind<ProspectListJob>({
       })),
     ),
   inputFiles: (job) => (job.suppress ? [{ field: 'suppress', path: job.suppress }] : []),
+  preflight: prospectListPreflight,
   activities: createProspectListActivities,
   resultLines: (result) => {
     const r = result as ProspectListResult;
@@ -57,3 +59,4 @@ export type { ProspectListInput, ProspectListResult } from './workflow.js';
 export { createProspectListActivities } from './activities.js';
 export type { ProspectListActivities } from './activities.js';
 export { CRM_PROFILE_SPECS } from './profiles.js';
+export { prospectListPreflight } from './preflight.js';

@@ -3,7 +3,9 @@
  * leave companies out of the list. A row names a company by its website (or domain) and/or its
  * name; companies are matched by normalised domain first, then by normalised name. A row that
  * cannot be read is counted and the first few are quoted in the report; only a file that cannot
- * be read at all (missing, not CSV) fails, naming the file and the line.
+ * be read at all (missing, binary, not CSV) fails, naming the file and the line. The file is read
+ * before the run starts (`vir run`, `vir schedules apply`, the run's first activity) and again
+ * where the list is merged.
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
@@ -146,9 +148,9 @@ const headerKey = (h: string) =>
  * isSuppressed(list, { domain: 'acme.io', name: 'Acme' }) // 'domain'
  */
 export async function readSuppressionList(file: string): Promise<SuppressionList> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     throw new SuppressionFileError(
       file,
@@ -156,7 +158,16 @@ export async function readSuppressionList(file: string): Promise<SuppressionList
       `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  return parseSuppressionList(text, file);
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    const line = 1 + bytes.subarray(0, nul).filter((b) => b === 0x0a).length;
+    throw new SuppressionFileError(
+      file,
+      line,
+      'is a binary file, not a CSV text file (it holds a NUL byte; UTF-16 text does too): export the list from the CRM as CSV in UTF-8',
+    );
+  }
+  return parseSuppressionList(bytes.toString('utf8'), file);
 }
 
 /** Parses a suppression CSV's text (see {@link readSuppressionList}). */

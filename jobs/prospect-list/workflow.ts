@@ -15,6 +15,7 @@ import {
   paidCallProblem,
   startRun,
   type JobRunInput,
+  type Run,
   type JobRunResult,
 } from '../../workflows/engine.js';
 import type { ProspectListActivities } from './activities.js';
@@ -34,6 +35,12 @@ const list = proxyActivities<ProspectListActivities>({
 export async function prospectListWorkflow(input: ProspectListInput): Promise<ProspectListResult> {
   const { job } = input;
   const run = startRun(jobRunOptions(input, planProspectList(job).maxCalls));
+  return run.guard(() => listProspects(input, run));
+}
+
+/** The run of a prospect list, its books kept by `run`. */
+async function listProspects(input: ProspectListInput, run: Run): Promise<ProspectListResult> {
+  const { job } = input;
   const limits: string[] = [];
 
   // 1. The account: plan and balance bound what the run may spend.

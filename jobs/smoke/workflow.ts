@@ -9,6 +9,7 @@ import {
   maxPagesOf,
   startRun,
   type JobRunInput,
+  type Run,
   type JobRunResult,
   type PagingStream,
 } from '../../workflows/engine.js';
@@ -40,7 +41,14 @@ export async function smokeWorkflow(input: JobRunInput<SmokeJob>): Promise<JobRu
     plannedCalls: smokeMaxCalls(job),
     jobId: job.id,
     ...(job.accountCaps ? { accountCaps: job.accountCaps } : {}),
+    job,
   });
+  return run.guard(() => smokeRun(input, run));
+}
+
+/** The run of a smoke job, its books kept by `run`. */
+async function smokeRun(input: JobRunInput<SmokeJob>, run: Run): Promise<JobRunResult> {
+  const { job } = input;
   await run.checkAccount();
 
   run.phase('paging');

@@ -222,6 +222,51 @@ const CASES: Case[] = [
     says: /job "[^"]+": suppress: \/.*no-such-export\.csv: no such file/,
   },
   {
+    what: 'a prospect list whose suppression list is binary',
+    text: (n) => {
+      writeTmp(
+        `${tag}-crm-binary.csv`,
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+      );
+      return file(
+        job(n, `    briefs: [{ brief: law firm for seed fintech }]\n    suppress: ${tag}-crm-binary.csv\n`, {
+          kind: 'prospect-list',
+          countries: '',
+        }),
+      );
+    },
+    says: /job "[^"]+": suppress: suppression list \/.*-crm-binary\.csv, line 3: is a binary file, not a CSV text file/,
+  },
+  {
+    what: 'a prospect list whose suppression list has a bare quote in an unquoted field',
+    text: (n) => {
+      writeTmp(`${tag}-crm-quote.csv`, 'name,domain\nAcme,acme.io\nFoo "Bar" Inc,foo.io\n');
+      return file(
+        job(n, `    briefs: [{ brief: law firm for seed fintech }]\n    suppress: ${tag}-crm-quote.csv\n`, {
+          kind: 'prospect-list',
+          countries: '',
+        }),
+      );
+    },
+    says: /job "[^"]+": suppress: suppression list \/.*-crm-quote\.csv, line 3: not a readable CSV file \(Invalid Opening Quote: /,
+  },
+  {
+    what: 'an investor shortlist whose company website is not a URL',
+    text: (n) =>
+      file(
+        job(n, '    companies: [{ name: Acme, website: not a url at all }]\n', {
+          kind: 'investor-shortlist',
+          countries: '',
+        }),
+      ),
+    says: /job "[^"]+": companies\[0\]\.website: "not a url at all" is not a URL \(it holds spaces\)/,
+  },
+  {
+    what: 'a webhook over http to a host that is not this machine',
+    text: (n) => file(job(n, '    delivery: [{ webhook: { url: "http://hooks.example.com/vir" } }]\n')),
+    says: /job "[^"]+": delivery\[0\]\.webhook\.url: must be https for a host that is not this machine \(hooks\.example\.com\).*insecure: true/,
+  },
+  {
     what: 'a prospect list searching a country the service does not know',
     text: (n) =>
       file(
@@ -308,8 +353,10 @@ test(`${CASES.length} broken job files are refused by schedules apply and run, a
     expect(res.stderr.slice(`vir: ${path}: `.length).trimEnd()).toMatch(c.says);
   }
 
-  // A valid file does start things, so the listing below would see what a broken one started.
-  const good = writeTmp(`${tag}-good.yaml`, file(job(999)));
+  // A valid file does start things, so the listing below would see what a broken one started;
+  // its webhook over http to another host is allowed by `insecure: true`.
+  const insecure = '    delivery: [{ webhook: { url: "http://hooks.example.com/vir", insecure: true } }]\n';
+  const good = writeTmp(`${tag}-good.yaml`, file(job(999, insecure)));
   const applied = await vir(['schedules', 'apply', good]);
   expect(applied.code, applied.err).toBe(0);
   const started = await vir(['run', `${tag}-999`, '--file', good, '--detach']);

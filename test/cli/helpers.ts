@@ -44,7 +44,7 @@ export function uniqueName(prefix: string): string {
 export const TMP_DIR = join(import.meta.dirname, '..', '.tmp');
 
 /** Writes a file under test/.tmp and returns its path. */
-export function writeTmp(name: string, text: string): string {
+export function writeTmp(name: string, text: string | Buffer): string {
   mkdirSync(TMP_DIR, { recursive: true });
   const path = join(TMP_DIR, name);
   writeFileSync(path, text);
