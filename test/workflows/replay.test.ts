@@ -6,6 +6,8 @@
  * adds its own frozen set: VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a
  * new set (see the README's "Changing a workflow safely").
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -97,6 +99,10 @@ describe('frozen histories', () => {
 
   test('the set recorded with delivery after the manifest (patched) and a redelivery is there', () => {
     expect(frozenSets()).toContain('2026-11-23-delivery');
+  });
+
+  test("the set recorded with the job checked first and a failed run's manifest (patched) is there", () => {
+    expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
   });
 
   for (const set of frozenSets()) {
@@ -295,6 +301,46 @@ describe('fresh runs', () => {
       await followRun(handle, QUIET);
       const histories = await runHistories(provider.client, handle.workflowId);
       expect(histories.length).toBe(2);
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  test('a run whose job check fails (patched: checked first, a failed run writes its manifest) replays', async () => {
+    const provider = await startRunner({
+      baseUrl: sandbox.url,
+      apiKey: KEYS.provider,
+      name: 'replay-failed-check',
+    });
+    try {
+      // A suppression list that is not text: the run's first activity refuses it.
+      const suppress = join(provider.dir, 'binary-export.csv');
+      writeFileSync(suppress, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0xfe, 0x00]));
+      const job = parseProspectListJob({
+        id: 'replay-failed-check',
+        kind: 'prospect-list',
+        title: 'Replay failed check',
+        briefs: [{ brief: 'law firm for seed fintech companies', org_key: 'brightline-legal', limit: 10 }],
+        searches: [{ countries: ['France'], stages: ['seed'], cap: 100 }],
+        enrich: 0,
+        suppress,
+        crm: ['hubspot'],
+        budget: { credits: 3 },
+        outputs: ['csv'],
+        destination: `${provider.dir}/reports`,
+      });
+      const handle = await startJobRun(provider.client, provider.settings, job);
+      await expect(followRun(handle, QUIET)).rejects.toThrow();
+      const histories = await runHistories(provider.client, handle.workflowId);
+      const E = temporal.api.enums.v1.EventType;
+      const events = histories[0]!.history.events ?? [];
+      const activities = events
+        .filter((e) => e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+        .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+      expect(activities).toEqual(['checkJob', 'releaseDayCalls', 'recordFailedRun']);
+      expect(events.at(-1)?.eventType).toBe(E.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED);
       expectClean(await replay(histories), histories.length);
       fresh.push(...histories);
     } finally {
