@@ -39,6 +39,7 @@ export const DEFAULTS = {
 /** Names of the variables the settings read. */
 export const SETTING_NAMES = [
   'VIS_BASE_URL',
+  'VIS_PUBLIC_URL',
   'VIS_API_KEY',
   'VIS_MCP_URL',
   'TEMPORAL_ADDRESS',
@@ -108,6 +109,7 @@ export const SettingsEnvSchema = z.object({
   VIS_BASE_URL: httpUrl('e.g. http://127.0.0.1:8787'),
   VIS_API_KEY: z.string().regex(/^\S+$/, { message: 'must be a single token without spaces' }).optional(),
   VIS_MCP_URL: httpUrl('the MCP endpoint').optional(),
+  VIS_PUBLIC_URL: httpUrl("the service's public address, e.g. https://app.example.com").optional(),
   TEMPORAL_ADDRESS: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, {
     message: 'must be host:port (e.g. 127.0.0.1:7233)',
   }),
@@ -143,6 +145,12 @@ export const SettingsEnvSchema = z.object({
 export interface Settings {
   /** Base URL of the service, no trailing slash (VIS_BASE_URL). */
   visBaseUrl: string;
+  /**
+   * The public address of the service's interactive views, for links in reports (VIS_PUBLIC_URL):
+   * a view link under VIS_BASE_URL is rewritten to it. Null: links are kept only when
+   * VIS_BASE_URL is a public address (never a loopback or private one).
+   */
+  visPublicUrl: string | null;
   /** The API key (VIS_API_KEY); read it with {@link requireApiKey}. Never log it. */
   visApiKey: string | undefined;
   /** The MCP endpoint (VIS_MCP_URL), when set. */
@@ -244,6 +252,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     urlStore?.kind === 'local' ? urlStore.dir : resolve(v.VIR_STORE_DIR ?? join(v.VIR_DATA_DIR, 'store'));
   return {
     visBaseUrl: v.VIS_BASE_URL,
+    visPublicUrl: v.VIS_PUBLIC_URL ?? null,
     visApiKey: v.VIS_API_KEY,
     visMcpUrl: v.VIS_MCP_URL,
     temporalAddress: v.TEMPORAL_ADDRESS,
@@ -348,6 +357,7 @@ export function maskApiKey(key: string | undefined): string {
 export function describeSettings(settings: Settings): [SettingName, string][] {
   return [
     ['VIS_BASE_URL', settings.visBaseUrl],
+    ['VIS_PUBLIC_URL', settings.visPublicUrl ?? '(not set: links to a loopback or private service are left out)'],
     ['VIS_API_KEY', maskApiKey(settings.visApiKey)],
     ['VIS_MCP_URL', settings.visMcpUrl ?? '(not set)'],
     ['TEMPORAL_ADDRESS', settings.temporalAddress],

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { AccountLink } from '../activities/account.js';
 import type { Store } from '../activities/store.js';
+import type { ServiceLinks } from '../reports/links.js';
 import type { JobRunInput, JobRunResult } from '../workflows/engine.js';
 import type { BaseJob } from './base.js';
 
@@ -40,6 +41,12 @@ export interface KindActivityDeps {
   account?: AccountLink;
   /** Absolute folders outside reportsDir a destination may be in (VIR_DESTINATION_ROOTS). */
   destinationRoots?: readonly string[];
+  /**
+   * Where the service's views are for readers (VIS_BASE_URL, VIS_PUBLIC_URL): reports link to a
+   * view only when `readerUrl` (reports/links.ts) gives a public address. Absent: links to a
+   * loopback or private address are left out.
+   */
+  serviceLinks?: ServiceLinks;
 }
 
 /** Activities a kind registers on the jobs task queue (names unique across kinds). */

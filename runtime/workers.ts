@@ -286,6 +286,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         store,
         reportsDir: settings.reportsDir,
         destinationRoots: settings.destinationRoots,
+        serviceLinks: { baseUrl: settings.visBaseUrl, publicUrl: settings.visPublicUrl },
         account,
         ...(tuning.env ? { env: tuning.env } : {}),
       }),
