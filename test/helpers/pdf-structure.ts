@@ -2,7 +2,8 @@
  * Reads a tagged PDF's structure tree back without veraPDF: a small reader of the PDF objects
  * pdfkit writes (a classic xref table, dictionaries in plain text; only streams are compressed,
  * and no structure object is a stream). Gives the catalog's /Lang, the structure elements as a
- * tree (type, /Alt, attributes, marked-content count, children) and the link annotations.
+ * tree (type, /Alt, attributes, marked-content count, page, children) and the link annotations
+ * with their pages.
  */
 import { readFileSync } from 'node:fs';
 
@@ -225,6 +226,8 @@ export interface StructNode {
   content: number;
   /** Annotations (OBJR) it holds directly. */
   annotations: PdfDict[];
+  /** The page (1-based) its /Pg names, or null. */
+  page: number | null;
   children: StructNode[];
 }
 
@@ -238,6 +241,8 @@ export interface PdfStructure {
   roots: StructNode[];
   /** Every link annotation of every page. */
   links: PdfDict[];
+  /** The same link annotations with the page (1-based) each is on and its /URI action's target. */
+  pageLinks: { page: number; link: PdfDict; uri: string | null }[];
 }
 
 function plain(v: PdfValue | undefined): string | number {
@@ -250,15 +255,43 @@ function plain(v: PdfValue | undefined): string | number {
 export function readPdfStructure(path: string): PdfStructure {
   const pdf = new PdfFile(path);
   const cat = pdf.catalog;
+  // The page tree first: a structure element's /Pg is a reference to one of its leaves.
+  const pageOf = new Map<number, number>();
+  const links: PdfDict[] = [];
+  const pageLinks: { page: number; link: PdfDict; uri: string | null }[] = [];
+  const pages = (ref: PdfValue | undefined): void => {
+    const d = pdf.dict(ref);
+    if (!d) return;
+    const kids = pdf.resolve(d['Kids']);
+    if (Array.isArray(kids)) {
+      for (const kid of kids) pages(kid);
+      return;
+    }
+    const page = pageOf.size + 1;
+    if (ref instanceof PdfRef) pageOf.set(ref.num, page);
+    const annots = pdf.resolve(d['Annots']);
+    if (Array.isArray(annots))
+      for (const a of annots) {
+        const ad = pdf.dict(a);
+        if (ad && ad['Subtype'] instanceof PdfName && ad['Subtype'].name === 'Link') {
+          links.push(ad);
+          const uri = pdf.dict(ad['A'])?.['URI'];
+          pageLinks.push({ page, link: ad, uri: typeof uri === 'string' ? uri : null });
+        }
+      }
+  };
+  pages(cat['Pages']);
   const node = (d: PdfDict): StructNode => {
     const kids = pdf.resolve(d['K']);
     const list = Array.isArray(kids) ? kids : kids === undefined || kids === null ? [] : [kids];
+    const pg = d['Pg'];
     const out: StructNode = {
       type: plain(d['S']) as string,
       alt: typeof d['Alt'] === 'string' ? d['Alt'] : null,
       attributes: {},
       content: 0,
       annotations: [],
+      page: pg instanceof PdfRef ? (pageOf.get(pg.num) ?? null) : null,
       children: [],
     };
     const a = pdf.dict(d['A']);
@@ -279,19 +312,6 @@ export function readPdfStructure(path: string): PdfStructure {
   const root = pdf.dict(cat['StructTreeRoot']);
   const k = root ? pdf.resolve(root['K']) : undefined;
   const roots = (Array.isArray(k) ? k : k ? [k] : []).map((r) => node(pdf.dict(r) ?? {}));
-  const links: PdfDict[] = [];
-  const pages = (d: PdfDict | undefined): void => {
-    if (!d) return;
-    const kids = pdf.resolve(d['Kids']);
-    if (Array.isArray(kids)) for (const kid of kids) pages(pdf.dict(kid));
-    const annots = pdf.resolve(d['Annots']);
-    if (Array.isArray(annots))
-      for (const a of annots) {
-        const ad = pdf.dict(a);
-        if (ad && ad['Subtype'] instanceof PdfName && ad['Subtype'].name === 'Link') links.push(ad);
-      }
-  };
-  pages(pdf.dict(cat['Pages']));
   const mark = pdf.dict(cat['MarkInfo']);
   const prefs = pdf.dict(cat['ViewerPreferences']);
   return {
@@ -301,6 +321,7 @@ export function readPdfStructure(path: string): PdfStructure {
     hasOutline: pdf.dict(cat['Outlines']) !== undefined,
     roots,
     links,
+    pageLinks,
   };
 }
 
