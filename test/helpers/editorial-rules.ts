@@ -7,7 +7,8 @@
  * - `private-url`: a URL whose host is loopback or private (reports/links.ts `isPrivateHost`) in
  *   the PDF's text or link annotations (/URI), in a workbook cell's text or hyperlink, or in a CSV
  *   cell. In text, a URL is `http(s)://…`, or a bare `localhost`/IPv4 host followed by a port or
- *   a path (`127.0.0.1:8787/…`).
+ *   a path (`127.0.0.1:8787/…`); there a host of one label other than `localhost` (`http://x`
+ *   inside a company's name) is taken for data, not an address.
  * - `raw-stage-key`: a service stage key (`RAW_STAGE_KEYS`: `series-a`, `pre-seed`, …) as a
  *   word of its own (not inside a longer key) in the PDF's text or a workbook cell, except in the
  *   columns the caller names as machine columns (`machineColumns`) and inside URLs.
@@ -22,9 +23,10 @@
  *   legend entry or a table's row label prints (a year inside a date or a sentence is part of a
  *   longer cell); in a workbook, a cell of a year column (header "Year" or one the caller names
  *   in `yearColumns`) whose value is that year, as a number or as text.
- * - `lone-chart`: a PDF page holding exactly one chart (a tagged `Figure`) and fewer than
- *   `loneChartMinWords` (default 30) words besides: words inside the figure's box (its labels),
- *   its caption (the line right under it) and the page's footer do not count.
+ * - `lone-chart`: a PDF page whose content is charts alone: one chart (a tagged `Figure`) or a
+ *   row of them, and fewer than `loneChartMinWords` (default 30) words besides. Words inside a
+ *   figure's box (its labels), its caption (the line right under it) and the page's footer do
+ *   not count; a heading and a sentence or two do, so a chart with its text passes.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -64,7 +66,7 @@ export interface EditorialInput {
   yearColumns?: readonly (string | RegExp)[];
   /** PDF lines where "…" is the writer's own (not a cut). */
   pdfEllipsisAllowed?: readonly (string | RegExp)[];
-  /** Fewer words than this beside a page's only chart make it a lone chart. Default 30. */
+  /** Fewer words than this beside a page's charts make them charts alone on the page. Default 30. */
   loneChartMinWords?: number;
 }
 
@@ -98,7 +100,11 @@ export function privateUrls(text: string): string[] {
     const raw = m[0].replace(/[.,;:]+$/, '');
     const url = /^https?:\/\//i.test(raw) ? raw : `http://${raw}`;
     try {
-      if (isPrivateHost(new URL(url).hostname)) out.push(raw);
+      const host = new URL(url).hostname;
+      // In printed text a one-label host other than localhost ("http://x" in a name) is data,
+      // not an address; links and hyperlinks are judged by isPrivateHost alone.
+      if (!host.includes('.') && !host.includes(':') && host !== 'localhost') continue;
+      if (isPrivateHost(host)) out.push(raw);
     } catch {
       // not a URL after all
     }
@@ -218,26 +224,31 @@ function checkPdf(path: string, input: EditorialInput, year: number | null): Vio
   const byPage = new Map<number, StructNode[]>();
   for (const f of figures) byPage.set(f.page!, [...(byPage.get(f.page!) ?? []), f]);
   for (const [page, figs] of byPage) {
-    if (figs.length !== 1) continue;
     const p = words[page - 1];
     if (!p) continue;
-    const box = figureBox(figs[0]!, p.height);
+    const boxes = figs.map((f) => figureBox(f, p.height));
     const other = p.words.filter((w) => {
+      const cx = (w.xMin + w.xMax) / 2;
       const cy = (w.yMin + w.yMax) / 2;
       if (cy > p.height - FOOTER_BAND) return false;
-      if (!box) return true;
-      const [l, t, r, b] = box;
-      const cx = (w.xMin + w.xMax) / 2;
-      if (cx >= l - 1 && cx <= r + 1 && cy >= t - 1 && cy <= b + 1) return false;
-      return !(cy > b && cy <= b + CAPTION_BAND);
+      return boxes.every((box) => {
+        if (!box) return true;
+        const [l, t, r, b] = box;
+        const inside = cx >= l - 1 && cx <= r + 1 && cy >= t - 1 && cy <= b + 1;
+        const caption = cy > b && cy <= b + CAPTION_BAND;
+        return !inside && !caption;
+      });
     });
-    if (other.length < minWords)
+    if (other.length < minWords) {
+      const alts = figs.map((f) => f.alt ?? 'no alt').join(' | ');
+      const what = figs.length === 1 ? 'one chart' : `${figs.length} charts`;
       out.push({
         rule: 'lone-chart',
         file,
         where: `page ${page}`,
-        text: `one chart (${figs[0]!.alt ?? 'no alt'}) and ${other.length} other words`,
+        text: `${what} and ${other.length} other words: ${alts}`,
       });
+    }
   }
   return out;
 }
@@ -376,7 +387,8 @@ function checkCsv(path: string, input: EditorialInput): Violation[] {
 
 /**
  * Every place the given report files break an editorial rule (see the module's comment for the
- * rules), PDF first, then the workbook, then the CSV files; an empty list when they follow all.
+ * rules), PDF first, then the workbook, then the CSV files, each place and text once; an empty
+ * list when they follow all.
  *
  * @example
  * const v = await editorialViolations({ asOf: '2026-11-26', pdf, workbook, fullTextColumns: ['Why'] });
@@ -384,11 +396,17 @@ function checkCsv(path: string, input: EditorialInput): Violation[] {
  */
 export async function editorialViolations(input: EditorialInput): Promise<Violation[]> {
   const year = partialYear(input.asOf);
-  return [
+  const all = [
     ...(input.pdf ? checkPdf(input.pdf, input, year) : []),
     ...(input.workbook ? await checkWorkbook(input.workbook, input, year) : []),
     ...(input.csv ?? []).flatMap((p) => checkCsv(p, input)),
   ];
+  // A cell whose text is its own hyperlink is one violation, not two.
+  const seen = new Set<string>();
+  return all.filter((v) => {
+    const id = JSON.stringify([v.rule, v.file, v.where, v.text]);
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
 }
 
 /** Violations counted per rule, for a report of where a kind stands. */
