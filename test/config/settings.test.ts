@@ -25,6 +25,7 @@ describe('loadSettings', () => {
     const s = loadSettings({});
     expect(s).toEqual({
       visBaseUrl: 'http://127.0.0.1:8787',
+      visPublicUrl: null,
       visApiKey: undefined,
       visMcpUrl: undefined,
       temporalAddress: '127.0.0.1:7233',
@@ -53,6 +54,7 @@ describe('loadSettings', () => {
   it('reads every variable', () => {
     const s = loadSettings({
       VIS_BASE_URL: 'https://api.example.test/',
+      VIS_PUBLIC_URL: 'https://app.example.test/',
       VIS_API_KEY: 'vis_live_abc123',
       VIS_MCP_URL: 'https://api.example.test/mcp',
       TEMPORAL_ADDRESS: 'temporal:7233',
@@ -77,6 +79,7 @@ describe('loadSettings', () => {
       VIR_WORKFLOWS_MODULE: '/app/test/workflows-next.ts',
     });
     expect(s.visBaseUrl).toBe('https://api.example.test');
+    expect(s.visPublicUrl).toBe('https://app.example.test');
     expect(s.visApiKey).toBe('vis_live_abc123');
     expect(s.visMcpUrl).toBe('https://api.example.test/mcp');
     expect(s.temporalAddress).toBe('temporal:7233');
@@ -109,6 +112,7 @@ describe('loadSettings', () => {
     // Optional, or derived from VIR_DATA_DIR when unset.
     const optional = [
       'VIS_API_KEY',
+      'VIS_PUBLIC_URL',
       'VIS_MCP_URL',
       'VIR_STORE_DIR',
       'VIR_STORE_URL',
