@@ -299,6 +299,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     _spec: ChartSpec,
     _image: { row: number; col: number },
     _size: { width: number; height: number },
+    _inPlace?: boolean,
   ): boolean {
     return false;
   }
@@ -357,13 +358,16 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
-   * drawn is its title and why, where it would be. Returns the next free row.
+   * drawn is its title and why, where it would be. With `images: false` a chart with a native
+   * form is that native chart alone, in the image's place (a chart without one stays an image),
+   * so a spreadsheet prints each chart once. Returns the next free row.
    */
   addChartColumn(
     ws: ExcelJS.Worksheet,
     charts: readonly SheetChart[],
     at: { row: number; col: number },
     zoom: number,
+    options: { images?: boolean } = {},
   ): number {
     let r = at.row;
     for (const c of charts) {
@@ -372,6 +376,14 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           width: Math.round(c.rendered.width * zoom),
           height: Math.round(c.rendered.height * zoom),
         };
+        if (
+          options.images === false &&
+          c.spec &&
+          this.addSpecChart(ws, c.spec, { row: r, col: at.col }, size, true)
+        ) {
+          r = this.rowBelow(ws, r, size.height);
+          continue;
+        }
         const top = r;
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
         if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);
