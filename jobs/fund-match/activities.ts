@@ -39,7 +39,10 @@ export interface BuildDigestInput {
 
 export interface RenderDigestInput {
   digestRef: StoreRef;
-  job: Pick<FundMatchJob, 'id' | 'destination' | 'outputs' | 'digestWhenQuiet'>;
+  job: Pick<FundMatchJob, 'id' | 'destination' | 'outputs' | 'digestWhenQuiet'> & {
+    /** The charts also as pictures in the workbook (the job's `chartImages`). */
+    chartImages?: boolean;
+  };
   date: string;
   workflowId: string;
 }
@@ -151,11 +154,17 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
       let urlsLeftOut = 0;
       if (input.job.outputs.includes('xlsx')) {
         files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut = (await writeFundWorkbook(digest, files.xlsx, charts)).urlsLeftOut;
+        urlsLeftOut = (
+          await writeFundWorkbook(digest, files.xlsx, charts, {
+            links: deps.serviceLinks ?? null,
+            chartImages: input.job.chartImages === true,
+          })
+        ).urlsLeftOut;
       }
       if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
         files.pdf = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeFundDigest(digest, files.pdf, charts)).pages;
+        pages = (await writeFundDigest(digest, files.pdf, charts, { links: deps.serviceLinks ?? null }))
+          .pages;
       }
       return keepRenderedFiles(
         store,

@@ -7,6 +7,8 @@
  * **watchlist**: a new round, a stage change or a status change of a past match is an event.
  * Pure functions of the previous history, the batch and the profiles read this run.
  */
+import { formatMoneyIn, moneyUnit, stageLabel } from '../../reports/editorial.js';
+import { formatDate } from '../../reports/format.js';
 
 /** One startup of a batch, as the tolerant reader gave it. */
 export interface BatchMatch {
@@ -25,6 +27,10 @@ export interface ProfileState {
   lastRoundStage: string | null;
   roundsCount: number | null;
   totalRaisedUsd: number | null;
+  /** The last round's amount in USD (absent in histories written before it was read). */
+  lastRoundAmountUsd?: number | null;
+  /** The last round's lead investors, by name (absent in older histories). */
+  lastRoundLeads?: string[];
 }
 
 /** A startup the job has ever matched. */
@@ -69,8 +75,31 @@ export interface Dropped {
   key: string;
   name: string;
   reason: DropReason;
-  /** The reason in words: `acquired (was active)`, `a new round moved it to series-b, past the thesis stages (seed, series-a)`. */
+  /** The reason in words: `acquired (was active)`, `a new round moved it to Series B, past the thesis stages (Seed, Series A)`. */
   detail: string;
+}
+
+/**
+ * A new round in words: `Series B of $18.3M on 21 Nov 2026, led by Zurich Capital`; what the
+ * service did not give is left out.
+ */
+export function roundText(r: {
+  stage: string | null;
+  date: string | null;
+  amountUsd: number | null | undefined;
+  leads: readonly string[] | undefined;
+}): string {
+  const amount =
+    typeof r.amountUsd === 'number' && Number.isFinite(r.amountUsd) && r.amountUsd > 0
+      ? formatMoneyIn(r.amountUsd, moneyUnit([r.amountUsd]), { symbol: true })
+      : null;
+  const leads = (r.leads ?? []).filter((l) => l.trim() !== '');
+  return [
+    r.stage ? stageLabel(r.stage) : 'a round',
+    amount ? ` of ${amount}` : '',
+    r.date ? ` on ${formatDate(r.date)}` : '',
+    leads.length > 0 ? `, led by ${leads.join(' and ')}` : '',
+  ].join('');
 }
 
 export type WatchKind = 'round' | 'stage' | 'status';
@@ -81,8 +110,10 @@ export interface WatchEvent {
   kind: WatchKind;
   from: string | null;
   to: string | null;
-  /** The event in words: `new round: series-a on 2026-11-20`. */
+  /** The event in words: `new round: Series B of $18.3M on 21 Nov 2026, led by Zurich Capital`. */
   detail: string;
+  /** A new round's facts as the service gave them (round events only). */
+  round?: { stage: string | null; date: string | null; amountUsd: number | null; leads: string[] };
   /** Whether the startup is in this run's batch. */
   inBatch: boolean;
 }
@@ -134,13 +165,13 @@ export function dropReason(
   ) {
     return {
       reason: 'stage',
-      detail: `${newRound ? 'a new round' : 'its stage'} moved it to ${now.stage}, past the thesis stages (${thesisStages.join(', ')})`,
+      detail: `${newRound ? 'a new round' : 'its stage'} moved it to ${stageLabel(now.stage)}, past the thesis stages (${thesisStages.map(stageLabel).join(', ')})`,
     };
   }
   if (newRound) {
     return {
       reason: 'round',
-      detail: `raised a new round on ${now.lastRoundDate}${now.lastRoundStage ? ` (${now.lastRoundStage})` : ''}`,
+      detail: `raised a new round: ${roundText({ stage: now.lastRoundStage, date: now.lastRoundDate, amountUsd: now.lastRoundAmountUsd, leads: now.lastRoundLeads })}`,
     };
   }
   return { reason: 'outranked', detail: 'outranked: other startups fit better this time' };
@@ -155,20 +186,32 @@ export function watchEvents(
   const before = t.state;
   if (before === null) return [];
   const events: WatchEvent[] = [];
-  const add = (kind: WatchKind, from: string | null, to: string | null, detail: string) =>
-    events.push({ key: t.key, name: t.name, kind, from, to, detail, inBatch });
+  const add = (
+    kind: WatchKind,
+    from: string | null,
+    to: string | null,
+    detail: string,
+    round?: WatchEvent['round'],
+  ) =>
+    events.push({ key: t.key, name: t.name, kind, from, to, detail, inBatch, ...(round ? { round } : {}) });
   const roundsUp =
     now.roundsCount !== null && before.roundsCount !== null && now.roundsCount > before.roundsCount;
   if ((now.lastRoundDate && now.lastRoundDate !== before.lastRoundDate) || roundsUp) {
-    add(
-      'round',
-      before.lastRoundDate,
-      now.lastRoundDate,
-      `new round${now.lastRoundStage ? `: ${now.lastRoundStage}` : ''}${now.lastRoundDate ? ` on ${now.lastRoundDate}` : ''}`,
-    );
+    const round = {
+      stage: now.lastRoundStage,
+      date: now.lastRoundDate,
+      amountUsd: now.lastRoundAmountUsd ?? null,
+      leads: now.lastRoundLeads ?? [],
+    };
+    add('round', before.lastRoundDate, now.lastRoundDate, `new round: ${roundText(round)}`, round);
   }
   if (now.stage && stageKey(now.stage) !== stageKey(before.stage)) {
-    add('stage', before.stage, now.stage, `stage ${before.stage ?? 'unknown'} → ${now.stage}`);
+    add(
+      'stage',
+      before.stage,
+      now.stage,
+      `stage ${before.stage ? stageLabel(before.stage) : 'unknown'} → ${stageLabel(now.stage)}`,
+    );
   }
   if (now.status && stageKey(now.status) !== stageKey(before.status)) {
     add('status', before.status, now.status, `status ${before.status ?? 'unknown'} → ${now.status}`);

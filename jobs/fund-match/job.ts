@@ -35,6 +35,11 @@ export const FundMatchJobSchema = z
      * (`delivery`); by default a quiet week sends nothing.
      */
     deliverWhenQuiet: z.boolean({ message: 'must be true or false' }).default(false),
+    /**
+     * Whether the workbook also carries each chart as a picture (for consumers that want images);
+     * by default its charts are native Excel charts only, so each prints once.
+     */
+    chartImages: z.boolean({ message: 'must be true or false' }).default(false),
   })
   .strict();
 

@@ -13,6 +13,7 @@ import {
   readReasons,
   readRecord,
   RANKED_FIELDS,
+  ROUND_INVESTOR_FIELDS,
   STARTUP_FIELDS,
   STARTUP_PROFILE_FIELDS,
   toStr,
@@ -31,7 +32,10 @@ export interface BatchStartup extends BatchMatch {
   stage: string | null;
   country: string | null;
   momentum: number | null;
+  /** The service's view of the startup. */
   url: string | null;
+  /** The startup's own website, when the service gives one. */
+  website?: string | null;
 }
 
 /** A batch as read. */
@@ -86,6 +90,7 @@ export function readBatch(data: unknown): ReadBatch {
       country: s.hq_country,
       momentum: r.momentum,
       url: s.url,
+      website: s.website,
     });
   });
   const thesis = pick(data, ['thesis', 'fund', 'fund_thesis']);
@@ -97,6 +102,15 @@ export function readBatch(data: unknown): ReadBatch {
   };
 }
 
+/** The names of a round's lead investors (objects or texts). */
+function leadNames(leads: readonly unknown[]): string[] {
+  return leads
+    .map((o) =>
+      typeof o === 'string' ? o : readField(o, { kind: 'string', names: ['name', 'title', 'key'] }),
+    )
+    .filter((n): n is string => n !== null && n.trim() !== '');
+}
+
 /** What a get_startup answer says of the fields the watchlist follows. */
 export function readProfileState(data: unknown): ProfileState | null {
   const profile = readProfile('startup', data);
@@ -105,10 +119,15 @@ export function readProfileState(data: unknown): ProfileState | null {
   const p = readRecord(profile, STARTUP_PROFILE_FIELDS);
   const rounds = p.rounds ?? [];
   const latest = [...rounds]
-    .map((r) => ({
-      date: readField(r, { kind: 'string', names: ['date', 'announced_on', 'closed_on'] }),
-      stage: readField(r, { kind: 'string', names: ['stage', 'round_stage', 'type'] }),
-    }))
+    .map((r) => {
+      const inv = readRecord(r, ROUND_INVESTOR_FIELDS);
+      return {
+        date: readField(r, { kind: 'string', names: ['date', 'announced_on', 'closed_on'] }),
+        stage: readField(r, { kind: 'string', names: ['stage', 'round_stage', 'type'] }),
+        amount: readField(r, { kind: 'number', names: ['amount_usd', 'amount', 'raised_usd', 'size_usd'] }),
+        leads: inv.leads ? leadNames(inv.leads) : (inv.lead_names ?? []),
+      };
+    })
     .filter((r) => r.date !== null)
     .sort((a, b) => a.date!.localeCompare(b.date!))
     .at(-1);
@@ -122,5 +141,7 @@ export function readProfileState(data: unknown): ProfileState | null {
       null,
     roundsCount: p.rounds_count ?? (p.rounds ? p.rounds.length : null),
     totalRaisedUsd: s.total_raised_usd,
+    lastRoundAmountUsd: s.last_round_amount_usd ?? latest?.amount ?? null,
+    lastRoundLeads: latest?.leads ?? [],
   };
 }

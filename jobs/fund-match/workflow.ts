@@ -91,6 +91,8 @@ async function matchFund(input: FundMatchInput, run: Run): Promise<FundMatchResu
       destination: job.destination,
       outputs: job.outputs,
       digestWhenQuiet: job.digestWhenQuiet,
+      // Only when asked: a default job's input stays what earlier runs recorded.
+      ...(job.chartImages ? { chartImages: true } : {}),
     },
     date: run.date,
     workflowId: run.workflowId,

@@ -157,9 +157,26 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
    * bottom of a page would cut, from the fit-to-width scale and the rows' heights.
    * `lastCol` and `lastRow` bound the cells (the images are added to them).
    */
+  /** Sheets that print only their first columns (`printColumns`). */
+  private readonly printedColumns = new Map<ExcelJS.Worksheet, number>();
+
+  /**
+   * Prints only columns 1 to `lastCol` of `ws` (a list sheet's columns a person reads: the rest,
+   * keys and links, stay in the file): the print area, the orientation and the fit-to-width
+   * scale are reckoned from them, so a wide list prints at a legible size.
+   */
+  printColumns(ws: ExcelJS.Worksheet, lastCol: number): void {
+    this.printedColumns.set(ws, Math.max(1, lastCol));
+  }
+
   protected finishSheet(ws: ExcelJS.Worksheet, used: { lastCol: number; lastRow: number }): void {
     if (this.finished.has(ws)) return;
     this.finished.add(ws);
+    const printed = this.printedColumns.get(ws);
+    if (printed !== undefined) {
+      used = { lastCol: printed, lastRow: used.lastRow };
+      ws.pageSetup.printArea = `A1:${ws.getColumn(printed).letter}${Math.max(1, used.lastRow)}`;
+    }
     const images = this.imagesOf(ws);
     const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;
     const leftOf = (c: number) => {
@@ -169,7 +186,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     };
     // The printed width: the cells and every image, whole columns.
     let lastCol = Math.max(1, used.lastCol);
-    for (const im of images) {
+    for (const im of printed === undefined ? images : []) {
       let c = im.col;
       for (let x = colPx(c); x < im.width; x += colPx(c)) c++;
       lastCol = Math.max(lastCol, c);
@@ -299,6 +316,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     _spec: ChartSpec,
     _image: { row: number; col: number },
     _size: { width: number; height: number },
+    _inPlace?: boolean,
   ): boolean {
     return false;
   }
@@ -357,13 +375,16 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
-   * drawn is its title and why, where it would be. Returns the next free row.
+   * drawn is its title and why, where it would be. With `images: false` a chart with a native
+   * form is that native chart alone, in the image's place (a chart without one stays an image),
+   * so a spreadsheet prints each chart once. Returns the next free row.
    */
   addChartColumn(
     ws: ExcelJS.Worksheet,
     charts: readonly SheetChart[],
     at: { row: number; col: number },
     zoom: number,
+    options: { images?: boolean } = {},
   ): number {
     let r = at.row;
     for (const c of charts) {
@@ -372,6 +393,14 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           width: Math.round(c.rendered.width * zoom),
           height: Math.round(c.rendered.height * zoom),
         };
+        if (
+          options.images === false &&
+          c.spec &&
+          this.addSpecChart(ws, c.spec, { row: r, col: at.col }, size, true)
+        ) {
+          r = this.rowBelow(ws, r, size.height);
+          continue;
+        }
         const top = r;
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
         if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);

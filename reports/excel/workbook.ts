@@ -310,14 +310,15 @@ export class ReportWorkbook extends WorkbookBlocks {
   /**
    * Beside the image of a chart whose data came with its spec (a service chart, a count of the
    * batch): the data as a table on the "Chart data" sheet (the workbook's last) and a native
-   * chart of that table, `size` px, right of the image. Returns false when the spec has no
-   * native form.
+   * chart of that table, `size` px, right of the image (with `inPlace`, where the image would
+   * be: the chart stands alone). Returns false when the spec has no native form.
    */
   protected override addSpecChart(
     ws: ExcelJS.Worksheet,
     spec: ChartSpec,
     image: { row: number; col: number },
     size: { width: number; height: number },
+    inPlace = false,
   ): boolean {
     const found = specChartData(spec);
     if (!found) return false;
@@ -338,7 +339,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       rows: n.rows,
     });
     data.row = table.lastRow + 3;
-    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    const at = inPlace ? image : { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
     return this.addTableChart(ws, table.cells, chart, at, size);
   }
 

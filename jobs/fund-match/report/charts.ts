@@ -17,10 +17,11 @@ import {
   topWithOther,
 } from '../../../reports/charts/index.js';
 import type { ChartLayout, CountBar, ReportChart } from '../../../reports/charts/index.js';
+import { stageLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
 import { formatInt } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
-import { printedName } from './text.js';
+import { printedName, runLabels } from './text.js';
 
 export type FundChartId = 'fit' | 'sectors' | 'stages' | 'trend';
 
@@ -57,9 +58,10 @@ function barsChart(
       note: `No ${what} chart: the service gave no ${what} for any startup of the batch.`,
     };
   // Labels as the fonts draw them (a script no font of the chain has becomes […]).
+  // Stages in words (`series-a` -> `Series A`).
   const shown = (id === 'sectors' ? topWithOther(bars, TOP_SECTORS, 'sectors') : bars).map((b) => ({
     ...b,
-    label: printableText(b.label),
+    label: printableText(id === 'stages' ? stageLabel(b.label) : b.label),
   }));
   return {
     // Sectors largest first; stages in the order of a company's life.
@@ -140,8 +142,9 @@ export function trendSpec(digest: FundDigest): {
   const greyIdx = order.slice(colouredIdx.length).map((o) => o.i);
   // Grey lines first, so the coloured ones are drawn over them.
   const series = [...greyIdx, ...colouredIdx].map((i) => ({ key: `s${i}`, name: names[i] ?? '', unit: '%' }));
-  const data = digest.runs.map((r, j) => ({
-    run: r.date,
+  const labels = runLabels(digest.runs);
+  const data = digest.runs.map((_, j) => ({
+    run: labels[j] ?? '',
     ...Object.fromEntries(trend.map((t, i) => [`s${i}`, t.fits[j] ?? null])),
   }));
   const grey = `${formatInt(greyIdx.length)} more in grey`;

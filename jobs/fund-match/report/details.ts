@@ -1,10 +1,13 @@
 /**
- * The digest's details, after its first page: on a baseline the whole batch; otherwise the new
- * matches the first page had no room for, the startups still matched (fit now, fit change with
- * its sign, rank change with an arrow), the dropped with their reason in words, every watchlist
- * event; then the charts.
+ * The digest's details, after its first page: the charts (first, so the lists after them share
+ * their page); on a baseline the whole batch; otherwise the new matches the first page had no
+ * room for, the startups still matched (fit now, fit change with its sign, rank change with an
+ * arrow), the dropped with their reason in words, every watchlist event (a new round with its
+ * stage, amount, date and lead investors).
  */
 import { printableText } from '../../../reports/fonts.js';
+import { readerUrl } from '../../../reports/links.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import { formatDate, formatInt } from '../../../reports/format.js';
 import { chartCell, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
 import type { ReportPdf, RowCell, SizedColumn } from '../../../reports/pdf/index.js';
@@ -22,7 +25,9 @@ import {
   printedName,
   rankChangeText,
   serviceText,
+  stageText,
   standInNote,
+  tellingFirst,
   whereNow,
 } from './text.js';
 
@@ -34,6 +39,7 @@ function section(
   rows: string[][],
   emptyText: string,
   notes: string[] = [],
+  links?: (string | null)[][],
 ): void {
   if (rows.length === 0) {
     pdf.heading(title, 2, { keepWith: 30 });
@@ -41,7 +47,12 @@ function section(
     return;
   }
   const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
-  const options = { fontSize: TABLE_SIZE, maxLines: 2 };
+  // Cells wrap whole: the row grows, nothing is cut.
+  const options = {
+    fontSize: TABLE_SIZE,
+    maxLines: Number.POSITIVE_INFINITY,
+    ...(links ? { links } : {}),
+  };
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(cols, rows, options) });
   pdf.table(cols, rows, options);
   for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
@@ -49,16 +60,34 @@ function section(
 
 const values = (rows: string[][], i: number): string[] => rows.map((r) => r[i] ?? '');
 
-function wholeBatch(pdf: ReportPdf, digest: FundDigest): void {
-  const rows = digest.batch.map((b) => [
-    String(b.rank),
-    printedName(b.name, b.key) + (b.conflict ? ' ⚠ conflict' : ''),
-    fitText(b.fitPct),
-    printableText(b.sector ?? '—'),
-    printableText(b.stage ?? '—'),
-    printableText(b.country ?? '—'),
-    b.why[0] ? serviceText(b.why[0], b) : '—',
-  ]);
+/** Each row's startup cell linked to its website (when the service gives one a reader can open). */
+const siteLinks = (
+  list: readonly { key: string }[],
+  digest: FundDigest,
+  at: number,
+  links?: ServiceLinks | null,
+): (string | null)[][] => {
+  const site = new Map(digest.batch.map((b) => [b.key, b.website ?? null]));
+  return list.map((x) => {
+    const row: (string | null)[] = [];
+    row[at] = readerUrl(site.get(x.key) ?? null, links);
+    return row;
+  });
+};
+
+function wholeBatch(pdf: ReportPdf, digest: FundDigest, links?: ServiceLinks | null): void {
+  const rows = digest.batch.map((b) => {
+    const why = tellingFirst(b.why)[0];
+    return [
+      String(b.rank),
+      printedName(b.name, b.key) + (b.conflict ? ' ⚠ conflict' : ''),
+      fitText(b.fitPct),
+      printableText(b.sector ?? '—'),
+      stageText(b.stage),
+      printableText(b.country ?? '—'),
+      why ? serviceText(why, b) : '—',
+    ];
+  });
   section(
     pdf,
     `The batch (${formatInt(rows.length)})`,
@@ -69,15 +98,16 @@ function wholeBatch(pdf: ReportPdf, digest: FundDigest): void {
       { header: 'Sector', values: values(rows, 3), max: 0.25 },
       { header: 'Stage', values: values(rows, 4), max: 0.1 },
       { header: 'Country', values: values(rows, 5), max: 0.12 },
-      { header: 'Why (first reason)', share: 0.65 },
+      { header: 'Why (most telling reason)', share: 0.65 },
     ],
     rows,
     'The batch is empty.',
     standInNote(rows),
+    siteLinks(digest.batch, digest, 1, links),
   );
 }
 
-function still(pdf: ReportPdf, digest: FundDigest): void {
+function still(pdf: ReportPdf, digest: FundDigest, links?: ServiceLinks | null): void {
   const since = new Map(digest.history.map((h) => [h.key, h.firstSeen]));
   const before = previousRun(digest);
   const rows = digest.still.map((s) => [
@@ -106,6 +136,7 @@ function still(pdf: ReportPdf, digest: FundDigest): void {
         '(↑ moved up, ↓ down, = same place): a rank also falls when new matches come in above. A startup back after a gap is compared with its last match.',
       ...standInNote(rows),
     ],
+    siteLinks(digest.still, digest, 1, links),
   );
 }
 
@@ -188,19 +219,21 @@ export function details(
   digest: FundDigest,
   list: readonly FundChart[],
   budget: FirstPageBudget,
+  links?: ServiceLinks | null,
 ): void {
   pdf.heading('Details', 1);
-  if (digest.baseline) wholeBatch(pdf, digest);
+  // The charts first: the lists after them fill their page, so no page holds charts alone.
+  charts(pdf, list);
+  if (digest.baseline) wholeBatch(pdf, digest, links);
   else {
     const rest = digest.newMatches.slice(budget.matches);
     if (rest.length > 0) {
       pdf.heading(`New matches, continued (${formatInt(rest.length)} more)`, 2, { keepWith: 60 });
-      for (const n of matchTable(pdf, rest, budget))
+      for (const n of matchTable(pdf, rest, budget, links))
         pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
     }
-    still(pdf, digest);
+    still(pdf, digest, links);
     dropped(pdf, digest);
     events(pdf, digest);
   }
-  charts(pdf, list);
 }

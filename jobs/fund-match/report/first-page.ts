@@ -6,7 +6,10 @@
  * watchlist events (status changes and new rounds
  * first). What a budget leaves out is counted and pointed to.
  */
+import { stageLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
+import { readerUrl } from '../../../reports/links.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import { formatDate, formatInt } from '../../../reports/format.js';
 import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
 import type { ReportPdf } from '../../../reports/pdf/index.js';
@@ -25,6 +28,7 @@ import {
   rankChangeText,
   serviceText,
   standInNote,
+  tellingFirst,
   whereNow,
 } from './text.js';
 import type { StartupEvents } from './text.js';
@@ -35,8 +39,6 @@ export interface FirstPageBudget {
   matches: number;
   /** Reasons a match shows (the first ones). */
   reasons: number;
-  /** Lines a cell may wrap to. */
-  cellLines: number;
   /** Startups whose watchlist events the first page lists (the notable first). */
   events: number;
   /** Changed startups, and dropped ones, the first page names (the largest moves first). */
@@ -86,9 +88,11 @@ function people(m: NewMatch): string {
   );
 }
 
-/** The startup's cell: its name, a conflict flagged, then its stage and country. */
+/** The startup's cell: its name, a conflict flagged, then its stage (in words) and country. */
 function startupCell(m: NewMatch): string {
-  const facts = printableText([m.stage, m.country].filter((x): x is string => !!x).join(' · '));
+  const facts = printableText(
+    [m.stage ? stageLabel(m.stage) : null, m.country].filter((x): x is string => !!x).join(' · '),
+  );
   return [
     printedName(m.name, m.key),
     ...(m.conflict ? ['⚠ portfolio conflict'] : []),
@@ -97,21 +101,23 @@ function startupCell(m: NewMatch): string {
 }
 
 /**
- * The matches as a table: rank, startup, fit, the first reasons, the analyst note, and founders
- * and investors when any match has them. Returns the note the table needs under it (a name
- * printed as its key), if any.
+ * The matches as a table: rank, startup (linked to its website when the service gives one), fit,
+ * the most telling reasons, the analyst note, and founders and investors when any match has
+ * them. Cells wrap whole (the row grows): nothing a partner acts on is cut. Returns the note the
+ * table needs under it (a name printed as its key), if any.
  */
 export function matchTable(
   pdf: ReportPdf,
   matches: readonly NewMatch[],
-  budget: Pick<FirstPageBudget, 'reasons' | 'cellLines'>,
+  budget: Pick<FirstPageBudget, 'reasons'>,
+  links?: ServiceLinks | null,
 ): string[] {
   const withPeople = matches.some((m) => m.founders.length > 0 || m.investors.length > 0);
   const rows = matches.map((m) => [
     String(m.rank),
     startupCell(m),
     fitText(m.fitPct),
-    m.why
+    tellingFirst(m.why)
       .slice(0, budget.reasons)
       .map((w) => serviceText(w, m))
       .join('; ') || '—',
@@ -126,7 +132,7 @@ export function matchTable(
       { header: 'Startup', share: withPeople ? 0.19 : 0.24 },
       { header: 'Fit', values: col(2), align: 'right' },
       {
-        header: budget.reasons > 1 ? 'Why (first reasons)' : 'Why (first reason)',
+        header: budget.reasons > 1 ? 'Why (most telling reasons)' : 'Why (most telling reason)',
         share: withPeople ? 0.29 : 0.4,
       },
       { header: 'Analyst note', share: withPeople ? 0.28 : 0.36 },
@@ -134,7 +140,11 @@ export function matchTable(
     ],
     TABLE_SIZE,
   );
-  pdf.table(columns, rows, { fontSize: TABLE_SIZE, maxLines: budget.cellLines });
+  pdf.table(columns, rows, {
+    fontSize: TABLE_SIZE,
+    maxLines: Number.POSITIVE_INFINITY,
+    links: matches.map((m) => [null, readerUrl(m.website, links)]),
+  });
   return standInNote(rows);
 }
 
@@ -148,7 +158,12 @@ export function firstPageMatches(digest: FundDigest): { title: string; matches: 
   };
 }
 
-function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): void {
+function matches(
+  pdf: ReportPdf,
+  digest: FundDigest,
+  budget: FirstPageBudget,
+  links?: ServiceLinks | null,
+): void {
   const { title, matches: all } = firstPageMatches(digest);
   const shown = all.slice(0, budget.matches);
   pdf.heading(title, 2, { keepWith: 60 });
@@ -158,7 +173,7 @@ function matches(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): v
     });
     return;
   }
-  const standIns = matchTable(pdf, shown, budget);
+  const standIns = matchTable(pdf, shown, budget, links);
   const notes: string[] = [];
   if (all.length > shown.length)
     notes.push(
@@ -247,11 +262,16 @@ function events(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): vo
 }
 
 /** Lays out the first page with `budget`. */
-export function firstPage(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): void {
+export function firstPage(
+  pdf: ReportPdf,
+  digest: FundDigest,
+  budget: FirstPageBudget,
+  links?: ServiceLinks | null,
+): void {
   header(pdf, digest);
   pdf.keyFigures(openingFigures(digest), 5);
   conflicts(pdf, digest);
-  matches(pdf, digest, budget);
+  matches(pdf, digest, budget, links);
   changedAndDropped(pdf, digest, budget);
   events(pdf, digest, budget);
 }

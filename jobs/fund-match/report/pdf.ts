@@ -3,11 +3,13 @@
  * line, key figures, portfolio conflicts, new matches, notable watchlist events), then the
  * details (still matched, dropped, every event; the whole batch on a baseline) and the charts.
  *
- * The first page is laid out with a budget of matches, reasons, cell lines and events; when it
+ * The first page is laid out with a budget of matches, reasons and events (cells wrap whole,
+ * never cut); when it
  * takes more than one page the digest is laid out again with a smaller budget. What a budget
  * leaves out of the first page is counted there and listed in the details.
  */
 import { formatDate } from '../../../reports/format.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import { firstFitting, ReportPdf } from '../../../reports/pdf/index.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
@@ -20,10 +22,12 @@ export type { FirstPageBudget } from './first-page.js';
 
 /** The first page's budgets, tried in order; the last keeps the first page to one page for a batch of 30. */
 export const FIRST_PAGE_BUDGETS: readonly FirstPageBudget[] = [
-  { matches: 8, reasons: 2, cellLines: 4, events: 6, changes: 3 },
-  { matches: 6, reasons: 2, cellLines: 3, events: 5, changes: 3 },
-  { matches: 5, reasons: 1, cellLines: 2, events: 4, changes: 2 },
-  { matches: 3, reasons: 1, cellLines: 2, events: 3, changes: 2 },
+  { matches: 8, reasons: 2, events: 6, changes: 3 },
+  { matches: 6, reasons: 2, events: 5, changes: 3 },
+  { matches: 5, reasons: 2, events: 4, changes: 2 },
+  { matches: 4, reasons: 1, events: 4, changes: 2 },
+  { matches: 3, reasons: 1, events: 3, changes: 2 },
+  { matches: 2, reasons: 1, events: 3, changes: 2 },
 ];
 
 /**
@@ -34,7 +38,7 @@ export function buildFundDigest(
   digest: FundDigest,
   charts: readonly FundChart[],
   budget: FirstPageBudget,
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
 ): { pdf: ReportPdf; firstPageFits: boolean } {
   const title = digestTitle(digest);
   const pdf = new ReportPdf({
@@ -45,9 +49,9 @@ export function buildFundDigest(
     coverPage: false,
     ...(options.creationDate ? { creationDate: options.creationDate } : {}),
   });
-  firstPage(pdf, digest, budget);
+  firstPage(pdf, digest, budget, options.links);
   const firstPageFits = pdf.pageCount === 1;
-  details(pdf, digest, charts, budget);
+  details(pdf, digest, charts, budget, options.links);
   return { pdf, firstPageFits };
 }
 
@@ -63,7 +67,7 @@ export async function writeFundDigest(
   digest: FundDigest,
   path: string,
   charts: readonly FundChart[],
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
 ): Promise<{ pages: number }> {
   const { pdf } = firstFitting(
     FIRST_PAGE_BUDGETS,

@@ -48,14 +48,15 @@ const SHEETS = [
   'Match history: every startup the job ever matched, its fit and rank per run (one column a run date).',
   'Watchlist: new rounds, stage and status changes of the startups followed, since the last run.',
   'Dropped: the startups matched last time and not now, with the likely reason.',
-  'Chart data (when a chart is drawn): the numbers of each chart, which the editable chart beside its image plots.',
+  'Chart data (when a chart is drawn): the numbers of each chart, which its editable chart plots.',
 ];
 
-/** Builds the Summary sheet. Returns how many charts it placed as images. */
+/** Builds the Summary sheet. Returns how many charts it placed (native, and as images when asked). */
 export function writeSummarySheet(
   book: ReportWorkbook,
   digest: FundDigest,
   charts: readonly FundChart[],
+  options: { chartImages?: boolean } = {},
 ): number {
   const ws = book.addSummarySheet(WIDTHS);
   let row = book.addTitle(ws, digestTitle(digest), digestSubtitle(digest));
@@ -77,6 +78,8 @@ export function writeSummarySheet(
   if (digest.conflicts.length > 0)
     for (let r = first; r < first + conflicts.length; r++) ws.getCell(r, 1).font = { color: { argb: ALERT } };
   book.addParagraphs(ws, SHEETS, row, { heading: 'The sheets', span: 3, charsPerLine: 90 });
-  book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM);
+  book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM, {
+    images: options.chartImages === true,
+  });
   return charts.filter((c) => c.rendered).length;
 }

@@ -4,6 +4,7 @@
  * in words, fit and rank changes with their sign, and names as the report's font can print them.
  */
 import { printableName, printableText, STAND_IN_MARK } from '../../../reports/fonts.js';
+import { formatFit, stageLabel } from '../../../reports/editorial.js';
 import { formatDate } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import type { DropReason, WatchEvent, WatchKind } from '../history.js';
@@ -59,9 +60,39 @@ export function quietLine(digest: FundDigest): string {
   );
 }
 
-/** A fit as printed, one decimal always (the digits line up in a column): `87.5%`, `94.0%`. */
+/** A fit as every report prints it (formatFit), one decimal always: `87.5%`, `94.0%`. */
 export function fitText(fit: number | null): string {
-  return fit === null || !Number.isFinite(fit) ? '—' : `${fit.toFixed(1)}%`;
+  return formatFit(fit);
+}
+
+/** A reason that only restates a criterion of the thesis (`a thesis sector`, `in the thesis stages (…)`). */
+const THESIS_ONLY = /\bthesis (sector|country|countries|region|stage|stages|geography)\b|\bin the thesis\b/i;
+
+/**
+ * The service's reasons, the most telling first: every startup of a batch meets the thesis, so a
+ * reason that only says so ("a thesis sector") tells a partner least; reasons with figures,
+ * momentum or a portfolio comparison come first, each group in the service's order.
+ */
+export function tellingFirst(reasons: readonly string[]): string[] {
+  const rank = (r: string): number => (THESIS_ONLY.test(r) ? 1 : 0);
+  return reasons
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/** Service text about a stage, in words (`series-b` -> `Series B`); `—` when none. */
+export function stageText(stage: string | null | undefined): string {
+  return stage ? printableText(stageLabel(stage)) : '—';
+}
+
+/** A run's date as headers and axes print it: `26 Nov 2026`, and `(run 2)` when two runs share a date. */
+export function runLabels(runs: readonly { run: number; date: string }[]): string[] {
+  return runs.map((r) =>
+    runs.filter((o) => o.date === r.date).length > 1
+      ? `${formatDate(r.date)} (run ${r.run})`
+      : formatDate(r.date),
+  );
 }
 
 /** A fit change in points with its sign, one decimal: `+2.5`, `−3.0`, `0.0`; `—` when unknown. */
@@ -119,13 +150,21 @@ const UNPRINTABLE = '[…]';
 
 /**
  * The service's words about a startup (a reason, a note, a conflict, an event) as the PDF prints
- * them: on one line, its own name as printed (its key when the font cannot draw it), any other
+ * them: on one line, stage keys in words, its own name as printed (its key when the font cannot draw it), any other
  * text the font cannot draw as `[…]`.
  */
 export function serviceText(text: string, startup: { name: string; key: string }): string {
   const name = startup.name.trim();
   const shown = printedName(startup.name, startup.key);
-  return printableText(name && shown !== name ? text.replaceAll(name, shown) : text, UNPRINTABLE);
+  return printableText(
+    stagesInWords(name && shown !== name ? text.replaceAll(name, shown) : text),
+    UNPRINTABLE,
+  );
+}
+
+/** Stage keys inside the service's sentences in words: `series-b round` -> `Series B round`. */
+export function stagesInWords(text: string): string {
+  return text.replace(/\b(pre-seed|series-[a-z](?:-plus)?)\b/gi, (k) => stageLabel(k));
 }
 
 /**

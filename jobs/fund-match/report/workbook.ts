@@ -2,19 +2,26 @@
  * The fund-match digest as a workbook: Summary (key figures, portfolio conflicts, the charts as
  * images), Batch (this run's startups), Match history (every startup ever matched, fit and rank
  * per run; Excel reserves the name "History"), Watchlist (the events) and Dropped. Every data
- * sheet is an Excel table: frozen header, filter buttons, number formats (fit as 0.0, changes
- * with their sign). Every text cell from the service is formula-safe; names link to the
- * startup's http(s) url only; lists are joined by "; ".
+ * sheet is an Excel table: frozen header, filter buttons, number formats (fit as a percentage,
+ * 0.0%, as in the PDF; changes in points with their sign; amounts in $M named in the header).
+ * Stages in words. Every text cell from the service is formula-safe; names link to the startup's
+ * website, the service's profile is a link only when a reader can open it (readerUrl); lists
+ * are joined by "; ". The charts are native Excel charts (pictures too with `chartImages`).
  */
 import { ReportWorkbook } from '../../../reports/excel/index.js';
 import type { DataColumn } from '../../../reports/excel/index.js';
+import { stageLabel } from '../../../reports/editorial.js';
+import { formatDate } from '../../../reports/format.js';
+import { readerUrl } from '../../../reports/links.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
 import { writeSummarySheet } from './summary-sheet.js';
-import { digestTitle, DROP_REASONS, EVENT_KINDS, notableEvents } from './text.js';
+import { digestTitle, DROP_REASONS, EVENT_KINDS, notableEvents, runLabels, tellingFirst } from './text.js';
 
-/** Fit in percent points with one decimal. */
-const FIT = '0.0';
+/** A round event's from/to date in the report's format. */
+const dateText = (iso: string | null): string | null => (iso ? formatDate(iso) : null);
+
 /** A change with its sign. */
 const FIT_CHANGE = '+0.0;-0.0;0.0';
 const RANK_CHANGE = '+0;-0;0';
@@ -24,49 +31,52 @@ const yesNo = (b: boolean): string => (b ? 'Yes' : 'No');
 /** The Batch sheet's columns, in order. */
 export const BATCH_COLUMNS: readonly DataColumn[] = [
   { header: 'Rank', key: 'rank', kind: 'int', width: 7 },
-  { header: 'Startup', key: 'name', linkKey: 'url', width: 30 },
-  { header: 'Fit', key: 'fit', kind: 'number', numFmt: FIT, width: 8 },
-  { header: 'New or still', key: 'status', width: 13 },
-  { header: 'Fit change', key: 'fitChange', kind: 'number', numFmt: FIT_CHANGE, width: 11 },
-  { header: 'Rank change', key: 'rankChange', kind: 'int', numFmt: RANK_CHANGE, width: 13 },
+  { header: 'Startup', key: 'name', linkKey: 'website', width: 26 },
+  { header: 'Fit', key: 'fit', kind: 'pct', width: 8 },
+  { header: 'New or still', key: 'status', width: 11 },
+  { header: 'Stage', key: 'stage', width: 10 },
+  { header: 'Country', key: 'country', width: 14 },
+  { header: 'Portfolio conflict', key: 'conflict', width: 24, wrap: true },
+  { header: 'Why', key: 'why', width: 50, wrap: true },
+  { header: 'Analyst note', key: 'note', width: 44, wrap: true },
   { header: 'Sector', key: 'sector', width: 30 },
-  { header: 'Stage', key: 'stage', width: 12 },
-  { header: 'Country', key: 'country', width: 16 },
-  { header: 'Portfolio conflict', key: 'conflict', width: 36, wrap: true },
-  { header: 'Why', key: 'why', width: 60, wrap: true },
-  { header: 'Analyst note', key: 'note', width: 50, wrap: true },
+  { header: 'Fit change (points)', key: 'fitChange', kind: 'number', numFmt: FIT_CHANGE, width: 11 },
+  { header: 'Rank change', key: 'rankChange', kind: 'int', numFmt: RANK_CHANGE, width: 13 },
+  { header: 'Website', key: 'website', kind: 'url', width: 28 },
+  { header: 'Service profile', key: 'profile', kind: 'url', width: 28 },
   { header: 'Service key', key: 'key', width: 14 },
 ];
 
-function batchRows(digest: FundDigest): Record<string, unknown>[] {
+/** The Batch sheet prints its first columns, the ones a partner reads (to the analyst note). */
+export const BATCH_PRINTED_COLUMNS = 9;
+
+function batchRows(digest: FundDigest, links: ServiceLinks | null): Record<string, unknown>[] {
   const still = new Map(digest.still.map((s) => [s.key, s]));
   return digest.batch.map((b) => {
     const s = still.get(b.key);
     return {
       rank: b.rank,
       name: b.name,
-      url: b.url,
+      website: readerUrl(b.website ?? null, links),
+      profile: readerUrl(b.url, links),
       fit: b.fitPct,
       status: digest.baseline ? 'baseline' : s ? 'still' : 'new',
       fitChange: s?.fitChange ?? null,
       rankChange: s?.rankChange ?? null,
       sector: b.sector,
-      stage: b.stage,
+      stage: b.stage ? stageLabel(b.stage) : null,
       country: b.country,
       conflict: b.conflict,
-      why: b.why.length > 0 ? b.why.join('; ') : null,
+      why: b.why.length > 0 ? tellingFirst(b.why).join('; ') : null,
       note: b.note,
       key: b.key,
     };
   });
 }
 
-/** A run's column header: its date, and its number when two runs share a date. */
+/** A run's column header: its date (26 Nov 2026), and its number when two runs share a date. */
 function runHeaders(digest: FundDigest): string[] {
-  const dates = digest.runs.map((r) => r.date);
-  return digest.runs.map((r) =>
-    dates.filter((d) => d === r.date).length > 1 ? `${r.date} (run ${r.run})` : r.date,
-  );
+  return runLabels(digest.runs);
 }
 
 /** The Match history sheet's columns: fit per run, then rank per run, headed by the run dates. */
@@ -76,7 +86,7 @@ export function historyColumns(digest: FundDigest): DataColumn[] {
     { header: 'Startup', key: 'name', width: 30 },
     { header: 'First seen', key: 'firstSeen', kind: 'date', width: 12 },
     { header: 'Last seen', key: 'lastSeen', kind: 'date', width: 12 },
-    ...heads.map((h, j): DataColumn => ({ header: `Fit ${h}`, key: `fit${j}`, kind: 'number', numFmt: FIT })),
+    ...heads.map((h, j): DataColumn => ({ header: `Fit ${h}`, key: `fit${j}`, kind: 'pct' })),
     ...heads.map((h, j): DataColumn => ({ header: `Rank ${h}`, key: `rank${j}`, kind: 'int' })),
     { header: 'In the batch', key: 'inBatch', width: 13 },
     { header: 'Stage', key: 'stage', width: 12 },
@@ -93,7 +103,7 @@ function historyRows(digest: FundDigest): Record<string, unknown>[] {
     ...Object.fromEntries(h.fits.map((f, j) => [`fit${j}`, f])),
     ...Object.fromEntries(h.ranks.map((r, j) => [`rank${j}`, r])),
     inBatch: yesNo(h.inBatch),
-    stage: h.stage,
+    stage: h.stage ? stageLabel(h.stage) : null,
     status: h.status,
     key: h.key,
   }));
@@ -105,7 +115,11 @@ export const WATCHLIST_COLUMNS: readonly DataColumn[] = [
   { header: 'Event', key: 'kind', width: 14 },
   { header: 'From', key: 'from', width: 14 },
   { header: 'To', key: 'to', width: 14 },
-  { header: 'Detail', key: 'detail', width: 44 },
+  { header: 'Round stage', key: 'roundStage', width: 12 },
+  { header: 'Round date', key: 'roundDate', kind: 'date', width: 12 },
+  { header: 'Amount ($M)', key: 'amount', kind: 'number', numFmt: '#,##0.0', width: 12 },
+  { header: 'Lead investors', key: 'leads', width: 28, wrap: true },
+  { header: 'Detail', key: 'detail', width: 44, wrap: true },
   { header: 'In the batch', key: 'inBatch', width: 13 },
   { header: 'Service key', key: 'key', width: 14 },
 ];
@@ -141,14 +155,14 @@ export async function writeFundWorkbook(
   digest: FundDigest,
   path: string,
   charts: readonly FundChart[],
-  options: { created?: Date } = {},
+  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean } = {},
 ): Promise<FundWorkbookResult> {
   const runDay = new Date(`${digest.date}T00:00:00Z`);
   const book = new ReportWorkbook({
     title: digestTitle(digest),
     created: options.created ?? (Number.isNaN(runDay.getTime()) ? new Date() : runDay),
   });
-  const images = writeSummarySheet(book, digest, charts);
+  const images = writeSummarySheet(book, digest, charts, { chartImages: options.chartImages === true });
   const table = (
     sheet: string,
     name: string,
@@ -156,7 +170,9 @@ export async function writeFundWorkbook(
     columns: readonly DataColumn[],
     rows: Record<string, unknown>[],
   ) => book.addDataTable(book.addSheet(sheet, { tabColor: tab }), { name, columns: [...columns], rows });
-  table('Batch', 'Batch', 'FF2E8B57', BATCH_COLUMNS, batchRows(digest));
+  table('Batch', 'Batch', 'FF2E8B57', BATCH_COLUMNS, batchRows(digest, options.links ?? null));
+  const batchSheet = book.wb.getWorksheet('Batch');
+  if (batchSheet) book.printColumns(batchSheet, BATCH_PRINTED_COLUMNS);
   table('Match history', 'MatchHistory', 'FF8E44AD', historyColumns(digest), historyRows(digest));
   table(
     'Watchlist',
@@ -167,8 +183,13 @@ export async function writeFundWorkbook(
       s.events.map((e) => ({
         name: e.name,
         kind: EVENT_KINDS[e.kind],
-        from: e.from,
-        to: e.to,
+        from:
+          e.kind === 'stage' && e.from ? stageLabel(e.from) : e.kind === 'round' ? dateText(e.from) : e.from,
+        to: e.kind === 'stage' && e.to ? stageLabel(e.to) : e.kind === 'round' ? dateText(e.to) : e.to,
+        roundStage: e.round?.stage ? stageLabel(e.round.stage) : null,
+        roundDate: e.round?.date ?? null,
+        amount: typeof e.round?.amountUsd === 'number' ? e.round.amountUsd / 1e6 : null,
+        leads: e.round && e.round.leads.length > 0 ? e.round.leads.join('; ') : null,
         detail: e.detail,
         inBatch: yesNo(e.inBatch),
         key: e.key,

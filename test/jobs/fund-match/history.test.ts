@@ -64,14 +64,14 @@ test('the next run: new, fit and rank changes, dropped with their reasons, watch
   ]);
   expect(c.dropped.map((d) => [d.key, d.reason, d.detail])).toEqual([
     ['c', 'status', 'acquired (was active)'],
-    ['d', 'stage', 'a new round moved it to series-b, past the thesis stages (seed, series-a)'],
-    ['e', 'round', 'raised a new round on 2026-11-18 (seed)'],
+    ['d', 'stage', 'a new round moved it to Series B, past the thesis stages (Seed, Series A)'],
+    ['e', 'round', 'raised a new round: Seed on 18 Nov 2026'],
   ]);
   expect(c.events.map((e) => [e.key, e.kind, e.detail, e.inBatch])).toEqual([
     ['c', 'status', 'status active → acquired', false],
-    ['d', 'round', 'new round: series-b on 2026-11-20', false],
-    ['d', 'stage', 'stage seed → series-b', false],
-    ['e', 'round', 'new round: seed on 2026-11-18', false],
+    ['d', 'round', 'new round: Series B on 20 Nov 2026', false],
+    ['d', 'stage', 'stage Seed → Series B', false],
+    ['e', 'round', 'new round: Seed on 18 Nov 2026', false],
   ]);
 
   // A third run: c, d and e left earlier; a profile read again with nothing new is no event.

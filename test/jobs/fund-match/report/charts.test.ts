@@ -45,7 +45,7 @@ describe('renderFundCharts', () => {
     expect(trend.rendered!.meta?.kind).toBe('line');
     expect(trend.rendered!.meta?.series).toBe(digests.second.counts.still);
     const labels = texts(trend.rendered!.svg);
-    expect(labels).toEqual(expect.arrayContaining(['2026-11-09', '2026-11-16']));
+    expect(labels).toEqual(expect.arrayContaining(['9 Nov 2026', '16 Nov 2026']));
     // The startup whose fit rose 9 points is among the coloured ones; the legend names no more.
     const { coloured } = trendSpec(digests.second);
     expect(coloured).toHaveLength(TREND_COLOURED);

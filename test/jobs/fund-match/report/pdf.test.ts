@@ -5,7 +5,7 @@
  * their reasons and every event; a batch of 30 takes a few pages.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,8 @@ import { createFundMatchActivities } from '../../../../jobs/fund-match/activitie
 import { quietLine } from '../../../../jobs/fund-match/report/text.js';
 import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
+import { RAW_STAGE_KEYS } from '../../../../reports/editorial.js';
+import { isPrivateHost } from '../../../../reports/links.js';
 import { CJK_KEY, CJK_NAME, FORMULA_NAME, fundDigests } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fund-digest-'));
@@ -73,9 +75,9 @@ describe('writeFundDigest', () => {
       // The changed, the largest moves first, and the dropped with their reasons, named.
       `Changed (${c.changed})`,
       '• Neuronest: fit 87.8% (+9.0 points), rank 9 (↑ 11) • Parcelwise: fit 79.2% (−6.0 points), rank 19 (↓ 7)',
-      `and ${c.changed - 3} more: see Still matched, in the details.`,
-      'Dropped (4) • Carbonsense: acquired (was active) • Tidepool Analytics: a new round moved it to series-b',
-      'Mosaic Bio: outranked: other startups fit better this time',
+      // Cells wrap whole now, so a smaller budget of changes holds the first page.
+      `and ${c.changed - 2} more: see Still matched, in the details.`,
+      'Dropped (4) • Carbonsense: acquired (was active) • Tidepool Analytics: a new round moved it to Series B',
       'Watchlist: 7 events of 5 startups',
       // A status change first, then the new rounds.
       'Carbonsense: status active → acquired (dropped from the batch) • Tidepool Analytics: new round',
@@ -84,7 +86,8 @@ describe('writeFundDigest', () => {
     for (const m of d.newMatches) expect(first, m.name).toContain(squeeze(m.name));
     expect(first).not.toContain('Baseline');
     // The first page ends with its own content: the details start on page 2.
-    expect(second.startsWith('DetailsStillmatched(26)')).toBe(true);
+    // The details open with the charts (so no page holds charts alone), then the lists.
+    expect(second.startsWith('DetailsThebatchincharts')).toBe(true);
   });
 
   it('lists the still-matched with signed changes, the dropped with their reasons, every event, the charts', async () => {
@@ -98,11 +101,11 @@ describe('writeFundDigest', () => {
       CJK_NAME,
       'Dropped (4)',
       'Carbonsense Status changed acquired (was active)',
-      'Tidepool Analytics Moved past the thesis stages a new round moved it to series-b, past the thesis stages',
-      'Northstar Logistics Automation Raised a new round raised a new round on 2026-11-10 (seed)',
+      'Tidepool Analytics Moved past the thesis stages a new round moved it to Series B, past the thesis stages',
+      'Northstar Logistics Automation Raised a new round raised a new round: Seed on 10 Nov 2026',
       'Mosaic Bio Outranked',
       'Watchlist events (7)',
-      'Helio Grid Stage change stage seed → series-a in the batch',
+      'Helio Grid Stage change stage Seed → Series A in the batch',
       'The batch in charts',
       'Fit across runs: the 6 largest moves in colour, 20 more in grey',
     ])
@@ -171,7 +174,8 @@ describe('writeFundDigest', () => {
     // The first, fullest budget does not hold one page; a smaller one does.
     expect(buildFundDigest(stress, [], FIRST_PAGE_BUDGETS[0]!).firstPageFits).toBe(false);
     const { pages, first, all } = await write(stress, 'stress');
-    expect(pages).toBeLessThanOrEqual(6);
+    // Every note, reason and name list wraps whole (rows grow), so the 30 long matches take more pages.
+    expect(pages).toBeLessThanOrEqual(10);
     expect(first).toMatch(/…and\d+morenewmatches:seeNewmatches,continued/);
     expect(all).toContain(squeeze('New matches, continued'));
     expect(all).toContain(squeeze('30 Riverstone'));
@@ -232,3 +236,55 @@ describe('renderFundDigest: the key figures and the headline the digest opens wi
     expect(quiet.result.headline).toBe(openingHeadline(digests.third));
   });
 });
+
+describe('writeFundDigest: what a reader acts on', () => {
+  const LOOPBACK = 'http://127.0.0.1:8787';
+  const links = { baseUrl: LOOPBACK, publicUrl: null };
+  /** The second run with the service's views at a loopback address and each startup's website. */
+  function withLinks(d: FundDigest): FundDigest {
+    const site = (key: string) => `https://${key.replace(/[^a-z0-9]/gi, '')}.example.com`;
+    const relink = <T extends { key: string }>(x: T) => ({
+      ...x,
+      url: `${LOOPBACK}/view/startups/${x.key}`,
+      website: site(x.key),
+    });
+    return {
+      ...d,
+      batch: d.batch.map(relink),
+      newMatches: d.newMatches.map((m) => ({
+        ...relink(m),
+        note: `${'An analyst note long enough to need several lines in its cell, '.repeat(2)}end of note ${m.key}.`,
+        founders: ['Alexandra Example-Founder (CEO)', 'Benjamin Second-Founder (CTO)'],
+        investors: ['Lead Capital', 'Seedcamp', 'Northern Angels', 'Last Investor Named'],
+      })),
+    };
+  }
+
+  it('wraps reasons, notes, founders and investors whole, prints stages in words, fit as %, no loopback link', async () => {
+    const d = withLinks(digests().second);
+    const path = join(dir, 'links.pdf');
+    await writeFundDigest(d, path, await renderFundCharts(d), { links });
+    const all = squeeze(execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }));
+    // Nothing cut: every new match's note, founders and investors whole, in the first page or the rest.
+    for (const m of d.newMatches) {
+      expect(all).toContain(squeeze(m.note!));
+      expect(all).toContain(squeeze(`Investors: ${m.investors.join(', ')}.`));
+      expect(all).toContain(squeeze(`Founders: ${m.founders.join(', ')}.`));
+    }
+    // No ellipsis but the "… and n more" pointers.
+    expect(all.replace(/…and\d+more/g, '')).not.toContain('…');
+    // Stages in words.
+    const words = pdfText(path);
+    for (const k of RAW_STAGE_KEYS) expect(words).not.toMatch(new RegExp(`\\b${k}\\b`));
+    // Fit always as a percentage.
+    for (const b of d.batch) if (b.fitPct !== null) expect(all).toContain(`${b.fitPct.toFixed(1)}%`);
+    // No loopback address in the text or in a link annotation; the websites linked.
+    expect(words).not.toMatch(/127\.0\.0\.1|localhost/);
+    const uris = [...readFileSync(path, 'latin1').matchAll(/\/URI\s*\(([^)]*)\)/g)].map((m) => m[1]!);
+    expect(uris.length).toBeGreaterThan(0);
+    for (const u of uris) expect(isPrivateHost(new URL(u).hostname), u).toBe(false);
+    expect(uris).toContain(d.newMatches[0]!.website);
+  });
+});
+
+const digests = () => fundDigests();

@@ -97,30 +97,33 @@ describe('writeFundWorkbook', () => {
     expect(headers(wb.getWorksheet('Dropped')!)).toEqual(DROPPED_COLUMNS.map((c) => c.header));
   });
 
-  it('lists the batch with fit as 0.0, new or still, signed changes, conflicts and reasons joined by "; "', () => {
+  it('lists the batch with fit as a percentage, new or still, signed changes, conflicts and reasons, most telling first, joined by "; "', () => {
     const ws = second.wb.getWorksheet('Batch')!;
     const batch = rows(ws);
     expect(batch).toHaveLength(30);
     const col = (h: string) => BATCH_COLUMNS.findIndex((c) => c.header === h) + 1;
-    expect(ws.getCell(2, col('Fit')).numFmt).toBe('0.0');
-    expect(ws.getCell(2, col('Fit change')).numFmt).toBe('+0.0;-0.0;0.0');
+    expect(ws.getCell(2, col('Fit')).numFmt).toBe('0.0%');
+    expect(ws.getCell(2, col('Fit change (points)')).numFmt).toBe('+0.0;-0.0;0.0');
     expect(ws.getCell(2, col('Rank change')).numFmt).toBe('+0;-0;0');
     const neuronest = batch.find((r) => text(r['Startup'] ?? null) === 'Neuronest')!;
     expect(neuronest).toMatchObject({
       Rank: 9,
-      Fit: 87.8,
+      Fit: 0.878,
       'New or still': 'still',
-      'Fit change': 9,
+      'Fit change (points)': 9,
       'Rank change': 11,
     });
     const crediflow = batch.find((r) => text(r['Startup'] ?? null) === 'Crediflow')!;
     expect(crediflow).toMatchObject({
       'New or still': 'new',
-      'Fit change': null,
+      'Fit change (points)': null,
       'Portfolio conflict': 'Portfolio company Lendwise: direct competitor',
     });
-    expect(crediflow['Why']).toBe(digests.second.batch.find((b) => b.name === 'Crediflow')!.why.join('; '));
-    expect(crediflow['Startup']).toMatchObject({ hyperlink: 'https://startup103.example.com/' });
+    // The most telling reasons first: the one with figures before those that restate the thesis.
+    const why = digests.second.batch.find((b) => b.name === 'Crediflow')!.why;
+    expect(crediflow['Why']).toBe([why[2], why[0], why[1]].join('; '));
+    // The service's view (public here) in its own column; the name links to a website when given.
+    expect(crediflow['Service profile']).toMatchObject({ hyperlink: 'https://startup103.example.com/' });
     expect(batch.map((r) => text(r['Startup'] ?? null))).toContain(CJK_NAME);
   });
 
@@ -136,29 +139,29 @@ describe('writeFundWorkbook', () => {
       'Startup',
       'First seen',
       'Last seen',
-      'Fit 2026-11-09',
-      'Fit 2026-11-16',
-      'Rank 2026-11-09',
-      'Rank 2026-11-16',
+      'Fit 9 Nov 2026',
+      'Fit 16 Nov 2026',
+      'Rank 9 Nov 2026',
+      'Rank 16 Nov 2026',
       'In the batch',
       'Stage',
       'Status',
       'Service key',
     ]);
-    expect(ws.getCell(2, 4).numFmt).toBe('0.0');
+    expect(ws.getCell(2, 4).numFmt).toBe('0.0%');
     expect(ws.getCell(2, 2).numFmt).toBe('yyyy-mm-dd');
     const history = rows(ws);
     expect(history).toHaveLength(34);
     expect(history.find((r) => r['Startup'] === 'Carbonsense')).toMatchObject({
-      'Fit 2026-11-09': 89.2,
-      'Fit 2026-11-16': null,
-      'Rank 2026-11-09': 7,
+      'Fit 9 Nov 2026': 0.892,
+      'Fit 16 Nov 2026': null,
+      'Rank 9 Nov 2026': 7,
       'In the batch': 'No',
       Status: 'acquired',
     });
     expect(history.find((r) => r['Startup'] === 'Gridmind')).toMatchObject({
-      'Fit 2026-11-09': null,
-      'Fit 2026-11-16': 71.6,
+      'Fit 9 Nov 2026': null,
+      'Fit 16 Nov 2026': 0.716,
       'In the batch': 'Yes',
     });
   });
@@ -184,8 +187,9 @@ describe('writeFundWorkbook', () => {
 
   it('puts the key figures, the conflicts and the four charts on the Summary', () => {
     const ws = second.wb.getWorksheet('Summary')!;
+    // Native charts only by default: no picture on the sheet (chartImages adds them).
     expect(second.result.images).toBe(4);
-    expect(ws.getImages()).toHaveLength(4);
+    expect(ws.getImages()).toHaveLength(0);
     const cells: string[] = [];
     ws.eachRow((row) => row.eachCell((c) => cells.push(text(c.value))));
     expect(cells).toEqual(
