@@ -292,13 +292,15 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * A native chart of `spec`'s data beside the image of it at `image` (`size` px), where the
-   * workbook can write one; nothing by default (a streamed workbook writes none).
+   * workbook can write one; nothing by default. With `beside` false the chart goes at `image`
+   * itself (no image is drawn there: native charts only).
    */
   protected addSpecChart(
     _ws: ExcelJS.Worksheet,
     _spec: ChartSpec,
     _image: { row: number; col: number },
     _size: { width: number; height: number },
+    _beside = true,
   ): boolean {
     return false;
   }
@@ -357,13 +359,17 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * Charts one under the other from (row, col), each `zoom` times its rendered size; a chart not
-   * drawn is its title and why, where it would be. Returns the next free row.
+   * drawn is its title and why, where it would be. By default each chart is its picture with a
+   * native chart of its data beside it; with `nativeOnly` a chart is only its native chart (the
+   * picture only where no native form exists), so a printout shows each chart once. Returns the
+   * next free row.
    */
   addChartColumn(
     ws: ExcelJS.Worksheet,
     charts: readonly SheetChart[],
     at: { row: number; col: number },
     zoom: number,
+    options: { nativeOnly?: boolean } = {},
   ): number {
     let r = at.row;
     for (const c of charts) {
@@ -373,6 +379,14 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
           height: Math.round(c.rendered.height * zoom),
         };
         const top = r;
+        if (
+          options.nativeOnly &&
+          c.spec &&
+          this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size, false)
+        ) {
+          r = this.rowBelow(ws, top, size.height);
+          continue;
+        }
         r = this.addImage(ws, c.rendered.png, { row: r, col: at.col }, size, c.title);
         if (c.spec) this.addSpecChart(ws, c.spec, { row: top, col: at.col }, size);
         continue;

@@ -194,6 +194,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
     spec: ChartSpec,
     image: { row: number; col: number },
     size: { width: number; height: number },
+    beside = true,
   ): boolean {
     const found = this.chartData?.committed ? null : specChartData(spec);
     if (!found) return false;
@@ -231,7 +232,7 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
       numFmt: data.cells.get(`${row}:${col}`)?.numFmt,
     }));
     if (!native) return false;
-    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    const at = beside ? { row: image.row, col: this.columnRightOf(ws, image.col, size.width) } : image;
     this.drawings.addChart(ws, { ...native, anchor: this.anchorFor(ws, at, size) });
     this.chartFrames.set(ws, [...(this.chartFrames.get(ws) ?? []), { ...at, ...size }]);
     return true;

@@ -318,6 +318,7 @@ export class ReportWorkbook extends WorkbookBlocks {
     spec: ChartSpec,
     image: { row: number; col: number },
     size: { width: number; height: number },
+    beside = true,
   ): boolean {
     const found = specChartData(spec);
     if (!found) return false;
@@ -338,7 +339,7 @@ export class ReportWorkbook extends WorkbookBlocks {
       rows: n.rows,
     });
     data.row = table.lastRow + 3;
-    const at = { row: image.row, col: this.columnRightOf(ws, image.col, size.width) };
+    const at = beside ? { row: image.row, col: this.columnRightOf(ws, image.col, size.width) } : image;
     return this.addTableChart(ws, table.cells, chart, at, size);
   }
 
