@@ -148,7 +148,7 @@ describe('a prospect list worth calling', () => {
     const figure = (label: string) => {
       let v: unknown;
       summary.eachRow((row) => {
-        if (String(row.getCell(1).value) === label) v = row.getCell(2).value;
+        if (row.getCell(1).text === label) v = row.getCell(2).value;
       });
       return v;
     };
