@@ -137,7 +137,7 @@ function whyText(r: ProspectRow): string {
     r.lastRoundDate !== null
       ? `Last round ${formatDate(r.lastRoundDate)}${r.lastRoundStage ? ` (${stageLabel(r.lastRoundStage)})` : ''}.`
       : '';
-  return [why.join(' · '), round].filter((t) => t !== '').join(' ') || '—';
+  return [why.join(' · '), round].filter((t) => t !== '').join(' · ') || '—';
 }
 
 function topRow(r: ProspectRow): string[] {

@@ -75,7 +75,7 @@ export function capSentence(s: SearchSource): string {
   const of = s.total === null ? '' : ` of ${formatInt(s.total)} matching startups`;
   const head = `${s.label} stopped at its cap of ${formatInt(s.cap)} rows${of}`;
   if (largestFirst(s))
-    return `${head}: the service returns the largest total raised first, so the cap kept the ${formatInt(s.cap)} that raised most (raise the cap or narrow the search to reach smaller companies).`;
+    return `${head}: the service returns the largest total raised first, so the cap kept the ${formatInt(s.cap)} that raised most.`;
   if (s.order)
     return `${head}: the service returns them in its own order (${s.order}), so the cap kept the first ${formatInt(s.cap)} of that order.`;
   return `${head}: the service does not say how it orders them, so the cap kept the first ${formatInt(s.cap)} it returned.`;

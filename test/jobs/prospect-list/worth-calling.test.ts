@@ -193,7 +193,7 @@ describe('a prospect list worth calling', () => {
     const rows = readCsv(result.files['csv-generic']!);
     const byKey = new Map(direct.map((d) => [d.key, d]));
     for (const r of rows) {
-      const d = byKey.get(r.service_key)!;
+      const d = byKey.get(r.service_key ?? '')!;
       expect(d.lastRoundDate, r.service_key).not.toBeNull();
       expect(d.lastRoundDate! >= since, `${r.service_key} ${d.lastRoundDate}`).toBe(true);
       expect(gone(d)).toBe(false);
