@@ -75,7 +75,10 @@ export function formatDate(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  // Three-letter months always: en-GB's ICU writes September as "Sept", the one month that differs.
+  return d
+    .toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+    .replace('Sept', 'Sep');
 }
 
 /** An ISO timestamp as `12 Mar 2025 14:05 UTC`. */

@@ -10,8 +10,8 @@ import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activit
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
 import { putChunk, putChunks, readChunks } from './chunks.js';
-import type { ProspectListJob } from './job.js';
-import { ProspectMerger } from './merge.js';
+import { raisedSince, type ProspectListJob } from './job.js';
+import { ProspectMerger, SearchOrder } from './merge.js';
 import { writeProspectCsvs } from './csv.js';
 import { asDeliveredSnapshot, applyRules, enrichRow, nextSnapshot } from './rules.js';
 import { readSuppressionList, SuppressionFileError, type SuppressionList } from './suppression.js';
@@ -31,6 +31,7 @@ import {
   writeProspectBrief,
   writeProspectWorkbook,
 } from './report/index.js';
+import { capSentence } from './report/text.js';
 
 /** Rows of the summary's top list (the brief's table). */
 export const TOP_ROWS = 25;
@@ -38,6 +39,11 @@ export const TOP_ROWS = 25;
 export interface MergeInput {
   runKey: string;
   job: ProspectListJob;
+  /**
+   * The run's date (YYYY-MM-DD), from which `raisedWithin` counts back; absent in inputs
+   * recorded before it was added (then today's date, UTC).
+   */
+  date?: string;
   /** Each brief's stored find_customers answer (null: not asked or failed). */
   briefs: { label: string; ref: StoreRef | null }[];
   /** Each search's stored pages. */
@@ -51,6 +57,10 @@ export interface MergeOutput {
   enrichKeys: string[];
   /** Customers each brief returned (in the order of `briefs`). */
   briefReturned: number[];
+  /** The order each search's rows came in (in the order of `searches`; see `SearchSource.order`). */
+  searchOrders?: (string | null)[];
+  /** The first day a last round counts as recent under `raisedWithin`; null: no such rule. */
+  raisedSince?: string | null;
   counts: Pick<
     ProspectSummary['counts'],
     | 'merged'
@@ -60,6 +70,11 @@ export interface MergeOutput {
     | 'suppressedByName'
     | 'suppressedDelivered'
     | 'markedDelivered'
+    | 'leftOutClosed'
+    | 'leftOutAcquired'
+    | 'leftOutRaisedBefore'
+    | 'leftOutNoRoundDate'
+    | 'flaggedClosed'
   >;
   suppression: ProspectSummary['suppression'];
   notProvided: string[];
@@ -137,16 +152,25 @@ export function createProspectListActivities(deps: KindActivityDeps) {
         briefReturned.push(items.length);
         for (const item of items) merger.add(item, brief.label, true);
       }
+      const searchOrders: (string | null)[] = [];
       for (const search of input.searches) {
+        const order = new SearchOrder();
         for (const ref of search.refs) {
           const call = await store.getJson<StoredCall>(ref);
           const items = readPage('search_startups', call.result.data).items;
+          order.page(call.result.data, items);
           if (searchItems.length < 200) searchItems.push(...items.slice(0, 200 - searchItems.length));
           for (const item of items) merger.add(item, search.label, false);
         }
+        searchOrders.push(order.result());
       }
       const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
-      const ruled = applyRules(merger.ordered(), suppression, previous, job.delivered);
+      const date = input.date ?? new Date().toISOString().slice(0, 10);
+      const since = job.raisedWithin ? raisedSince(date, job.raisedWithin) : null;
+      const ruled = applyRules(merger.ordered(), suppression, previous, job.delivered, {
+        keepClosed: job.keepClosed ?? false,
+        raisedSince: since,
+      });
       const enrichKeys = ruled.listed
         .slice(0, job.enrich)
         .map((r) => r.key)
@@ -157,6 +181,8 @@ export function createProspectListActivities(deps: KindActivityDeps) {
         suppressedChunks: await putChunks(store, input.runKey, 'list/suppressed', ruled.suppressed),
         enrichKeys,
         briefReturned,
+        searchOrders,
+        raisedSince: since,
         counts: {
           merged: merger.size,
           listed: ruled.listed.length,
@@ -204,6 +230,14 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       }
       const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
       const snapshot = nextSnapshot(previous, job.id, input.date, delivered);
+      // Each capped search says how its cap chose the rows (the service's order), in place of
+      // the workflow's bare "stopped at its cap".
+      const searches = input.searches.map((s, i) => ({ ...s, order: merged.searchOrders?.[i] ?? null }));
+      const capped = searches.filter((s) => s.capped && s.problem === null);
+      const limits = [
+        ...capped.map(capSentence),
+        ...input.limits.filter((l) => !capped.some((s) => l.startsWith(`${s.label} stopped at its cap`))),
+      ];
       const summary: ProspectSummary = {
         job: {
           id: job.id,
@@ -212,7 +246,11 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           crm: job.crm,
           enrich: job.enrich,
           outputs: job.outputs,
+          keepClosed: job.keepClosed ?? false,
+          chartImages: job.chartImages ?? false,
+          ...(job.raisedWithin ? { raisedWithin: job.raisedWithin } : {}),
         },
+        raisedSince: merged.raisedSince ?? null,
         date: input.date,
         counts: {
           ...merged.counts,
@@ -222,9 +260,9 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           enrichAsked: merged.enrichKeys.length,
         },
         briefs: input.briefs,
-        searches: input.searches,
+        searches,
         suppression: merged.suppression,
-        limits: input.limits,
+        limits,
         top,
         charts: tally.charts(),
         notProvided: merged.notProvided,
@@ -253,7 +291,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       let pages: number | null = null;
       let urlsLeftOut = 0;
       if (input.job.outputs.includes('csv')) {
-        const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase);
+        const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase, deps.serviceLinks);
         for (const profile of input.job.crm) {
           urlsLeftOut += written[profile]?.urlsLeftOut ?? 0;
           const list = written[profile]?.files ?? [];
@@ -268,13 +306,16 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const charts = rendered.filter((c) => c.rendered !== null).length;
       if (input.job.outputs.includes('xlsx')) {
         const path = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut += (await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered))
-          .urlsLeftOut;
+        urlsLeftOut += (
+          await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered, {
+            links: deps.serviceLinks,
+          })
+        ).urlsLeftOut;
         files.xlsx = path;
       }
       if (input.job.outputs.includes('pdf')) {
         const path = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeProspectBrief(summary, path, rendered)).pages;
+        pages = (await writeProspectBrief(summary, path, rendered, { links: deps.serviceLinks })).pages;
         files.pdf = path;
       }
       return keepRenderedFiles(

@@ -4,12 +4,14 @@
  */
 import { CsvFilesWriter, type CsvFilesWritten } from '../../reports/csv.js';
 import type { CrmProfile } from './job.js';
-import { CRM_PROFILE_SPECS } from './profiles.js';
+import type { ServiceLinks } from '../../reports/links.js';
+import { crmProfileSpecs } from './profiles.js';
 import type { ProspectRow } from './types.js';
 
 /**
  * Writes `<fileBase>-<profile>.csv` (or `-001.csv`, `-002.csv`... past the profile's row limit)
- * for each profile, in one pass over the rows (the list read once).
+ * for each profile, in one pass over the rows (the list read once). `links` are the service's
+ * addresses (`deps.serviceLinks`): the service profile column keeps a link a reader can open.
  *
  * @example
  * const written = await writeProspectCsvs(rows, ['hubspot', 'salesforce'], outDir, 'prospects-2026-11-23');
@@ -20,9 +22,11 @@ export async function writeProspectCsvs(
   profiles: readonly CrmProfile[],
   outDir: string,
   fileBase: string,
+  links?: ServiceLinks,
 ): Promise<Partial<Record<CrmProfile, CsvFilesWritten>>> {
+  const specs = crmProfileSpecs(links);
   const writers = profiles.map((profile) => {
-    const spec = CRM_PROFILE_SPECS[profile];
+    const spec = specs[profile];
     return [
       profile,
       new CsvFilesWriter(spec.columns, {

@@ -20,6 +20,45 @@ export const PROSPECT_KIND = 'prospect-list';
 export const CRM_PROFILES = ['hubspot', 'salesforce', 'pipedrive', 'attio', 'generic'] as const;
 export type CrmProfile = (typeof CRM_PROFILES)[number];
 
+/** A period such as `12 months`, `90 days`, `1 year`, `6 weeks`. */
+const RAISED_WITHIN = /^([1-9]\d{0,3})\s*(day|week|month|year)s?$/i;
+
+/** A `raisedWithin` period read: its count and unit. */
+export interface RaisedWithin {
+  count: number;
+  unit: 'day' | 'week' | 'month' | 'year';
+}
+
+/** Reads a `raisedWithin` period (`12 months`); null when it does not read as one. */
+export function parseRaisedWithin(text: string): RaisedWithin | null {
+  const m = RAISED_WITHIN.exec(text.trim());
+  if (!m) return null;
+  return { count: Number(m[1]), unit: m[2]!.toLowerCase() as RaisedWithin['unit'] };
+}
+
+/**
+ * The first day a last round counts as recent under `raisedWithin`, counted back from the run's
+ * date (YYYY-MM-DD, UTC): `12 months` before 2026-11-26 is 2025-11-26.
+ *
+ * @example raisedSince('2026-11-26', '12 months') // '2025-11-26'
+ */
+export function raisedSince(date: string, within: string): string | null {
+  const p = parseRaisedWithin(within);
+  const d = new Date(`${date}T00:00:00Z`);
+  if (p === null || Number.isNaN(d.getTime())) return null;
+  if (p.unit === 'day') d.setUTCDate(d.getUTCDate() - p.count);
+  else if (p.unit === 'week') d.setUTCDate(d.getUTCDate() - 7 * p.count);
+  else {
+    const months = p.unit === 'year' ? 12 * p.count : p.count;
+    const day = d.getUTCDate();
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - months);
+    const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+    d.setUTCDate(Math.min(day, last));
+  }
+  return d.toISOString().slice(0, 10);
+}
+
 const text = (what: string) =>
   z
     .string({ message: `${what} must be text` })
@@ -83,6 +122,28 @@ export const ProspectListJobSchema = z
     delivered: z
       .enum(['exclude', 'mark'], { message: 'must be "exclude" (net new only) or "mark"' })
       .default('mark'),
+    /**
+     * Closed and acquired companies (the service's status) are left out: a prospect is a company
+     * that can still buy. `true` keeps them, flagged in the "Closed or acquired" column.
+     */
+    keepClosed: z.boolean({ message: 'must be true or false' }).default(false),
+    /**
+     * Keeps only companies whose last round is this recent (`12 months`, `90 days`, `2 years`),
+     * counted back from the run's date; a company whose last round date the service does not give
+     * is left out too. Absent: every company, whatever its last round.
+     */
+    raisedWithin: z
+      .string({ message: 'raisedWithin must be a period such as "12 months"' })
+      .trim()
+      .regex(RAISED_WITHIN, {
+        message: 'raisedWithin must be a period such as "12 months", "90 days" or "2 years"',
+      })
+      .optional(),
+    /**
+     * The workbook's charts as pictures too (for consumers that want images); by default only
+     * native charts, which print once and follow the workbook's data.
+     */
+    chartImages: z.boolean({ message: 'must be true or false' }).default(false),
     /** The CRMs the CSV is written for (one file, or numbered files, each). */
     crm: z
       .array(z.enum(CRM_PROFILES, { message: `must be one of ${CRM_PROFILES.join(', ')}` }))

@@ -5,7 +5,7 @@
  * brief; fields one source left out are filled from another. The list is ordered scored rows
  * first (by fit, then momentum), then the searches' rows in the service's order.
  */
-import { readField, readReasons, readRecord, RANKED_FIELDS, STARTUP_FIELDS } from '../../api/read.js';
+import { pick, readField, readReasons, readRecord, RANKED_FIELDS, STARTUP_FIELDS } from '../../api/read.js';
 import { normaliseDomain } from './suppression.js';
 import type { ProspectRow } from './types.js';
 
@@ -174,5 +174,47 @@ export class ProspectMerger {
       }
       return a.seen - b.seen;
     });
+  }
+}
+
+/** Names under which a search answer may say how its rows are sorted. */
+const ORDER_NAMES = ['order', 'sort', 'sorted_by', 'order_by'];
+
+/**
+ * How a search's rows were ordered, read from its pages: the order the service states in its
+ * answer (`order`, `sort`...), else `total-raised-desc` when every row the search returned raised
+ * no more than the row before (what a cap then keeps: the largest), else null.
+ *
+ * @example
+ * const o = new SearchOrder();
+ * o.page(call.result.data, items);
+ * o.result(); // 'total raised descending, then key ascending'
+ */
+export class SearchOrder {
+  private stated: string | null = null;
+  private last: number | null = null;
+  private descending = true;
+  private seen = 0;
+
+  /** Reads one page: the answer's data and its records. */
+  page(data: unknown, items: readonly unknown[]): void {
+    const v = pick(data, ORDER_NAMES);
+    if (this.stated === null && typeof v === 'string' && v.trim() !== '') this.stated = v.trim();
+    for (const item of items) {
+      const raised = readRecord(item, STARTUP_FIELDS).total_raised_usd;
+      if (raised === null) {
+        this.descending = false;
+        continue;
+      }
+      if (this.last !== null && raised > this.last) this.descending = false;
+      this.last = raised;
+      this.seen += 1;
+    }
+  }
+
+  /** The order in words as the service states it, `total-raised-desc` as seen, or null. */
+  result(): string | null {
+    if (this.stated !== null) return this.stated;
+    return this.descending && this.seen > 1 ? 'total-raised-desc' : null;
   }
 }

@@ -5,6 +5,7 @@
  * next run's net-new rule reads.
  */
 import { readProfile, readRecord, readStartupPeople, STARTUP_PROFILE_FIELDS } from '../../api/read.js';
+import { formatDate } from '../../reports/format.js';
 import type { ProspectListJob } from './job.js';
 import { fill, type MergedRow } from './merge.js';
 import { isSuppressed, type SuppressionList } from './suppression.js';
@@ -62,6 +63,30 @@ export function nextSnapshot(
   return { kind: 'prospect-list', jobId, runs: (previous?.runs ?? 0) + 1, updatedAt: date, keys, domains };
 }
 
+/**
+ * Whether the service's status says the company can no longer buy: `closed` (also `dead`,
+ * `defunct`, `shut down`, `inactive`, `out of business`), `acquired` (also `merged`), else null
+ * (active, IPO, or no status given).
+ *
+ * @example closedStatus('Acquired') // 'acquired'; closedStatus('ipo') // null
+ */
+export function closedStatus(status: string | null): 'closed' | 'acquired' | null {
+  if (status === null) return null;
+  const s = status.trim().toLowerCase();
+  if (/\b(closed|dead|defunct|shut\s*down|inactive|out of business|bankrupt|dissolved)\b/.test(s))
+    return 'closed';
+  if (/\b(acquired|merged)\b/.test(s)) return 'acquired';
+  return null;
+}
+
+/** The rules of the job besides the suppression list and the net-new rule. */
+export interface ListRules {
+  /** Keep closed and acquired companies (flagged) instead of leaving them out. */
+  keepClosed: boolean;
+  /** Leave out companies whose last round is before this day (YYYY-MM-DD); null: no such rule. */
+  raisedSince: string | null;
+}
+
 /** The list after the rules: rows in order (ranked), and what was left out and why. */
 export interface RuledList {
   listed: ProspectRow[];
@@ -71,6 +96,16 @@ export interface RuledList {
     suppressedByName: number;
     suppressedDelivered: number;
     markedDelivered: number;
+    /** Left out: the service says the company closed. */
+    leftOutClosed: number;
+    /** Left out: the service says the company was acquired. */
+    leftOutAcquired: number;
+    /** Left out: its last round is older than `raisedWithin`. */
+    leftOutRaisedBefore: number;
+    /** Left out under `raisedWithin`: the service gave no last round date. */
+    leftOutNoRoundDate: number;
+    /** Kept (`keepClosed`) and flagged: closed or acquired. */
+    flaggedClosed: number;
   };
 }
 
@@ -83,12 +118,25 @@ export function applyRules(
   suppression: Pick<SuppressionList, 'domains' | 'names'> | null,
   previous: DeliveredSnapshot | null,
   mode: ProspectListJob['delivered'],
+  rules: ListRules = { keepClosed: true, raisedSince: null },
 ): RuledList {
   const out: RuledList = {
     listed: [],
     suppressed: [],
-    counts: { suppressedByDomain: 0, suppressedByName: 0, suppressedDelivered: 0, markedDelivered: 0 },
+    counts: {
+      suppressedByDomain: 0,
+      suppressedByName: 0,
+      suppressedDelivered: 0,
+      markedDelivered: 0,
+      leftOutClosed: 0,
+      leftOutAcquired: 0,
+      leftOutRaisedBefore: 0,
+      leftOutNoRoundDate: 0,
+      flaggedClosed: 0,
+    },
   };
+  const leave = (row: Omit<ProspectRow, 'rank'>, reason: SuppressedRow['reason'], detail: string) =>
+    out.suppressed.push({ name: row.name, domain: row.domain, key: row.key, reason, detail });
   for (const merged of rows) {
     const { seen: _seen, ...row } = merged;
     const crm = suppression ? isSuppressed(suppression, row) : null;
@@ -106,6 +154,30 @@ export function applyRules(
       });
       continue;
     }
+    const gone = closedStatus(row.status);
+    if (gone !== null && !rules.keepClosed) {
+      out.counts[gone === 'closed' ? 'leftOutClosed' : 'leftOutAcquired'] += 1;
+      leave(row, gone, `the service's status: ${row.status ?? gone}`);
+      continue;
+    }
+    if (rules.raisedSince !== null) {
+      const last = /^\d{4}-\d{2}-\d{2}$/.test(row.lastRoundDate ?? '') ? row.lastRoundDate : null;
+      if (last === null) {
+        out.counts.leftOutNoRoundDate += 1;
+        leave(row, 'no-round-date', 'the service gave no last round date');
+        continue;
+      }
+      if (last < rules.raisedSince) {
+        out.counts.leftOutRaisedBefore += 1;
+        leave(
+          row,
+          'raised-before',
+          `last round on ${formatDate(last)}, before ${formatDate(rules.raisedSince)}`,
+        );
+        continue;
+      }
+    }
+    if (gone !== null) out.counts.flaggedClosed += 1;
     const before = deliveredOn(previous, row);
     if (before !== null && mode === 'exclude') {
       out.counts.suppressedDelivered += 1;
@@ -114,7 +186,7 @@ export function applyRules(
         domain: row.domain,
         key: row.key,
         reason: 'delivered',
-        detail: `delivered on ${before} (net new only)`,
+        detail: `delivered on ${formatDate(before)} (net new only)`,
       });
       continue;
     }

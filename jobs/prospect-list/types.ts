@@ -53,7 +53,8 @@ export interface ProspectRow {
 }
 
 /** Why a company was left out of the list. */
-export type SuppressionReason = 'crm-domain' | 'crm-name' | 'delivered';
+export type SuppressionReason =
+  'crm-domain' | 'crm-name' | 'delivered' | 'closed' | 'acquired' | 'raised-before' | 'no-round-date';
 
 /** A company left out, for the workbook's Suppressed sheet. */
 export interface SuppressedRow {
@@ -102,13 +103,22 @@ export interface SearchSource {
   cap: number;
   /** True when the cap stopped the paging before the end of the results. */
   capped: boolean;
+  /**
+   * The order the service returned the rows in, as read from its answer (`order`) or seen in
+   * the rows: `total-raised-desc` when each row raised no more than the one before; null when
+   * neither says.
+   */
+  order?: string | null;
   /** Why the search gave nothing, when its paging failed. */
   problem: string | null;
 }
 
 /** The summary of one run's list: everything the brief and the Summary sheet show. */
 export interface ProspectSummary {
-  job: Pick<ProspectListJob, 'id' | 'title' | 'delivered' | 'crm' | 'enrich' | 'outputs'>;
+  job: Pick<ProspectListJob, 'id' | 'title' | 'delivered' | 'crm' | 'enrich' | 'outputs'> &
+    Partial<Pick<ProspectListJob, 'keepClosed' | 'raisedWithin' | 'chartImages'>>;
+  /** The first day a last round counts as recent (`raisedWithin` from the run's date); null: no rule. */
+  raisedSince?: string | null;
   /** The run's date (UTC, YYYY-MM-DD). */
   date: string;
   counts: {
@@ -121,6 +131,14 @@ export interface ProspectSummary {
     suppressedByName: number;
     /** Left out as delivered by an earlier run ("net new only"). */
     suppressedDelivered: number;
+    /** Left out: closed, acquired (the service's status), unless the job keeps them. */
+    leftOutClosed?: number;
+    leftOutAcquired?: number;
+    /** Left out under `raisedWithin`: last round older, or no last round date given. */
+    leftOutRaisedBefore?: number;
+    leftOutNoRoundDate?: number;
+    /** Kept and flagged closed or acquired (`keepClosed: true`). */
+    flaggedClosed?: number;
     /** Kept but marked as delivered by an earlier run (`delivered: mark`). */
     markedDelivered: number;
     /** Rows no earlier run delivered. */

@@ -103,6 +103,7 @@ async function listProspects(input: ProspectListInput, run: Run): Promise<Prospe
   const merged = await list.mergeProspects({
     runKey: run.runKey,
     job,
+    date: run.date,
     briefs: briefs.map((b) => ({ label: b.label, ref: b.ref })),
     searches: paged.map((p, i) => ({ label: `search ${i + 1}`, refs: p.refs })),
   });

@@ -309,7 +309,8 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
 
   /**
    * A native chart of `spec`'s data beside the image of it at `image` (`size` px), where the
-   * workbook can write one; nothing by default (a streamed workbook writes none).
+   * workbook can write one; nothing by default. With `beside` false the chart goes at `image`
+   * itself (no image is drawn there: native charts only).
    */
   protected addSpecChart(
     _ws: ExcelJS.Worksheet,

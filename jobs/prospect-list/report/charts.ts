@@ -7,6 +7,7 @@
 import { barLayout, countBarSpec, renderChart, topWithOther } from '../../../reports/charts/index.js';
 import type { ChartLayout, ReportChart } from '../../../reports/charts/index.js';
 import type { ChartSpec } from '../../../api/envelope.js';
+import { stageLabel } from '../../../reports/editorial.js';
 import { formatInt } from '../../../reports/format.js';
 import type { CountBar, ProspectSummary } from '../types.js';
 
@@ -65,7 +66,10 @@ export function planProspectCharts(summary: ProspectSummary): PlannedProspectCha
     const order = id === 'stages' ? 'given' : 'value';
     return { id, title, spec: countBarSpec(title, bars, { order }), layout: barLayout(labels), note: null };
   };
-  const stages = charts.stages.filter((b) => b.count > 0);
+  // Stages in words on the axis (Series A, not series-a).
+  const stages = charts.stages
+    .filter((b) => b.count > 0)
+    .map((b) => ({ ...b, label: b.label === 'not given' ? b.label : stageLabel(b.label) }));
   const sectorKinds = charts.sectors.filter((b) => b.count > 0).length;
   const sectors = topWithOther(charts.sectors, TOP_CATEGORIES, 'sectors');
   const countryKinds = charts.countries.filter((b) => b.count > 0 && !/^other\b/i.test(b.label)).length;

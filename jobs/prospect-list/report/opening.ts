@@ -5,19 +5,26 @@
 import { formatInt, headlineText } from '../../../reports/format.js';
 import type { KeyFigure } from '../../../reports/pdf/index.js';
 import type { ProspectSummary } from '../types.js';
-import { leftOutTotal } from './text.js';
+import { plural } from '../../../reports/editorial.js';
+import { leftOutNote, leftOutTotal } from './text.js';
 
-const plural = (n: number, one: string, many: string): string => `${formatInt(n)} ${n === 1 ? one : many}`;
-
-/** The key figures under the brief's title, in order. */
+/**
+ * The key figures under the brief's title, in order: what the sales lead acts on. The run's
+ * credits and calls are not among them (the brief's last section and the manifest have them).
+ * The "Left out" tile's note names the counts by reason, as the manifest records them.
+ */
 export function openingFigures(summary: ProspectSummary): KeyFigure[] {
   const c = summary.counts;
-  const budget = summary.stats.creditsBudget;
   return [
     {
       label: 'Companies listed',
       value: formatInt(c.listed),
-      note: `${formatInt(leftOutTotal(summary))} left out`,
+      note: `of ${formatInt(c.merged)} found`,
+    },
+    {
+      label: 'Left out',
+      value: formatInt(leftOutTotal(summary)),
+      note: leftOutNote(summary),
     },
     {
       label: 'Net new',
@@ -26,11 +33,6 @@ export function openingFigures(summary: ProspectSummary): KeyFigure[] {
     },
     { label: 'Scored by fit', value: formatInt(c.scored), note: `of ${formatInt(c.listed)} listed` },
     { label: 'Enriched', value: formatInt(c.enriched), note: `of the top ${formatInt(c.enrichAsked)}` },
-    {
-      label: 'Credits spent',
-      value: formatInt(summary.stats.creditsSpent),
-      note: budget > 0 ? `budget ${formatInt(budget)}` : 'no budget set',
-    },
   ];
 }
 
@@ -54,8 +56,6 @@ export function openingHeadline(summary: ProspectSummary): string {
       : `${plural(c.listed, 'company', 'companies')} listed${from ? ` from ${from}` : ''}, ` +
         `${formatInt(c.netNew)} of them net new`;
   const leftOut =
-    left > 0
-      ? `; ${plural(left, 'company', 'companies')} left out (in the CRM export or delivered before)`
-      : '';
+    left > 0 ? `; ${plural(left, 'company', 'companies')} left out (${leftOutNote(summary)})` : '';
   return headlineText(`${listed}${leftOut}.`);
 }

@@ -8,8 +8,11 @@
  * quoted rows and lines a cell; when that takes more than three pages it is laid out again with
  * a smaller budget. What a budget leaves out is counted in a line that points to the workbook.
  */
+import { formatFit, plural, stageLabel } from '../../../reports/editorial.js';
 import { printableName } from '../../../reports/fonts.js';
-import { formatDate, formatInt, formatNumber, formatPct, oneLine } from '../../../reports/format.js';
+import { formatDate, formatInt, formatNumber, oneLine } from '../../../reports/format.js';
+import type { ServiceLinks } from '../../../reports/links.js';
+import { readerUrl } from '../../../reports/links.js';
 import { chartRows, COLORS, firstFitting, ReportPdf, sizedColumns } from '../../../reports/pdf/index.js';
 import type { TableColumn } from '../../../reports/pdf/index.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
@@ -21,6 +24,9 @@ import type { SourceLine } from './text.js';
 /** The most pages the brief takes. */
 export const MAX_BRIEF_PAGES = 3;
 
+/** Lines a reason may take in the top targets table: enough that none is ever cut. */
+const WHY_LINES = 40;
+
 /** How much of the long lists one layout of the brief prints. */
 export interface BriefBudget {
   /** Source rows (briefs and searches). */
@@ -29,17 +35,20 @@ export interface BriefBudget {
   limits: number;
   /** Malformed suppression rows quoted. */
   examples: number;
-  /** Lines a cell of the tables may wrap to. */
+  /** Lines a cell of the sources table may wrap to (the targets' reasons are never cut). */
   cellLines: number;
+  /** Rows of the top targets table. */
+  topRows: number;
   /** Characters a quoted row or limit keeps. */
   quote: number;
 }
 
 /** The budgets tried in order; the last one fits three pages whatever the summary holds. */
 export const BRIEF_BUDGETS: readonly BriefBudget[] = [
-  { sources: 8, limits: 8, examples: 5, cellLines: 2, quote: 220 },
-  { sources: 5, limits: 4, examples: 3, cellLines: 2, quote: 160 },
-  { sources: 3, limits: 2, examples: 2, cellLines: 1, quote: 110 },
+  { sources: 8, limits: 8, examples: 5, cellLines: 3, topRows: 25, quote: 400 },
+  { sources: 5, limits: 4, examples: 3, cellLines: 3, topRows: 20, quote: 300 },
+  { sources: 3, limits: 3, examples: 2, cellLines: 2, topRows: 15, quote: 300 },
+  { sources: 3, limits: 2, examples: 2, cellLines: 2, topRows: 10, quote: 220 },
 ];
 
 const TABLE_SIZE = 7.5;
@@ -58,8 +67,14 @@ function cut(text: string, chars: number): string {
 function header(pdf: ReportPdf, summary: ProspectSummary): void {
   pdf.heading(briefTitle(summary), 1);
   const crm = summary.job.crm.join(', ');
+  const rules = [
+    summary.job.keepClosed ? 'closed and acquired companies kept, flagged' : 'no closed or acquired company',
+    ...(summary.job.raisedWithin && summary.raisedSince
+      ? [`last round since ${formatDate(summary.raisedSince)} (${summary.job.raisedWithin})`]
+      : []),
+  ];
   pdf.paragraph(
-    `Prospect list of ${formatDate(summary.date)} · job ${summary.job.id} · CSV for ${crm}` +
+    `Prospect list of ${formatDate(summary.date)} · ${rules.join(' · ')} · CSV for ${crm}` +
       (summary.stats.partial ? ' · partial run (see the end of this brief)' : ''),
     { size: 9, color: COLORS.muted },
   );
@@ -100,9 +115,9 @@ function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   const c = summary.counts;
   const notes = [
     ...(lines.length > shown.length ? [more(lines.length - shown.length, 'briefs and searches')] : []),
-    `${formatInt(c.sourceRecords)} records from ${formatInt(summary.briefs.length)} briefs and ` +
-      `${formatInt(summary.searches.length)} searches, merged by key and domain into ` +
-      `${formatInt(c.merged)} companies; ${formatInt(c.listed)} listed.`,
+    `${formatInt(c.sourceRecords)} records from ${plural(summary.briefs.length, 'brief')} and ` +
+      `${plural(summary.searches.length, 'search', 'searches')}, merged by key and domain into ` +
+      `${plural(c.merged, 'company', 'companies')}; ${formatInt(c.listed)} listed.`,
   ];
   for (const n of notes) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
@@ -112,21 +127,36 @@ function printedName(r: ProspectRow): string {
   return printableName(r.name, r.domain ?? r.key ?? '(name)');
 }
 
+/**
+ * The reasons as the service gave them (its most telling first), whole; the last round beside
+ * when the service gave its date, so a seller sees how recent it is.
+ */
+function whyText(r: ProspectRow): string {
+  const why = r.why.map((w) => oneLine(w)).filter((w) => w !== '');
+  const round =
+    r.lastRoundDate !== null
+      ? `Last round ${formatDate(r.lastRoundDate)}${r.lastRoundStage ? ` (${stageLabel(r.lastRoundStage)})` : ''}.`
+      : '';
+  return [why.join(' · '), round].filter((t) => t !== '').join(' · ') || '—';
+}
+
 function topRow(r: ProspectRow): string[] {
   return [
     String(r.rank),
     printedName(r),
-    r.domain ?? '—',
     r.country ?? '—',
-    r.stage ?? '—',
-    r.fitPct === null ? 'not scored' : formatPct(r.fitPct),
+    r.stage === null ? '—' : stageLabel(r.stage),
+    r.fitPct === null ? 'not scored' : formatFit(r.fitPct),
     r.momentum === null ? '—' : formatNumber(r.momentum, 0),
-    r.why[0] ? oneLine(r.why[0]) : '—',
+    whyText(r),
   ];
 }
 
 function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget): void {
-  const rows = summary.top.map(topRow);
+  const top = summary.top.slice(0, budget.topRows);
+  const rows = top.map(topRow);
+  // The company's name links to its website (an http(s) address on a public host).
+  const links = top.map((r) => [null, readerUrl(r.website), null, null, null, null, null]);
   const col = (i: number) => rows.map((r) => r[i] ?? '');
   // Short columns take what their longest value needs (domain, country and stage at most a
   // share); the name and the reason share the rest.
@@ -134,18 +164,18 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
     pdf.pageContentWidth,
     [
       { header: '#', values: col(0), align: 'right' },
-      { header: 'Company', share: 0.38 },
-      { header: 'Domain', values: col(2), max: 0.16 },
-      { header: 'Country', values: col(3), max: 0.12 },
-      { header: 'Stage', values: col(4), max: 0.12 },
-      { header: 'Fit', values: col(5), align: 'right' },
-      { header: 'Momentum', values: col(6), align: 'right' },
-      { header: 'Why (first reason)', share: 0.62 },
+      { header: 'Company', share: 0.3 },
+      { header: 'Country', values: col(2), max: 0.12 },
+      { header: 'Stage', values: col(3), max: 0.12 },
+      { header: 'Fit', values: col(4), align: 'right' },
+      { header: 'Momentum', values: col(5), align: 'right' },
+      { header: "Why (the service's reasons, most telling first)", share: 0.7 },
     ],
     TABLE_SIZE,
   );
-  const options = { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText: 'The list is empty.' };
-  const title = rows.length > 0 ? `Top ${rows.length} targets` : 'Top targets';
+  const options = { fontSize: TABLE_SIZE, maxLines: WHY_LINES, emptyText: 'The list is empty.', links };
+  const title =
+    rows.length > 0 ? `Top ${rows.length} of ${plural(summary.counts.listed, 'target')}` : 'Top targets';
   pdf.heading(title, 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
   pdf.table(columns, rows, options);
   if (rows.length === 0) return;
@@ -156,8 +186,9 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
         'stands in; the workbook has the name. '
       : '') +
       'Fit: how well the company matches the briefs (find_customers), in percent; momentum: the ' +
-      "service's score of its recent growth, 0 to 100. Not scored: found by a search only. The " +
-      'workbook has every row with its website, profile, funding, founders and investors.',
+      "service's score of its recent growth, 0 to 100. Not scored: found by a search only. A " +
+      "company's name links to its website. The workbook has every row with its website, " +
+      'funding, founders and investors.',
     { size: NOTE_SIZE, color: COLORS.muted },
   );
 }
@@ -218,6 +249,23 @@ function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   for (const n of notes) pdf.paragraph(cut(n, budget.quote * 2), { size: NOTE_SIZE, color: COLORS.muted });
 }
 
+/**
+ * The run's own figures (credits, calls, balance), last and apart from what the sales lead acts
+ * on; the manifest has them too.
+ */
+function runAppendix(pdf: ReportPdf, summary: ProspectSummary): void {
+  const s = summary.stats;
+  pdf.heading('Appendix: the run', 2, { keepWith: 30 });
+  pdf.paragraph(
+    `${plural(s.creditsSpent, 'credit')} spent` +
+      (s.creditsBudget > 0 ? ` of a budget of ${formatInt(s.creditsBudget)}` : ' (no budget set)') +
+      ` · ${plural(s.callsMade, 'call')} to the service` +
+      (s.accountBalance !== null ? ` · ${formatInt(s.accountBalance)} credits left on the account` : '') +
+      ` · job ${summary.job.id}.`,
+    { size: NOTE_SIZE, color: COLORS.muted },
+  );
+}
+
 /** Lays the brief out with one budget (see `writeProspectBrief`, which picks the budget). */
 export function buildProspectBrief(
   summary: ProspectSummary,
@@ -235,10 +283,11 @@ export function buildProspectBrief(
     ...(options.creationDate ? { creationDate: options.creationDate } : {}),
   });
   header(pdf, summary);
-  sources(pdf, summary, budget);
   topTargets(pdf, summary, budget);
-  chartsSection(pdf, charts);
   leftOut(pdf, summary, budget);
+  sources(pdf, summary, budget);
+  chartsSection(pdf, charts);
+  runAppendix(pdf, summary);
   return pdf;
 }
 
@@ -254,7 +303,7 @@ export async function writeProspectBrief(
   summary: ProspectSummary,
   path: string,
   charts: readonly ProspectChart[],
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks } = {},
 ): Promise<{ pages: number }> {
   const pdf = firstFitting(
     BRIEF_BUDGETS,

@@ -10,7 +10,7 @@ import type { KeyFigureCell, StreamingReportWorkbook } from '../../../reports/ex
 import { formatDate, formatInt } from '../../../reports/format.js';
 import type { ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
-import { briefTitle, leftOutLines, sourceLines } from './text.js';
+import { briefTitle, leftOutCounts, leftOutLines, sourceLines } from './text.js';
 
 /** Column of the charts; columns A to C hold the figures and D is a gap. */
 const CHART_COL = 5;
@@ -31,9 +31,21 @@ function keyFigures(summary: ProspectSummary): KeyFigureCell[] {
     },
     { label: 'Net new', value: c.netNew, kind: 'int', note: 'not delivered by an earlier run' },
     { label: 'Marked as delivered before', value: c.markedDelivered, kind: 'int' },
-    { label: 'Left out: in the CRM export (domain)', value: c.suppressedByDomain, kind: 'int' },
-    { label: 'Left out: in the CRM export (name)', value: c.suppressedByName, kind: 'int' },
-    { label: 'Left out: delivered before', value: c.suppressedDelivered, kind: 'int', note: 'net new only' },
+    ...leftOutCounts(summary).map((l): KeyFigureCell => ({
+      label: `Left out: ${l.reason}`,
+      value: l.count,
+      kind: 'int',
+    })),
+    ...(summary.job.keepClosed
+      ? [
+          {
+            label: 'Closed or acquired, kept and flagged',
+            value: c.flaggedClosed ?? 0,
+            kind: 'int',
+            note: 'keepClosed: the "Closed or acquired" column',
+          } satisfies KeyFigureCell,
+        ]
+      : []),
     { label: 'Scored by fit (find_customers)', value: c.scored, kind: 'int' },
     {
       label: 'Enriched (get_startup)',
@@ -42,18 +54,24 @@ function keyFigures(summary: ProspectSummary): KeyFigureCell[] {
       note: `of the top ${formatInt(c.enrichAsked)} rows`,
     },
     {
-      label: 'Credits spent',
-      value: s.creditsSpent,
-      kind: 'int',
-      note: s.creditsBudget > 0 ? `budget ${formatInt(s.creditsBudget)}` : 'no budget set',
-    },
-    { label: 'Account balance after the run', value: s.accountBalance, kind: 'int' },
-    { label: 'Calls made', value: s.callsMade, kind: 'int' },
-    {
       label: 'Status',
       value: s.partial ? 'Partial' : 'Complete',
       note: s.reasons.join('; '),
     },
+  ];
+}
+
+/** The run's own figures (credits, calls, balance): an appendix under the sales lead's figures. */
+function runFigures(summary: ProspectSummary): [string, number | null, string][] {
+  const s = summary.stats;
+  return [
+    [
+      'Credits spent',
+      s.creditsSpent,
+      s.creditsBudget > 0 ? `budget ${formatInt(s.creditsBudget)}` : 'no budget set',
+    ],
+    ['Account balance after the run', s.accountBalance, 'credits'],
+    ['Calls made', s.callsMade, 'to the service'],
   ];
 }
 
@@ -168,7 +186,7 @@ export function writeSummarySheet(
   if (summary.limits.length > 0)
     row = book.addParagraphs(ws, summary.limits, row, { heading: 'Limits', span: 3, charsPerLine: 110 });
   if (summary.notProvided.length > 0)
-    book.addParagraphs(
+    row = book.addParagraphs(
       ws,
       [`Not provided by the service for any company: ${summary.notProvided.join(', ')}.`],
       row,
@@ -177,8 +195,12 @@ export function writeSummarySheet(
         charsPerLine: 110,
       },
     );
-  const images = charts.filter((c) => c.rendered).length;
-  book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM);
+  block(book, ws, row, 'Appendix: the run', ['Figure', 'Value', 'Note'], runFigures(summary));
+  // Native charts only unless the job asks for pictures too (chartImages): a printout shows each
+  // chart once.
+  const pictures = summary.job.chartImages === true;
+  const images = pictures ? charts.filter((c) => c.rendered).length : 0;
+  book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM, { images: pictures });
   ws.commit();
   return images;
 }

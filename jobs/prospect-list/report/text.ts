@@ -3,8 +3,9 @@
  * one line per source (brief or search: what was asked, what it gave, credits, why it stopped)
  * and what was left out, in sentences.
  */
-import { formatInt } from '../../../reports/format.js';
-import type { ProspectSummary, SuppressionReason } from '../types.js';
+import { plural } from '../../../reports/editorial.js';
+import { formatDate, formatInt } from '../../../reports/format.js';
+import type { ProspectSummary, SearchSource, SuppressionReason } from '../types.js';
 
 /** The title as printed: the job's title, or a default. */
 export function briefTitle(summary: ProspectSummary): string {
@@ -47,9 +48,37 @@ export function sourceLines(summary: ProspectSummary): SourceLine[] {
     total: s.total,
     cap: s.cap,
     credits: null,
-    note: s.problem ?? (s.capped ? `stopped at its cap of ${formatInt(s.cap)}` : ''),
+    note: s.problem ?? (s.capped ? capNote(s) : ''),
   }));
   return [...briefs, ...searches];
+}
+
+/** Whether the search's rows came largest total raised first (stated by the service or seen). */
+function largestFirst(s: Pick<SearchSource, 'order'>): boolean {
+  const o = (s.order ?? '').toLowerCase();
+  return o === 'total-raised-desc' || /total[ _-]?raised\s*(desc|descending|,|$)/.test(o);
+}
+
+/** How the cap chose the rows, short (a source's note): `cap 300: the 300 that raised most`. */
+export function capNote(s: SearchSource): string {
+  return largestFirst(s)
+    ? `cap ${formatInt(s.cap)}: the ${formatInt(s.cap)} that raised most`
+    : `stopped at its cap of ${formatInt(s.cap)}`;
+}
+
+/**
+ * How a capped search chose its rows, in a sentence: the service's order, and what the cap
+ * therefore kept. `search 1 stopped at its cap of 300 of 1,234 matching startups: the service
+ * returns the largest total raised first, so the cap kept the 300 that raised most.`
+ */
+export function capSentence(s: SearchSource): string {
+  const of = s.total === null ? '' : ` of ${formatInt(s.total)} matching startups`;
+  const head = `${s.label} stopped at its cap of ${formatInt(s.cap)} rows${of}`;
+  if (largestFirst(s))
+    return `${head}: the service returns the largest total raised first, so the cap kept the ${formatInt(s.cap)} that raised most.`;
+  if (s.order)
+    return `${head}: the service returns them in its own order (${s.order}), so the cap kept the first ${formatInt(s.cap)} of that order.`;
+  return `${head}: the service does not say how it orders them, so the cap kept the first ${formatInt(s.cap)} it returned.`;
 }
 
 /** What a source gave, in words: `30 companies`, `1,000 of 12,345`. */
@@ -63,23 +92,47 @@ export const REASON_LABELS: Record<SuppressionReason, string> = {
   'crm-domain': 'In the CRM export (domain)',
   'crm-name': 'In the CRM export (name)',
   delivered: 'Delivered by an earlier run',
+  closed: "Closed (the service's status)",
+  acquired: "Acquired (the service's status)",
+  'raised-before': 'Last round too long ago',
+  'no-round-date': 'No last round date',
 };
+
+/** Companies left out for each reason, with the reason in words (zero counts included). */
+export function leftOutCounts(summary: ProspectSummary): { reason: string; count: number }[] {
+  const c = summary.counts;
+  const since = summary.raisedSince ? formatDate(summary.raisedSince) : null;
+  return [
+    { reason: "closed (the service's status)", count: c.leftOutClosed ?? 0 },
+    { reason: "acquired (the service's status)", count: c.leftOutAcquired ?? 0 },
+    {
+      reason: `last round before ${since ?? 'the raisedWithin period'} (raised within ${summary.job.raisedWithin ?? '—'})`,
+      count: c.leftOutRaisedBefore ?? 0,
+    },
+    { reason: 'no last round date given (raisedWithin)', count: c.leftOutNoRoundDate ?? 0 },
+    { reason: 'in the CRM export, matched by domain', count: c.suppressedByDomain },
+    { reason: 'in the CRM export, matched by name', count: c.suppressedByName },
+    { reason: 'delivered by an earlier run (net new only)', count: c.suppressedDelivered },
+  ];
+}
 
 /** Companies left out or marked, one sentence a reason; one sentence when nothing was. */
 export function leftOutLines(summary: ProspectSummary): string[] {
   const c = summary.counts;
   const lines: string[] = [];
-  const count = (n: number) => `${formatInt(n)} ${n === 1 ? 'company' : 'companies'}`;
-  if (c.suppressedByDomain > 0)
-    lines.push(`${count(c.suppressedByDomain)} left out: in the CRM export, matched by domain.`);
-  if (c.suppressedByName > 0)
-    lines.push(`${count(c.suppressedByName)} left out: in the CRM export, matched by name.`);
-  if (c.suppressedDelivered > 0)
-    lines.push(`${count(c.suppressedDelivered)} left out: delivered by an earlier run (net new only).`);
+  const count = (n: number) => plural(n, 'company', 'companies');
+  for (const l of leftOutCounts(summary))
+    if (l.count > 0) lines.push(`${count(l.count)} left out: ${l.reason}.`);
+  if ((c.flaggedClosed ?? 0) > 0)
+    lines.push(
+      `${count(c.flaggedClosed ?? 0)} closed or acquired kept, as the job asks (keepClosed), and flagged in the "Closed or acquired" column.`,
+    );
   if (c.markedDelivered > 0)
     lines.push(`${count(c.markedDelivered)} kept but marked as delivered by an earlier run.`);
   if (lines.length === 0)
-    lines.push('Nothing was left out: no company was in the CRM export or delivered before.');
+    lines.push(
+      'Nothing was left out: no company was closed, acquired, in the CRM export or delivered before.',
+    );
   if (c.listed > 0 && c.enrichAsked > 0 && c.enriched < Math.min(c.enrichAsked, c.listed))
     lines.push(
       `${formatInt(c.enriched)} of the top ${formatInt(c.enrichAsked)} rows enriched with founders, investors and rounds (get_startup).`,
@@ -89,6 +142,19 @@ export function leftOutLines(summary: ProspectSummary): string[] {
 
 /** Companies left out in all. */
 export function leftOutTotal(summary: ProspectSummary): number {
+  return leftOutCounts(summary).reduce((a, l) => a + l.count, 0);
+}
+
+/** The left-out counts in a short note: `71 closed, 36 acquired, 243 last round too old`. */
+export function leftOutNote(summary: ProspectSummary): string {
   const c = summary.counts;
-  return c.suppressedByDomain + c.suppressedByName + c.suppressedDelivered;
+  const parts: [number, string][] = [
+    [c.leftOutClosed ?? 0, 'closed'],
+    [c.leftOutAcquired ?? 0, 'acquired'],
+    [(c.leftOutRaisedBefore ?? 0) + (c.leftOutNoRoundDate ?? 0), 'no round in the period'],
+    [c.suppressedByDomain + c.suppressedByName, 'in the CRM'],
+    [c.suppressedDelivered, 'delivered before'],
+  ];
+  const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${formatInt(n)} ${w}`);
+  return shown.length > 0 ? shown.join(', ') : 'none left out';
 }

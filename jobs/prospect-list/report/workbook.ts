@@ -6,48 +6,74 @@
  * dates are numbers and dates with formats; websites link to http(s) urls only (profiles are text);
  * lists are joined by "; ".
  */
+import type ExcelJS from 'exceljs';
 import type { StreamColumn } from '../../../reports/excel/index.js';
-import { StreamingReportWorkbook } from '../../../reports/excel/index.js';
+import { columnLetters, StreamingReportWorkbook } from '../../../reports/excel/index.js';
+import { printableArea, PX_PER_WIDTH_UNIT } from '../../../reports/excel/print.js';
 import type { ProspectRow, ProspectSummary, SuppressedRow } from '../types.js';
 import { renderProspectCharts } from './charts.js';
 import type { ProspectChart } from './charts.js';
 import { writeSummarySheet } from './summary-sheet.js';
+import { stageLabel } from '../../../reports/editorial.js';
+import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
+import { webUrl } from '../../../reports/web-url.js';
+import { closedFlag } from '../profiles.js';
 import { briefTitle, REASON_LABELS } from './text.js';
 
 const list = (items: readonly string[]): string | null => (items.length > 0 ? items.join('; ') : null);
 
-/** The Prospects sheet's columns, in order. */
-export const PROSPECT_COLUMNS: readonly StreamColumn<ProspectRow>[] = [
-  { header: 'Rank', width: 7, kind: 'int', value: (r) => r.rank },
-  { header: 'Company', width: 34, value: (r) => r.name },
-  { header: 'Domain', width: 24, value: (r) => r.domain },
-  { header: 'Website', width: 30, kind: 'url', value: (r) => r.website, link: (r) => r.website },
-  // Not a link: exceljs's streaming writer keeps every link of a sheet in memory until the sheet
-  // ends (about 0.4 MB per 1,000 links), so only the website, the one a seller opens, links.
-  { header: 'Profile', width: 30, kind: 'url', value: (r) => r.profileUrl },
-  { header: 'Country', width: 16, value: (r) => r.country },
-  { header: 'City', width: 14, value: (r) => r.city },
-  { header: 'Sector', width: 30, value: (r) => r.sector },
-  { header: 'Subsector', width: 20, value: (r) => r.subsector },
-  { header: 'Stage', width: 13, value: (r) => r.stage },
-  { header: 'Status', width: 10, value: (r) => r.status },
-  { header: 'Fit', width: 8, kind: 'pct', value: (r) => r.fitPct },
-  { header: 'Momentum', width: 11, kind: 'int', value: (r) => r.momentum },
-  { header: 'Why', width: 60, value: (r) => list(r.why) },
-  { header: 'Total raised (USD)', width: 17, kind: 'usd', value: (r) => r.totalRaisedUsd },
-  { header: 'Last round', width: 12, kind: 'date', value: (r) => r.lastRoundDate },
-  { header: 'Last round stage', width: 16, value: (r) => r.lastRoundStage },
-  { header: 'Last round (USD)', width: 16, kind: 'usd', value: (r) => r.lastRoundAmountUsd },
-  { header: 'Founded', width: 9, kind: 'id', value: (r) => r.foundedYear },
-  { header: 'Founders', width: 40, value: (r) => list(r.founders) },
-  { header: 'Investors', width: 40, value: (r) => list(r.investors) },
-  { header: 'Rounds', width: 8, kind: 'int', value: (r) => r.roundsCount },
-  { header: 'Sources', width: 18, value: (r) => list(r.sources) },
-  { header: 'Delivered on', width: 13, kind: 'date', value: (r) => r.deliveredOn },
-  { header: 'Enriched', width: 9, value: (r) => (r.enriched ? 'Yes' : 'No') },
-  { header: 'Description', width: 60, value: (r) => r.description },
-  { header: 'Service key', width: 14, value: (r) => r.key },
-];
+/**
+ * The columns a person reads, first and printed: the print area of the Prospects sheet ends
+ * after the last of them (the rest are for filters, lookups and imports).
+ */
+export const PRINTED_COLUMNS = 12;
+
+/**
+ * The Prospects sheet's columns, in order: the ones a person reads first (printed), then the
+ * ones kept for filters and imports. Stages in words; the service profile link only where a
+ * reader can open it (`readerUrl`); the website linked.
+ */
+export function prospectColumns(links?: ServiceLinks): StreamColumn<ProspectRow>[] {
+  return [
+    { header: 'Rank', width: 6, kind: 'int', value: (r) => r.rank },
+    { header: 'Company', width: 26, value: (r) => r.name, link: (r) => webUrl(r.website) },
+    { header: 'Country', width: 12, value: (r) => r.country },
+    { header: 'Stage', width: 10, value: (r) => (r.stage === null ? null : stageLabel(r.stage)) },
+    { header: 'Fit', width: 7, kind: 'pct', value: (r) => r.fitPct },
+    { header: 'Momentum', width: 10, kind: 'int', value: (r) => r.momentum },
+    { header: 'Why', width: 60, value: (r) => list(r.why) },
+    { header: 'Last round', width: 12, kind: 'date', value: (r) => r.lastRoundDate },
+    {
+      header: 'Last round stage',
+      width: 11,
+      value: (r) => (r.lastRoundStage === null ? null : stageLabel(r.lastRoundStage)),
+    },
+    { header: 'Last round (USD)', width: 14, kind: 'usd', value: (r) => r.lastRoundAmountUsd },
+    { header: 'Closed or acquired', width: 10, value: closedFlag },
+    { header: 'Website', width: 26, kind: 'url', value: (r) => r.website, link: (r) => r.website },
+    // Not links: exceljs's streaming writer keeps every link of a sheet in memory until the sheet
+    // ends (about 0.4 MB per 1,000 links), so only the company's website links.
+    { header: 'Service profile', width: 30, kind: 'url', value: (r) => readerUrl(r.profileUrl, links) },
+    { header: 'Domain', width: 24, value: (r) => r.domain },
+    { header: 'City', width: 14, value: (r) => r.city },
+    { header: 'Sector', width: 30, value: (r) => r.sector },
+    { header: 'Subsector', width: 20, value: (r) => r.subsector },
+    { header: 'Status', width: 10, value: (r) => r.status },
+    { header: 'Total raised (USD)', width: 17, kind: 'usd', value: (r) => r.totalRaisedUsd },
+    { header: 'Founded', width: 9, kind: 'id', value: (r) => r.foundedYear },
+    { header: 'Founders', width: 40, value: (r) => list(r.founders) },
+    { header: 'Investors', width: 40, value: (r) => list(r.investors) },
+    { header: 'Rounds', width: 8, kind: 'int', value: (r) => r.roundsCount },
+    { header: 'Sources', width: 18, value: (r) => list(r.sources) },
+    { header: 'Delivered on', width: 13, kind: 'date', value: (r) => r.deliveredOn },
+    { header: 'Enriched', width: 9, value: (r) => (r.enriched ? 'Yes' : 'No') },
+    { header: 'Description', width: 60, value: (r) => r.description },
+    { header: 'Service key', width: 14, value: (r) => r.key },
+  ];
+}
+
+/** The Prospects sheet's columns when no service links are known (loopback profiles left out). */
+export const PROSPECT_COLUMNS: readonly StreamColumn<ProspectRow>[] = prospectColumns();
 
 /** The Suppressed sheet's columns. */
 export const SUPPRESSED_COLUMNS: readonly StreamColumn<SuppressedRow>[] = [
@@ -57,6 +83,33 @@ export const SUPPRESSED_COLUMNS: readonly StreamColumn<SuppressedRow>[] = [
   { header: 'Detail', width: 50, value: (r) => r.detail },
   { header: 'Service key', width: 14, value: (r) => r.key },
 ];
+
+/** The smallest print scale of the Prospects sheet: 11 pt text stays at least 7 pt on paper. */
+export const MIN_PRINT_SCALE = 64;
+
+/**
+ * How the Prospects sheet prints: landscape, the header row on every page, the columns a person
+ * reads as the print area, and one page wide only as far as the text stays at least 7 pt (a
+ * fixed scale of at least 64% otherwise, the rest of the width on further pages). The Why column
+ * wraps (its rows grow) so no reason is cut in print.
+ */
+export function printReadable(ws: ExcelJS.Worksheet, columns: readonly StreamColumn<ProspectRow>[]): void {
+  const printed = columns.slice(0, PRINTED_COLUMNS);
+  const widthPt = printed.reduce((a, c) => a + c.width * PX_PER_WIDTH_UNIT, 0) * 0.75;
+  const fit = Math.floor((100 * printableArea('landscape').width) / widthPt);
+  ws.pageSetup.orientation = 'landscape';
+  if (fit >= MIN_PRINT_SCALE) {
+    ws.pageSetup.fitToPage = true;
+    ws.pageSetup.fitToWidth = 1;
+    ws.pageSetup.fitToHeight = 0;
+  } else {
+    ws.pageSetup.fitToPage = false;
+    ws.pageSetup.scale = MIN_PRINT_SCALE;
+  }
+  ws.pageSetup.printArea = `A:${columnLetters(PRINTED_COLUMNS)}`;
+  const why = columns.findIndex((c) => c.header === 'Why') + 1;
+  if (why > 0) ws.getColumn(why).alignment = { wrapText: true, vertical: 'top' };
+}
 
 /** What `writeProspectWorkbook` wrote. */
 export interface ProspectWorkbookResult {
@@ -85,7 +138,7 @@ export async function writeProspectWorkbook(
   suppressed: AsyncIterable<SuppressedRow>,
   path: string,
   charts?: readonly ProspectChart[],
-  options: { created?: Date } = {},
+  options: { created?: Date; links?: ServiceLinks } = {},
 ): Promise<ProspectWorkbookResult> {
   const rendered = charts ?? (await renderProspectCharts(summary));
   const runDay = new Date(`${summary.date}T00:00:00Z`);
@@ -95,7 +148,9 @@ export async function writeProspectWorkbook(
   });
   try {
     const images = writeSummarySheet(book, summary, rendered);
-    const prospects = book.addRowSheet('Prospects', PROSPECT_COLUMNS, { tabColor: 'FF2E8B57' });
+    const columns = prospectColumns(options.links);
+    const prospects = book.addRowSheet('Prospects', columns, { tabColor: 'FF2E8B57' });
+    printReadable(prospects.ws, columns);
     for await (const row of rows) await prospects.add(row);
     prospects.commit();
     const left = book.addRowSheet('Suppressed', SUPPRESSED_COLUMNS, { tabColor: 'FF7F8C8D' });

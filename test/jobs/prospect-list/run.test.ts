@@ -92,6 +92,9 @@ function job(suppress: string, over: Record<string, unknown> = {}): ProspectList
     enrich: 8,
     suppress,
     delivered: 'exclude',
+    // This test is about merging and suppression: closed and acquired companies are kept (the
+    // default leaves them out; worth-calling.test.ts proves that against the sandbox).
+    keepClosed: true,
     crm: [...CRM_PROFILES],
     budget: { credits: 10 },
     outputs: ['csv', 'xlsx', 'pdf'],
