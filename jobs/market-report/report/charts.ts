@@ -78,11 +78,6 @@ export function serviceChartGroup(spec: ChartSpec): ChartGroup {
   return 'other';
 }
 
-/** The data keys a chart draws. */
-function seriesKeys(spec: ChartSpec): Set<string> {
-  return new Set(normalizeChart(spec).series.map((s) => s.key));
-}
-
 /**
  * Render size for a chart of `size`, in px: larger than its place on the page, so that the
  * PDF scales it down (labels print at about 7 to 8 pt, as in a printed market report).
