@@ -6,7 +6,7 @@ import { keepRenderedFiles, outputFolder, readPreviousSnapshot, runOpening } fro
 import type { RenderOutput } from '../../activities/types.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
-import { compare, readAnswers, readCountry, snapshotOf, type RunSnapshot } from './data.js';
+import { compare, readAnswers, readCountry, snapshotOf, weekFigures, type RunSnapshot } from './data.js';
 import { toMarketReportModel } from './model.js';
 import {
   openingFigures,
@@ -35,7 +35,9 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
         countries.map((c) => c.overview?.as_of).find((d): d is string => typeof d === 'string') ??
         input.stats.startedAt.slice(0, 10);
       const comparisons = compare(countries, previous, input.job.top);
+      const weeks = weekFigures(countries, previous, input.stats.startedAt);
       const model = toMarketReportModel({
+        weeks,
         job: input.job,
         countries,
         answers,
@@ -51,6 +53,7 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
         input.stats.startedAt,
         countries,
         input.job.top,
+        weeks,
       );
       const snapshotRef = await store.putJson(input.runKey, 'report/snapshot', snapshot);
       return { modelRef, snapshotRef, asOf };
@@ -65,7 +68,12 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
       const root = input.job.destination ?? deps.reportsDir;
       const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
       const fileBase = safeFileName(`${input.job.id}-${input.date}`);
-      const res = await renderMarket(model, { outDir, formats: input.job.outputs, fileBase });
+      const res = await renderMarket(model, {
+        outDir,
+        formats: input.job.outputs,
+        fileBase,
+        links: deps.serviceLinks ?? null,
+      });
       const notProvided = model.countries.flatMap((c) =>
         (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
       );

@@ -48,6 +48,14 @@ export const MarketReportJobSchema = z
       .strict()
       .default({ investors: 5, startups: 5 }),
     questions: z.array(questionSchema).max(50).default([]),
+    /**
+     * The workbook: native (editable, printable) charts only by default; `chartImages: true`
+     * also places each chart as a picture, for consumers that want images.
+     */
+    workbook: z
+      .object({ chartImages: z.boolean().default(false) })
+      .strict()
+      .default({ chartImages: false }),
   })
   .strict()
   .refine((j) => (j.countries === undefined) !== (j.region === undefined), {

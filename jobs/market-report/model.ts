@@ -3,8 +3,14 @@
  * (reports/market/model.ts). Plain data in, plain data out.
  */
 import type { MarketReportJob } from './job.js';
-import type { AgentAnswer, CountrySection, MarketReportModel } from './report/model.js';
-import type { AnswerData, CountryComparison, CountryData, RunSnapshot } from './data.js';
+import type {
+  AgentAnswer,
+  CountrySection,
+  MarketReportModel,
+  WeekFigures,
+  WeekRound,
+} from './report/model.js';
+import type { AnswerData, CountryComparison, CountryData, CountryWeekData, RunSnapshot } from './data.js';
 import type { RunStats } from '../../activities/types.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -77,6 +83,7 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
       total_raised_usd: s.total_raised_usd,
       last_round_date: s.last_round_date,
       last_round_amount_usd: s.last_round_amount_usd,
+      website: s.website,
       url: s.url,
     })),
     profiles,
@@ -111,9 +118,86 @@ function answer(a: AnswerData): AgentAnswer {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/** The first of a row's keys that holds a value of the given type. */
+function pick(row: Record<string, unknown>, keys: string[], type: 'string' | 'number'): unknown {
+  for (const k of keys) if (typeof row[k] === type) return row[k];
+  return undefined;
+}
+
+/**
+ * The rounds the data agent's answers list with a date from `from` to `to` and an amount: the
+ * week's rounds, each once (same startup, date and amount), largest first, at most ten.
+ */
+export function weekRounds(
+  answers: AnswerData[],
+  from: string,
+  to: string,
+): { rounds: WeekRound[]; asked: boolean } {
+  const seen = new Set<string>();
+  const rounds: WeekRound[] = [];
+  let asked = false;
+  for (const a of answers) {
+    if (a.skipped) continue;
+    for (const row of a.rows) {
+      const date = pick(row, ['date', 'round_date', 'last_round_date'], 'string');
+      const startup = pick(row, ['startup', 'startup_name', 'company', 'name'], 'string');
+      const amount = pick(row, ['amount_usd', 'round_amount_usd', 'amount'], 'number');
+      if (typeof date !== 'string' || typeof startup !== 'string' || typeof amount !== 'number') continue;
+      asked = true;
+      const day = date.slice(0, 10);
+      if (day < from || day > to) continue;
+      const id = `${startup}|${day}|${amount}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const stage = pick(row, ['stage', 'round_stage'], 'string');
+      const lead = pick(row, ['lead_investor', 'lead', 'lead_investor_name'], 'string');
+      const country = pick(row, ['country', 'hq_country'], 'string');
+      rounds.push({
+        country: typeof country === 'string' ? country : a.country,
+        startup,
+        stage: typeof stage === 'string' ? stage : null,
+        amount_usd: amount,
+        date: day,
+        lead_investor: typeof lead === 'string' ? lead : null,
+      });
+    }
+  }
+  rounds.sort((x, y) => (y.amount_usd ?? 0) - (x.amount_usd ?? 0) || y.date.localeCompare(x.date));
+  return { rounds: rounds.slice(0, 10), asked };
+}
+
+function weekOf(
+  weeks: CountryWeekData[],
+  answers: AnswerData[],
+  previous: RunSnapshot | null,
+  from: string,
+  to: string,
+): WeekFigures {
+  const count = (w: { deals: number; capital_usd: number } | null) =>
+    w ? { deals: w.deals, capital_usd: w.capital_usd } : null;
+  const { rounds, asked } = weekRounds(answers, from, to);
+  return {
+    since: previous?.runAt ?? null,
+    from,
+    to,
+    countries: weeks.map((w) => ({
+      country: w.country,
+      week: count(w.week),
+      previous: count(w.previous),
+      average: w.average ? { ...w.average } : null,
+    })),
+    rounds,
+    roundsAsked: asked,
+  };
+}
+
 /** The renderer's model of one run. */
 export function toMarketReportModel(input: {
   job: MarketReportJob;
+  /** Each country's week (data.ts weekFigures); none: the report has no week. */
+  weeks?: CountryWeekData[];
   countries: CountryData[];
   answers: AnswerData[];
   comparisons: CountryComparison[];
@@ -124,7 +208,7 @@ export function toMarketReportModel(input: {
 }): MarketReportModel {
   const { job, countries, stats, previous, asOf } = input;
   const asOfYear = Number(asOf.slice(0, 4));
-  const from = new Date(Date.parse(`${asOf}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${asOf}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
   const creditsByOp: Record<string, number> = {};
   for (const a of input.answers) creditsByOp.ask = (creditsByOp.ask ?? 0) + a.charged;
   const notes: string[] = [];
@@ -145,8 +229,14 @@ export function toMarketReportModel(input: {
     for (const note of c.readingNotes) notes.push(`${c.country}: ${note}`);
   }
   return {
-    job: { id: job.id, title: job.title, countries: job.countries },
+    job: {
+      id: job.id,
+      title: job.title,
+      countries: job.countries,
+      workbook: { chartImages: job.workbook.chartImages },
+    },
     period: { from, to: asOf, asOf },
+    ...(input.weeks ? { week: weekOf(input.weeks, input.answers, previous, from, asOf) } : {}),
     generatedAt: input.generatedAt ?? new Date().toISOString(),
     countries: countries.map((c) => section(c, job.top)),
     answers: input.answers.map(answer),

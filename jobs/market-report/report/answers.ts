@@ -5,7 +5,14 @@
  * separators, amounts as $1.2M, dates as 17 Nov 2026).
  */
 import { humanizeKey, isIdentifierKey, isKeyColumn, unitFromKey } from '../../../reports/charts/index.js';
-import { formatDate, formatInt, formatNumber, formatPct, formatUsd } from '../../../reports/format.js';
+import { formatDate, formatInt, formatNumber } from '../../../reports/format.js';
+import {
+  formatMoneyIn,
+  formatPctFixed,
+  moneyUnit,
+  stageLabel,
+  type MoneyUnit,
+} from '../../../reports/editorial.js';
 import type { AgentAnswer } from './model.js';
 
 /** Most columns an answer table prints in the PDF (the workbook has them all). */
@@ -83,17 +90,32 @@ export function isDateColumn(rows: Record<string, unknown>[], col: string): bool
   );
 }
 
-/** A value of column `column` as printed: amounts, percentages, counts, years and ids, dates. */
-export function answerCellText(v: unknown, column: string, dateColumn = false): string {
+/** The money unit of each amount column of an answer table (one unit and precision a column). */
+export function answerUnits(rows: Record<string, unknown>[], columns: string[]): Map<string, MoneyUnit> {
+  const out = new Map<string, MoneyUnit>();
+  for (const c of columns)
+    if (!isIdentifierKey(c) && unitFromKey(c) === 'usd')
+      out.set(c, moneyUnit(rows.map((r) => (typeof r[c] === 'number' ? r[c] : null))));
+  return out;
+}
+
+/** True for a column of stage keys (`stage`, `round_stage`). */
+const isStageColumn = (column: string): boolean => /(^|_)stage$/i.test(column);
+
+/**
+ * A value of column `column` as printed: amounts (in the column's unit when given), percentages
+ * with one decimal, counts, years and ids, dates, stages in words.
+ */
+export function answerCellText(v: unknown, column: string, dateColumn = false, unit?: MoneyUnit): string {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'number') {
     if (isIdentifierKey(column)) return String(v);
-    const unit = unitFromKey(column);
-    if (unit === 'usd') return formatUsd(v);
-    if (unit === 'pct') return formatPct(v);
+    const kind = unitFromKey(column);
+    if (kind === 'usd') return formatMoneyIn(v, unit ?? moneyUnit([v]), { symbol: true });
+    if (kind === 'pct') return formatPctFixed(v);
     return Number.isInteger(v) ? formatInt(v) : formatNumber(v, 2);
   }
-  if (typeof v === 'string') return dateColumn ? formatDate(v) : v;
+  if (typeof v === 'string') return dateColumn ? formatDate(v) : isStageColumn(column) ? stageLabel(v) : v;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   return JSON.stringify(v);
 }
@@ -101,4 +123,30 @@ export function answerCellText(v: unknown, column: string, dateColumn = false): 
 /** The header of an answer column. */
 export function answerHeader(column: string): string {
   return humanizeKey(column);
+}
+
+/**
+ * A question as a heading in words (its intent, not its prompt): first letter upper case, "of
+ * the last 7 days" as ", last 7 days", and the country it names moved after a colon.
+ *
+ * @example answerTitle('largest rounds of the last 7 days in United States', 'United States')
+ * // 'Largest rounds, last 7 days: United States'
+ */
+export function answerTitle(question: string, country?: string | null): string {
+  let t = question.trim().replace(/[?.!]+$/, '');
+  let where: string | null = null;
+  if (country) {
+    const escaped = country.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(`\\s+in\\s+(the\\s+)?${escaped}$`, 'i').exec(t);
+    if (m) {
+      t = t.slice(0, m.index);
+      where = country;
+    }
+  }
+  t = t.replace(
+    /\s+(of|in|over|during)\s+the\s+(last|past)\s+(\d+)\s+(days|weeks|months|years)\b/i,
+    ', last $3 $4',
+  );
+  t = t.charAt(0).toUpperCase() + t.slice(1);
+  return where ? `${t}: ${where}` : t;
 }

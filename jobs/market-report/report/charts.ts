@@ -7,7 +7,8 @@ import type { ChartSpec } from '../../../api/envelope.js';
 import { isIdentifierKey, normalizeChart, renderChart } from '../../../reports/charts/index.js';
 import type { ChartLayout, RenderedChart } from '../../../reports/charts/index.js';
 import { answerColumnsForPdf } from './answers.js';
-import { countryFigures, yearRows, asOfYear } from './figures.js';
+import { stageLabel, yearLabel } from '../../../reports/editorial.js';
+import { countryFigures, yearRows, asOfYear, sectorsByChart } from './figures.js';
 import type { MarketReportModel } from './model.js';
 
 /** The subsection of a country section a chart belongs to. */
@@ -75,20 +76,6 @@ export function serviceChartGroup(spec: ChartSpec): ChartGroup {
   )
     return 'years';
   return 'other';
-}
-
-/** The data keys a chart draws. */
-function seriesKeys(spec: ChartSpec): Set<string> {
-  return new Set(normalizeChart(spec).series.map((s) => s.key));
-}
-
-/** True when `service` already shows what `own` shows: same kind of chart (arc or not) and every series of `own`. */
-function sameView(own: ChartSpec, service: ChartSpec): boolean {
-  const a = normalizeChart(own);
-  const b = normalizeChart(service);
-  if ((a.kind === 'arc') !== (b.kind === 'arc')) return false;
-  const keys = seriesKeys(service);
-  return a.series.every((s) => keys.has(s.key));
 }
 
 /**
@@ -169,7 +156,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
           { key: 'capital_usd', name: 'Capital (USD)', type: 'line', unit: 'USD' },
         ],
         data: years.map((y) => ({
-          period: y.partial ? `${y.year} YTD` : String(y.year),
+          period: y.partial ? `${y.year} YTD` : yearLabel(y.year, model.period.asOf),
           deals: y.deals,
           capital_usd: y.capital_usd,
         })),
@@ -187,7 +174,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
         title: `${c.country}: share of deals by stage`,
         xKey: 'stage',
         series: ['deals'],
-        data: c.stage_mix.map((s) => ({ stage: s.stage, deals: s.deals })),
+        data: c.stage_mix.map((s) => ({ stage: stageLabel(s.stage), deals: s.deals })),
       },
     };
   }
@@ -206,7 +193,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
           byCapital ? { key: 'capital_usd', name: 'Capital', unit: 'USD' } : { key: 'deals', name: 'Deals' },
         ],
         unit: byCapital ? 'USD' : 'deals',
-        data: c.top_sectors.map((s) => ({
+        data: sectorsByChart(c.top_sectors).map((s) => ({
           sector: s.sector,
           deals: s.deals,
           capital_usd: s.capital_usd ?? null,
@@ -244,6 +231,26 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
 const GROUPS: ChartGroup[] = ['years', 'stages', 'sectors', 'investors', 'other'];
 
 /**
+ * A chart spec as a reader reads it: stage keys in its rows in words (`series-a` -> `Series A`)
+ * and a year in progress marked YTD (`2026` -> `2026 YTD`) in the column it is drawn along.
+ */
+export function readerChart(spec: ChartSpec, asOf: string): ChartSpec {
+  if (!Array.isArray(spec.data)) return spec;
+  const x = typeof spec.xKey === 'string' ? spec.xKey : null;
+  const data = spec.data.map((row) => {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) return row;
+    const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(out)) {
+      if (typeof v === 'string' && /(^|_)stage$/i.test(k)) out[k] = stageLabel(v);
+      if (k === x && /^(year|period|fy)$/i.test(k) && (typeof v === 'number' || /^\d{4}$/.test(String(v))))
+        out[k] = yearLabel(Number(v), asOf);
+    }
+    return out;
+  });
+  return { ...spec, data };
+}
+
+/**
  * The charts of a model, in the order they appear in the PDF, each with its place and size.
  * Every chart the service returned is there once, in the subsection it belongs to; the
  * report's own chart of a subsection is left out when a service chart there shows the same
@@ -264,7 +271,10 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     for (const group of GROUPS) {
       const theirs = service.filter((d) => d.place.kind === 'country' && d.place.group === group);
       const mine = own[group];
-      const drafts = [...(mine && !theirs.some((t) => sameView(mine.spec, t.spec)) ? [mine] : []), ...theirs];
+      // One chart of a subsection's data: the report's own (its rows labelled as the table's);
+      // a service chart of the same data (stage mix as a bar beside the donut, capital by year
+      // twice) is not drawn again. Charts of other data ('other') are all drawn.
+      const drafts = group === 'other' ? theirs : mine ? [mine] : theirs.slice(0, 1);
       const hasTable = {
         years: c.by_year.length > 0,
         stages: c.stage_mix.length > 0,
@@ -315,12 +325,12 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
             fromService: false,
             spec: {
               type: 'bar',
-              title: `Capital by country: ${lfy} and ${ytd} to date`,
+              title: `Capital by country: ${lfy} and ${yearLabel(ytd, model.period.asOf)}`,
               xKey: 'country',
               unit: 'USD',
               series: [
                 { key: 'full', name: String(lfy) },
-                { key: 'ytd', name: `${ytd} YTD` },
+                { key: 'ytd', name: yearLabel(ytd, model.period.asOf) },
               ],
               data: figs.map((f) => ({ country: f.country, full: f.lastFull.capital, ytd: f.ytd.capital })),
             },
@@ -332,12 +342,12 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
             fromService: false,
             spec: {
               type: 'bar',
-              title: `Deals by country: ${lfy} and ${ytd} to date`,
+              title: `Deals by country: ${lfy} and ${yearLabel(ytd, model.period.asOf)}`,
               xKey: 'country',
               unit: 'deals',
               series: [
                 { key: 'full', name: String(lfy) },
-                { key: 'ytd', name: `${ytd} YTD` },
+                { key: 'ytd', name: yearLabel(ytd, model.period.asOf) },
               ],
               data: figs.map((f) => ({ country: f.country, full: f.lastFull.deals, ytd: f.ytd.deals })),
             },
@@ -348,7 +358,7 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
       ),
     );
   }
-  return out;
+  return out.map((p) => ({ ...p, spec: readerChart(p.spec, model.period.asOf) }));
 }
 
 function ytdMinusOne(model: MarketReportModel): number {

@@ -3,15 +3,18 @@
  * full year and year to date per country, totals, the executive summary's sentences, and the
  * key figures and headline the report opens with.
  */
-import {
-  formatDate,
-  formatInt,
-  formatPct,
-  formatUsd,
-  headlineText,
-  pctChange,
-} from '../../../reports/format.js';
+import { formatDate, formatInt, formatNumber, headlineText, pctChange } from '../../../reports/format.js';
 import type { KeyFigure } from '../../../reports/pdf/index.js';
+import {
+  formatDateRange,
+  formatMoneyIn,
+  formatPctFixed,
+  moneyUnit,
+  plural,
+  stageLabel,
+  yearLabel,
+  type MoneyUnit,
+} from '../../../reports/editorial.js';
 import type { CountryChange, CountrySection, MarketReportModel, YearFigures } from './model.js';
 
 export interface YearRow extends YearFigures {
@@ -144,7 +147,79 @@ export function totals(model: MarketReportModel): Totals {
 
 /** "+12.5%" / "-3%" / "n/a" for prose. */
 function change(p: number | null | undefined): string {
-  return typeof p === 'number' && Number.isFinite(p) ? formatPct(p, true) : 'n/a';
+  return typeof p === 'number' && Number.isFinite(p) ? formatPctFixed(p, true) : 'n/a';
+}
+
+/** An amount with its unit symbol (`$1.2B`), one decimal: prose and tiles. */
+export function money(usd: number | null | undefined, unit?: MoneyUnit): string {
+  return formatMoneyIn(usd, unit ?? moneyUnit([usd]), { symbol: true });
+}
+
+/** The week's totals over every country that has a week (null when none has). */
+export function weekTotals(model: MarketReportModel): {
+  week: { deals: number; capital_usd: number } | null;
+  previous: { deals: number; capital_usd: number } | null;
+  average: { deals: number; capital_usd: number; runs: number } | null;
+} {
+  const cs = model.week?.countries ?? [];
+  const sum = (list: ({ deals: number; capital_usd: number } | null)[]) => {
+    const known = list.filter((w): w is { deals: number; capital_usd: number } => w !== null);
+    return known.length === 0 || known.length < list.length
+      ? null
+      : known.reduce((t, w) => ({ deals: t.deals + w.deals, capital_usd: t.capital_usd + w.capital_usd }), {
+          deals: 0,
+          capital_usd: 0,
+        });
+  };
+  const avgs = cs.map((c) => c.average);
+  const runs = Math.min(...avgs.map((a) => a?.runs ?? 0));
+  const average = cs.length > 0 && runs > 0 ? sum(avgs) : null;
+  return {
+    week: cs.length > 0 ? sum(cs.map((c) => c.week)) : null,
+    previous: cs.length > 0 ? sum(cs.map((c) => c.previous)) : null,
+    average: average ? { ...average, runs } : null,
+  };
+}
+
+/** The week's opening sentences: the counts, what they compare with, and how they are counted. */
+export function weekSentences(model: MarketReportModel): { lead: string; basis: string } {
+  const w = model.week;
+  const names = model.countries.map((c) => c.country);
+  const list =
+    names.length <= 1 ? (names[0] ?? 'no country') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  const to = formatDate(model.period.asOf);
+  if (!w || !w.since) {
+    return {
+      lead: `This is the first run of this report for ${list}: the week's figures (the rounds the service adds between two runs) start with the next run. The year to date follows.`,
+      basis:
+        'How the week is counted: the rounds and capital the service adds for each country between two runs of this job (its deals and capital by year now, minus at the previous run), so a round reported late counts in the week it appears.',
+    };
+  }
+  const t = weekTotals(model);
+  const unit = moneyUnit([t.week?.capital_usd, t.previous?.capital_usd, t.average?.capital_usd]);
+  const parts: string[] = [];
+  if (t.week)
+    parts.push(
+      `In the week to ${to} the service added ${plural(t.week.deals, 'round')} worth ${money(t.week.capital_usd, unit)} across ${list}`,
+    );
+  else parts.push(`In the week to ${to} the service reported no comparable figures for every country`);
+  const against: string[] = [];
+  if (t.previous)
+    against.push(
+      `${plural(t.previous.deals, 'round')} and ${money(t.previous.capital_usd, unit)} the previous week`,
+    );
+  if (t.average && t.average.runs > 1)
+    against.push(
+      `${formatNumber(t.average.deals, 1)} rounds and ${money(t.average.capital_usd, unit)} a week on average over the last ${t.average.runs} runs`,
+    );
+  const lead = `${parts[0]}${against.length > 0 ? `, against ${against.join(' and ')}` : ''}.`;
+  return {
+    lead,
+    basis:
+      `How the week is counted: the rounds and capital the service added for each country since the previous run on ${formatDate(w.since)} ` +
+      `(its deals and capital by year now, minus at that run; any round date up to ${to}), so a round reported late counts in the week it appears. ` +
+      `The largest rounds below are those dated ${formatDateRange(w.from, w.to)} in the data agent's answers.`,
+  };
 }
 
 /** Trend of a change for colouring. */
@@ -172,26 +247,38 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
     names.length <= 1
       ? (names[0] ?? 'no country')
       : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const ytdLabel = yearLabel(t.ytdYear, model.period.asOf);
+  const unit = moneyUnit([t.capital, t.ytdCapital]);
+  const ytdFigs = figures.filter((f) => f.ytd.deals !== null);
+  const prevDeals = ytdFigs.reduce<number | null>(
+    (s, f) =>
+      s === null || f.ytd.dealsYoy == null || f.ytd.deals == null
+        ? null
+        : s + f.ytd.deals / (1 + f.ytd.dealsYoy / 100),
+    0,
+  );
+  const ytdChange = prevDeals !== null && prevDeals > 0 ? pctChange(t.ytdDeals, prevDeals) : null;
   overview.push(
-    `Across ${list}, startups closed ${formatInt(t.deals)} rounds worth ${formatUsd(t.capital)} in ${t.lastFullYear} ` +
-      `(${change(t.dealsYoy)} deals and ${change(t.capitalYoy)} capital year on year). ` +
-      `In ${t.ytdYear} to ${formatDate(model.period.asOf)}, ${formatInt(t.ytdDeals)} rounds raised ${formatUsd(t.ytdCapital)}.`,
+    `Across ${list}, ${plural(t.ytdDeals, 'round')} raised ${money(t.ytdCapital, unit)} in ${ytdLabel} (to ${formatDate(model.period.asOf)}` +
+      (ytdChange !== null ? `; ${change(ytdChange)} deals against the same period of ${t.ytdYear - 1}` : '') +
+      `). The full year ${t.lastFullYear} counted ${plural(t.deals, 'round')} worth ${money(t.capital, unit)} ` +
+      `(${change(t.dealsYoy)} deals and ${change(t.capitalYoy)} capital on ${t.lastFullYear - 1}).`,
   );
   const ranked = [...figures].sort((a, b) => (b.lastFull.capital ?? 0) - (a.lastFull.capital ?? 0));
   const lead = ranked[0];
   if (lead && ranked.length > 1 && t.capital > 0) {
     overview.push(
-      `${lead.country} was the largest market by capital in ${lead.lastFullYear} with ${formatUsd(lead.lastFull.capital)} ` +
-        `(${formatPct(((lead.lastFull.capital ?? 0) / t.capital) * 100)} of the total across the countries covered).`,
+      `${lead.country} was the largest market by capital in ${lead.lastFullYear} with ${money(lead.lastFull.capital, unit)} ` +
+        `(${formatPctFixed(((lead.lastFull.capital ?? 0) / t.capital) * 100)} of the total across the countries covered).`,
     );
   }
   const countries = figures.map((f) => {
     const parts = [
-      `${formatInt(f.lastFull.deals)} deals and ${formatUsd(f.lastFull.capital)} in ${f.lastFullYear} (${change(f.lastFull.dealsYoy)} deals, ${change(f.lastFull.capitalYoy)} capital YoY)`,
-      `${formatInt(f.ytd.deals)} deals and ${formatUsd(f.ytd.capital)} in ${f.ytdYear} to date` +
+      `${formatInt(f.ytd.deals)} deals and ${money(f.ytd.capital, unit)} in ${yearLabel(f.ytdYear, model.period.asOf)}` +
         (f.ytd.dealsYoy != null || f.ytd.capitalYoy != null
-          ? ` (${change(f.ytd.dealsYoy)} deals, ${change(f.ytd.capitalYoy)} capital vs the same period last year)`
+          ? ` (${change(f.ytd.dealsYoy)} deals, ${change(f.ytd.capitalYoy)} capital against the same period of ${f.ytdYear - 1})`
           : ''),
+      `${formatInt(f.lastFull.deals)} deals and ${money(f.lastFull.capital, unit)} in ${f.lastFullYear} (${change(f.lastFull.dealsYoy)} deals, ${change(f.lastFull.capitalYoy)} capital on ${f.lastFullYear - 1})`,
     ];
     if (f.topSector) parts.push(`leading sector ${f.topSector}`);
     return `${f.country}: ${parts.join('; ')}.`;
@@ -215,17 +302,17 @@ export function summaryParts(model: MarketReportModel): SummaryParts {
     const entered =
       cmp.newStartups.length + cmp.newTopInvestors.length === 0
         ? 'no new startup or investor entered the lists'
-        : `${cmp.newStartups.length} ${cmp.newStartups.length === 1 ? 'startup' : 'startups'} and ${cmp.newTopInvestors.length} ${cmp.newTopInvestors.length === 1 ? 'investor' : 'investors'} entered the lists`;
+        : `${plural(cmp.newStartups.length, 'startup')} and ${plural(cmp.newTopInvestors.length, 'investor')} entered the lists`;
     const figuresMoved =
       moves.length === 0
         ? ''
         : still
-          ? '; year-to-date figures are unchanged'
-          : `; year-to-date figures moved ${moves.join('; ')}`;
+          ? `; ${yearLabel(asOfYear(model), model.period.asOf)} figures are unchanged`
+          : `; ${yearLabel(asOfYear(model), model.period.asOf)} figures moved ${moves.join('; ')}`;
     changes.push(`Since the previous run on ${formatDate(cmp.previousRunAt)}: ${entered}${figuresMoved}.`);
   } else {
     changes.push(
-      'This is the first run of this report: there is no previous run to compare with. Changes since the previous run appear from the next run on.',
+      'No previous run to compare the lists with: changes since the previous run appear from the next run on.',
     );
   }
   if (model.stats.partial) {
@@ -244,12 +331,12 @@ export function summaryParagraphs(model: MarketReportModel): string[] {
 
 /** `+12.5% YoY` for a finite change, else nothing. */
 function yoyNote(p: number | null | undefined, label = 'YoY'): string | undefined {
-  return typeof p === 'number' && Number.isFinite(p) ? `${formatPct(p, true)} ${label}` : undefined;
+  return typeof p === 'number' && Number.isFinite(p) ? `${formatPctFixed(p, true)} ${label}` : undefined;
 }
 
 /** A tile's note and colour for a year-on-year change (nothing when the change is unknown). */
-export function withTrend(p: number | null): Pick<KeyFigure, 'note' | 'trend'> {
-  const note = yoyNote(p);
+export function withTrend(p: number | null, label = 'YoY'): Pick<KeyFigure, 'note' | 'trend'> {
+  const note = yoyNote(p, label);
   return note ? { note, trend: trendOf(p) } : {};
 }
 
@@ -262,23 +349,36 @@ export function openingFigures(model: MarketReportModel): KeyFigure[] {
   const cmp = model.comparison;
   const firstRun = !cmp.previousRunAt;
   const since = cmp.previousRunAt ? `since ${formatDate(cmp.previousRunAt)}` : '';
+  const w = weekTotals(model);
+  const ytd = yearLabel(t.ytdYear, model.period.asOf);
+  const vsPrev = (now: number, prev: number | undefined): Pick<KeyFigure, 'note' | 'trend'> => {
+    if (prev === undefined) return { note: since ? `added ${since}` : 'first run' };
+    const p = pctChange(now, prev);
+    return p === null
+      ? { note: 'previous week: none' }
+      : { note: `${formatPctFixed(p, true)} vs previous week`, trend: trendOf(p) };
+  };
+  const unit = moneyUnit([w.week?.capital_usd, t.ytdCapital]);
   return [
-    { label: `Deals ${t.lastFullYear}`, value: formatInt(t.deals), ...withTrend(t.dealsYoy) },
-    { label: `Capital ${t.lastFullYear}`, value: formatUsd(t.capital), ...withTrend(t.capitalYoy) },
+    w.week
+      ? {
+          label: 'Deals this week',
+          value: formatInt(w.week.deals),
+          ...vsPrev(w.week.deals, w.previous?.deals),
+        }
+      : { label: 'Deals this week', value: 'First run', note: 'counted from the next run' },
+    w.week
+      ? {
+          label: 'Capital this week',
+          value: money(w.week.capital_usd),
+          ...vsPrev(w.week.capital_usd, w.previous?.capital_usd),
+        }
+      : { label: 'Capital this week', value: 'First run', note: 'counted from the next run' },
+    { label: `Deals ${ytd}`, value: formatInt(t.ytdDeals), note: `to ${formatDate(model.period.asOf)}` },
     {
-      label: `Deals ${t.ytdYear} YTD`,
-      value: formatInt(t.ytdDeals),
+      label: `Capital ${ytd}`,
+      value: money(t.ytdCapital, unit),
       note: `to ${formatDate(model.period.asOf)}`,
-    },
-    {
-      label: `Capital ${t.ytdYear} YTD`,
-      value: formatUsd(t.ytdCapital),
-      note: `to ${formatDate(model.period.asOf)}`,
-    },
-    {
-      label: 'Countries',
-      value: formatInt(model.countries.length),
-      note: model.countries.map((c) => c.country).join(', '),
     },
     firstRun
       ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
@@ -294,7 +394,22 @@ export function openingFigures(model: MarketReportModel): KeyFigure[] {
   ];
 }
 
-/** The report's opening sentence (the executive summary's first paragraph), as a headline. */
+/** The report's opening sentence (the week's, then the year to date's), as a headline. */
 export function openingHeadline(model: MarketReportModel): string {
-  return headlineText(summaryParts(model).overview[0] ?? '');
+  const lead = model.week?.since ? weekSentences(model).lead : summaryParts(model).overview[0];
+  return headlineText(lead ?? '');
+}
+
+/** A stage as the report prints it. */
+export const stageText = stageLabel;
+
+/**
+ * A country's top sectors in the order the report's sector chart plots them: by capital when the
+ * service gives capital, else by deals (the table beside the chart follows the same order).
+ */
+export function sectorsByChart<T extends { deals: number; capital_usd?: number | null }>(sectors: T[]): T[] {
+  const byCapital = sectors.some((s) => typeof s.capital_usd === 'number');
+  return [...sectors].sort((a, b) =>
+    byCapital ? (b.capital_usd ?? 0) - (a.capital_usd ?? 0) || b.deals - a.deals : b.deals - a.deals,
+  );
 }

@@ -8,6 +8,7 @@
  * dates and times as ISO 8601 strings; `url` is the service's link (http/https) or null.
  */
 import type { ChartSpec } from '../../../api/envelope.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 
 /** One year of a country's market (country_overview by_year). */
 export interface YearFigures {
@@ -63,6 +64,8 @@ export interface StartupRow {
   total_raised_usd?: number | null;
   last_round_date?: string | null;
   last_round_amount_usd?: number | null;
+  /** The company's own website, as the service gives it (a domain or a URL). */
+  website?: string | null;
   url?: string | null;
 }
 
@@ -157,8 +160,61 @@ export interface RunStats {
   rateLimitWaits?: number;
 }
 
+/** The deals and capital of one week of a country (or of all countries). */
+export interface WeekCount {
+  deals: number;
+  capital_usd: number;
+}
+
+/** A country's week: what the service added since the previous run, against earlier weeks. */
+export interface CountryWeek {
+  country: string;
+  /** Rounds and capital the service added since the previous run; null on a first run. */
+  week: WeekCount | null;
+  /** The previous run's week; null when that run had none. */
+  previous: WeekCount | null;
+  /** The average week of the last runs before this one (up to four), and how many it averages. */
+  average: (WeekCount & { runs: number }) | null;
+}
+
+/** A round dated in the week, as the data agent's answers list it. */
+export interface WeekRound {
+  country: string | null;
+  startup: string;
+  stage: string | null;
+  amount_usd: number | null;
+  date: string;
+  lead_investor: string | null;
+}
+
+/**
+ * The week the report is named for. The counts are the rounds the service added since the
+ * previous run (by-year totals now minus at that run, any round date); the largest rounds are
+ * those the data agent's answers list with a date in `from`..`to`.
+ */
+export interface WeekFigures {
+  /** The previous run's start (ISO); null on a first run. */
+  since: string | null;
+  /** The seven days to the as-of date the rounds list covers. */
+  from: string;
+  to: string;
+  countries: CountryWeek[];
+  /** The largest rounds dated in the week, largest first (at most ten). */
+  rounds: WeekRound[];
+  /** Whether any of the job's questions listed the week's rounds. */
+  roundsAsked: boolean;
+}
+
 export interface MarketReportModel {
-  job: { id: string; title: string; countries: string[] };
+  job: {
+    id: string;
+    title: string;
+    countries: string[];
+    /** Workbook options of the job (default: native charts only). */
+    workbook?: { chartImages: boolean };
+  };
+  /** The week the report leads with; absent in models written before it was added. */
+  week?: WeekFigures;
   period: { from: string; to: string; asOf: string };
   generatedAt: string;
   countries: CountrySection[];
@@ -175,6 +231,11 @@ export interface RenderMarketReportOptions {
   fileBase: string;
   /** Fixed PDF creation date and workbook dates (tests, reproducible output). Default `generatedAt`. */
   creationDate?: Date;
+  /**
+   * Where the service is and where readers reach its views: every service link goes through
+   * `readerUrl` with it. Null or absent: links at loopback or private addresses are left out.
+   */
+  links?: ServiceLinks | null;
 }
 
 export interface RenderMarketReportResult {

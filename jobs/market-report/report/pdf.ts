@@ -7,7 +7,18 @@
  * `planCharts`); a heading stays with the block under it, and a block moves to the next page
  * only when it does not fit.
  */
-import { safeUrl } from '../../../reports/excel/safe.js';
+import {
+  formatDateRange,
+  formatMoneyIn,
+  formatPctFixed,
+  moneyHeader,
+  moneyUnit,
+  plural,
+  stageLabel,
+  yearLabel,
+  type MoneyUnit,
+} from '../../../reports/editorial.js';
+import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
 import { measureText } from '../../../reports/fonts.js';
 import {
   formatDate,
@@ -15,20 +26,31 @@ import {
   formatDuration,
   formatInt,
   formatNumber,
-  formatPct,
-  formatUsd,
 } from '../../../reports/format.js';
 import { ReportPdf } from '../../../reports/pdf/index.js';
 import type { KeyFigure, RowCell, TableColumn, TableOptions } from '../../../reports/pdf/index.js';
 import {
   answerCellText,
   answerColumnsForPdf,
+  answerUnits,
   answerHeader,
   isDateColumn,
   isNumericColumn,
 } from './answers.js';
 import type { ChartGroup, PlannedChart, RenderedCharts } from './charts.js';
-import { countryFigures, openingFigures, summaryParts, totals, withTrend, yearRows } from './figures.js';
+import {
+  countryFigures,
+  money,
+  openingFigures,
+  sectorsByChart,
+  summaryParts,
+  totals,
+  weekSentences,
+  weekTotals,
+  withTrend,
+  yearRows,
+} from './figures.js';
+import { answerTitle } from './answers.js';
 import type { CountrySection, InvestorRow, MarketReportModel } from './model.js';
 
 interface Ctx {
@@ -37,7 +59,13 @@ interface Ctx {
   charts: RenderedCharts;
   planned: PlannedChart[];
   drawn: Set<string>;
+  links: ServiceLinks | null;
 }
+
+/** A percentage as every table prints it: one decimal, signed for changes. */
+const pct = (p: number | null | undefined, signed = false): string => formatPctFixed(p, signed);
+/** An amount in a table's unit (named once in its header). */
+const inUnit = (usd: number | null | undefined, unit: MoneyUnit): string => formatMoneyIn(usd, unit);
 
 const MAX_TABLE_ROWS = 25;
 const MUTED = '#5b6470';
@@ -151,8 +179,9 @@ function countryCharts(ctx: Ctx, index: number, group: ChartGroup): PlannedChart
   );
 }
 
-function link(url: string | null | undefined): string | null {
-  return safeUrl(url);
+/** A link the reader can open (readerUrl), or null. */
+function link(ctx: Ctx, url: string | null | undefined): string | null {
+  return readerUrl(url, ctx.links);
 }
 
 /** Title of the report as printed. */
@@ -168,7 +197,7 @@ function cover(ctx: Ctx): void {
     title: reportTitle(model),
     subtitle: names.length > 0 ? names.join(' · ') : model.job.countries.join(' · '),
     lines: [
-      `Period: ${formatDate(model.period.from)} to ${formatDate(model.period.to)}`,
+      `Week: ${formatDateRange(model.period.from, model.period.to)}`,
       `Data as of ${formatDate(model.period.asOf)}`,
       `Generated ${formatDateTime(model.generatedAt)}`,
       ...(model.stats.partial ? ['Status: partial (see Methodology)'] : []),
@@ -184,66 +213,137 @@ function executiveSummary(ctx: Ctx): void {
   const { model, pdf } = ctx;
   const t = totals(model);
   const cmp = model.comparison;
-  const firstRun = !cmp.previousRunAt;
+  const asOf = model.period.asOf;
+  const ytd = yearLabel(t.ytdYear, asOf);
   pdf.heading('Executive summary', 1);
   pdf.keyFigures(openingFigures(model), 4);
-  const parts = summaryParts(model);
-  for (const p of parts.overview) pdf.paragraph(p);
-  if (parts.countries.length > 0) pdf.bullets(parts.countries);
-  for (const p of parts.changes) pdf.paragraph(p);
+  const week = weekSentences(model);
+  pdf.paragraph(week.lead);
+  pdf.paragraph(week.basis, { size: 8.5, color: MUTED });
 
-  const figs = model.countries.map((c) => countryFigures(model, c));
-  if (figs.length > 0) {
-    const ytdYear = figs[0]?.ytdYear ?? t.ytdYear;
-    if (firstRun) {
-      // Nothing to compare with yet: only the year-to-date change vs the same period last year.
+  const w = model.week;
+  if (w?.since) {
+    const tw = weekTotals(model);
+    const rows = w.countries.map((c) => ({ name: c.country, ...c }));
+    const all = { name: 'All countries', week: tw.week, previous: tw.previous, average: tw.average };
+    const unit = moneyUnit(
+      [...rows, all].flatMap((r) => [r.week?.capital_usd, r.previous?.capital_usd, r.average?.capital_usd]),
+    );
+    const runs = Math.max(0, ...rows.map((r) => r.average?.runs ?? 0));
+    const avgHeader = runs > 1 ? `${runs}-run avg.` : null;
+    const change = (now: number | undefined, prev: number | undefined) =>
+      now === undefined || prev === undefined || prev === 0
+        ? '—'
+        : pct(((now - prev) / Math.abs(prev)) * 100, true);
+    headedTable(
+      ctx,
+      `The week by country: rounds added since ${formatDate(w.since)}`,
+      [
+        { header: 'Country', width: 1.7 },
+        { header: 'Deals', width: 0.7, align: 'right' },
+        { header: 'Prev. week', width: 0.8, align: 'right' },
+        ...(avgHeader ? [{ header: avgHeader, width: 0.8, align: 'right' } satisfies TableColumn] : []),
+        { header: 'Change', width: 0.8, align: 'right' },
+        { header: moneyHeader('Capital', unit), width: 0.9, align: 'right' },
+        { header: `Prev. week (${unit === 'K' ? '$K' : `$${unit}`})`, width: 0.9, align: 'right' },
+        ...(avgHeader
+          ? [
+              {
+                header: `${avgHeader} (${unit === 'K' ? '$K' : `$${unit}`})`,
+                width: 0.9,
+                align: 'right',
+              } satisfies TableColumn,
+            ]
+          : []),
+      ],
+      [...rows, all].map((r) => [
+        r.name,
+        r.week ? formatInt(r.week.deals) : '—',
+        r.previous ? formatInt(r.previous.deals) : '—',
+        ...(avgHeader ? [r.average ? formatNumber(r.average.deals, 1) : '—'] : []),
+        change(r.week?.deals, r.previous?.deals),
+        inUnit(r.week?.capital_usd, unit),
+        inUnit(r.previous?.capital_usd, unit),
+        ...(avgHeader ? [inUnit(r.average?.capital_usd, unit)] : []),
+      ]),
+      {},
+      3,
+    );
+    pdf.paragraph(
+      `Prev. week: the previous run's week. ${avgHeader ? `${avgHeader}: the average week of the last ${runs} runs. ` : ''}Change: deals against the previous week.`,
+      { size: 8, color: MUTED },
+    );
+  }
+  if (w) {
+    const title = `Largest rounds dated ${formatDateRange(w.from, w.to)}`;
+    if (w.rounds.length > 0) {
+      const unit = moneyUnit(w.rounds.map((r) => r.amount_usd));
       headedTable(
         ctx,
-        `${ytdYear} year to date vs the same period of ${ytdYear - 1}`,
+        title,
         [
-          { header: 'Country', width: 2 },
-          { header: `Deals ${ytdYear} YTD`, align: 'right' },
-          { header: 'Deals YoY', align: 'right' },
-          { header: `Capital ${ytdYear} YTD`, align: 'right' },
-          { header: 'Capital YoY', align: 'right' },
+          { header: 'Startup', width: 1.8 },
+          { header: 'Country', width: 1.3 },
+          { header: 'Stage', width: 0.9 },
+          { header: moneyHeader('Amount', unit), width: 0.9, align: 'right' },
+          { header: 'Date', width: 0.9 },
+          { header: 'Lead investor', width: 1.8 },
         ],
-        figs.map((f) => [
-          f.country,
-          formatInt(f.ytd.deals),
-          formatPct(f.ytd.dealsYoy, true),
-          formatUsd(f.ytd.capital),
-          formatPct(f.ytd.capitalYoy, true),
+        w.rounds.map((r) => [
+          r.startup,
+          r.country ?? '—',
+          stageLabel(r.stage),
+          inUnit(r.amount_usd, unit),
+          formatDate(r.date),
+          r.lead_investor ?? 'not disclosed',
         ]),
         {},
         3,
       );
-      pdf.paragraph('Changes since the previous run: none yet, this is the first run of this report.', {
-        size: 8.5,
-        color: MUTED,
-      });
     } else {
-      headedTable(
-        ctx,
-        `Changes since the previous run (${formatDate(cmp.previousRunAt)}) and year on year`,
-        [
-          { header: 'Country', width: 2 },
-          { header: 'Deals vs last run', align: 'right' },
-          { header: 'Capital vs last run', align: 'right' },
-          { header: 'Deals YTD YoY', align: 'right' },
-          { header: 'Capital YTD YoY', align: 'right' },
-        ],
-        figs.map((f) => [
-          f.country,
-          formatPct(f.change?.deals_vs_last_run_pct, true),
-          formatPct(f.change?.capital_vs_last_run_pct, true),
-          formatPct(f.ytd.dealsYoy, true),
-          formatPct(f.ytd.capitalYoy, true),
-        ]),
-        {},
-        3,
+      pdf.heading(title, 3, { keepWith: 30 });
+      pdf.paragraph(
+        w.roundsAsked
+          ? 'The data agent listed no round dated in these seven days.'
+          : 'None of this job’s questions to the data agent lists rounds (for example “largest rounds of the last 7 days in {country}”), so the week’s rounds are not named.',
+        { size: 8.5, color: MUTED },
       );
     }
   }
+
+  const figs = model.countries.map((c) => countryFigures(model, c));
+  pdf.heading(`The year to date: ${ytd} against the same period of ${t.ytdYear - 1}`, 2, { keepWith: 120 });
+  const parts = summaryParts(model);
+  for (const p of parts.overview) pdf.paragraph(p);
+  if (figs.length > 0) {
+    const unit = moneyUnit(figs.flatMap((f) => [f.ytd.capital, f.lastFull.capital]));
+    headedTable(
+      ctx,
+      `${ytd} by country`,
+      [
+        { header: 'Country', width: 1.8 },
+        { header: `Deals ${ytd}`, align: 'right' },
+        { header: `vs same period ${t.ytdYear - 1}`, align: 'right' },
+        { header: moneyHeader(`Capital ${ytd}`, unit), width: 1.3, align: 'right' },
+        { header: `vs same period ${t.ytdYear - 1}`, align: 'right' },
+        { header: `Deals ${t.lastFullYear}`, align: 'right' },
+        { header: moneyHeader(`Capital ${t.lastFullYear}`, unit), align: 'right' },
+      ],
+      figs.map((f) => [
+        f.country,
+        formatInt(f.ytd.deals),
+        pct(f.ytd.dealsYoy, true),
+        inUnit(f.ytd.capital, unit),
+        pct(f.ytd.capitalYoy, true),
+        formatInt(f.lastFull.deals),
+        inUnit(f.lastFull.capital, unit),
+      ]),
+      {},
+      3,
+    );
+  }
+  if (parts.countries.length > 0) pdf.bullets(parts.countries);
+  for (const p of parts.changes) pdf.paragraph(p);
   if (cmp.newStartups.length > 0 || cmp.newTopInvestors.length > 0) {
     pdf.heading('New since the previous run', 3, { keepWith: 40 });
     // One paragraph per list, names grouped by country: compact even with dozens of names.
@@ -294,7 +394,7 @@ function investorTable(ctx: Ctx, title: string, rows: InvestorRow[], section: st
       { header: 'Type', width: 1.2 },
       { header: 'HQ', width: 1.6 },
       { header: 'Score', width: 0.7, align: 'right' },
-      { header: 'Investments', width: 1.15, align: 'right' },
+      { header: 'Investments, all time', width: 1.15, align: 'right' },
     ],
     list.map((r, i) => [
       String(i + 1),
@@ -304,7 +404,7 @@ function investorTable(ctx: Ctx, title: string, rows: InvestorRow[], section: st
       formatNumber(r.score, 1),
       formatInt(r.investments),
     ]),
-    { links: list.map((r) => [null, link(r.url)]), emptyText: 'No investors returned.' },
+    { links: list.map((r) => [null, link(ctx, r.url)]), emptyText: 'No investors returned.' },
   );
 }
 
@@ -312,12 +412,17 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   const { model, pdf } = ctx;
   const f = countryFigures(model, c);
   pdf.heading(c.country, 1);
-  const url = link(c.url);
+  const url = link(ctx, c.url);
   if (url) pdf.paragraph(`Interactive country view: ${url}`, { size: 8, link: url, gap: 6 });
+  const asOf = model.period.asOf;
+  const ytdLabel = yearLabel(f.ytdYear, asOf);
   const ytdNote = (p: number | null): Pick<KeyFigure, 'note' | 'trend'> =>
-    p != null ? withTrend(p) : { note: `to ${formatDate(model.period.asOf)}` };
+    p != null ? withTrend(p, `vs same period ${f.ytdYear - 1}`) : { note: `to ${formatDate(asOf)}` };
+  const tileUnit = moneyUnit([f.lastFull.capital, f.ytd.capital]);
   pdf.keyFigures(
     [
+      { label: `Deals ${ytdLabel}`, value: formatInt(f.ytd.deals), ...ytdNote(f.ytd.dealsYoy) },
+      { label: `Capital ${ytdLabel}`, value: money(f.ytd.capital, tileUnit), ...ytdNote(f.ytd.capitalYoy) },
       {
         label: `Deals ${f.lastFullYear}`,
         value: formatInt(f.lastFull.deals),
@@ -325,11 +430,9 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       },
       {
         label: `Capital ${f.lastFullYear}`,
-        value: formatUsd(f.lastFull.capital),
+        value: money(f.lastFull.capital, tileUnit),
         ...withTrend(f.lastFull.capitalYoy),
       },
-      { label: `Deals ${f.ytdYear} YTD`, value: formatInt(f.ytd.deals), ...ytdNote(f.ytd.dealsYoy) },
-      { label: `Capital ${f.ytdYear} YTD`, value: formatUsd(f.ytd.capital), ...ytdNote(f.ytd.capitalYoy) },
     ],
     4,
   );
@@ -337,10 +440,10 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   if (c.summary) prose.push(c.summary.trim());
   const facts = [
     f.earlyShare !== null
-      ? `Seed and earlier rounds make up ${formatPct(f.earlyShare)} of deals over the last three years.`
+      ? `Seed and earlier rounds make up ${pct(f.earlyShare)} of deals over the last three years.`
       : '',
     f.topSector ? `The leading sector is ${f.topSector}.` : '',
-    f.topInvestor ? `The most active investor is ${f.topInvestor}.` : '',
+    f.topInvestor ? `The most active investor over the last three years is ${f.topInvestor}.` : '',
     c.as_of ? `Country data as of ${formatDate(c.as_of)}.` : '',
   ].filter(Boolean);
   if (facts.length > 0) prose.push(facts.join(' '));
@@ -349,6 +452,8 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     pdf.paragraph(`Not provided by the service: ${c.not_provided.join('; ')}.`, { size: 8, color: MUTED });
 
   const years = yearRows(c, f.ytdYear);
+  const yearUnit = moneyUnit(years.map((y) => y.capital_usd));
+  const avgUnit = moneyUnit(years.map((y) => (y.deals > 0 ? y.capital_usd / y.deals : null)));
   headed(
     ctx,
     'Deals and capital by year',
@@ -360,17 +465,17 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
           { header: 'Year', width: 1.2 },
           { header: 'Deals', align: 'right' },
           { header: 'Deals YoY', align: 'right' },
-          { header: 'Capital', align: 'right' },
+          { header: moneyHeader('Capital', yearUnit), align: 'right' },
           { header: 'Capital YoY', align: 'right' },
-          { header: 'Avg. deal', align: 'right' },
+          { header: moneyHeader('Avg. deal', avgUnit), align: 'right' },
         ],
         rows: years.map((y) => [
-          y.partial ? `${y.year} (YTD)` : String(y.year),
+          y.partial ? `${y.year} YTD` : yearLabel(y.year, asOf),
           formatInt(y.deals),
-          formatPct(y.deals_yoy_pct, true),
-          formatUsd(y.capital_usd),
-          formatPct(y.capital_yoy_pct, true),
-          formatUsd(y.deals > 0 ? y.capital_usd / y.deals : null),
+          pct(y.deals_yoy_pct, true),
+          inUnit(y.capital_usd, yearUnit),
+          pct(y.capital_yoy_pct, true),
+          inUnit(y.deals > 0 ? y.capital_usd / y.deals : null, avgUnit),
         ]),
         options: { emptyText: 'No yearly figures returned.' },
       },
@@ -382,6 +487,7 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   const stageCharts = countryCharts(ctx, index, 'stages');
   if (c.stage_mix.length > 0 || stageCharts.length > 0) {
     const total = c.stage_mix.reduce((s, x) => s + x.deals, 0) || 1;
+    const unit = moneyUnit(c.stage_mix.map((s) => s.capital_usd));
     const table: TableBlock | null =
       c.stage_mix.length > 0
         ? {
@@ -389,35 +495,37 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
               { header: 'Stage', width: 1.5 },
               { header: 'Deals', align: 'right' },
               { header: 'Share', width: 0.8, align: 'right' },
-              { header: 'Capital', align: 'right' },
+              { header: moneyHeader('Capital', unit), align: 'right' },
             ],
             rows: c.stage_mix.map((s) => [
-              s.stage,
+              stageLabel(s.stage),
               formatInt(s.deals),
-              formatPct((s.deals / total) * 100),
-              formatUsd(s.capital_usd),
+              pct((s.deals / total) * 100),
+              inUnit(s.capital_usd, unit),
             ]),
           }
         : null;
-    headed(ctx, 'Stage mix', 2, tableAndCharts(ctx, table, stageCharts, true));
+    headed(ctx, 'Stage mix, last 3 years', 2, tableAndCharts(ctx, table, stageCharts, true));
   }
 
   const sectorCharts = countryCharts(ctx, index, 'sectors');
   if (c.top_sectors.length > 0 || sectorCharts.length > 0) {
+    const unit = moneyUnit(c.top_sectors.map((s) => s.capital_usd));
     const table: TableBlock | null =
       c.top_sectors.length > 0
         ? {
             columns: [
               { header: 'Sector', width: 2.4 },
               { header: 'Deals', width: 0.8, align: 'right' },
-              { header: 'Capital', width: 0.9, align: 'right' },
+              { header: moneyHeader('Capital', unit), width: 0.9, align: 'right' },
             ],
-            rows: c.top_sectors
+            // Sorted as the chart beside it plots them (sectorsByChart).
+            rows: sectorsByChart(c.top_sectors)
               .slice(0, MAX_TABLE_ROWS)
-              .map((s) => [s.sector, formatInt(s.deals), formatUsd(s.capital_usd)]),
+              .map((s) => [s.sector, formatInt(s.deals), inUnit(s.capital_usd, unit)]),
           }
         : null;
-    headed(ctx, 'Top sectors', 2, tableAndCharts(ctx, table, sectorCharts, true));
+    headed(ctx, 'Top sectors, last 3 years', 2, tableAndCharts(ctx, table, sectorCharts, true));
   }
 
   const investorCharts = countryCharts(ctx, index, 'investors');
@@ -429,20 +537,27 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
             columns: [
               { header: '#', width: 0.5, align: 'right' },
               { header: 'Investor', width: 3 },
-              { header: 'Deals', width: 0.9, align: 'right' },
-              { header: 'As lead', width: 0.9, align: 'right' },
+              { header: 'Deals, last 3 years', width: 0.9, align: 'right' },
+              { header: 'As lead, last 3 years', width: 0.9, align: 'right' },
             ],
             rows: list.map((m, i) => [String(i + 1), m.name, formatInt(m.deals), formatInt(m.lead_deals)]),
-            options: { links: list.map((m) => [null, link(m.url)]) },
+            options: { links: list.map((m) => [null, link(ctx, m.url)]) },
           }
         : null;
-    headed(ctx, 'Most active investors', 2, tableAndCharts(ctx, table, investorCharts, true));
+    headed(
+      ctx,
+      `Most active investors, last 3 years: ${c.country}`,
+      2,
+      tableAndCharts(ctx, table, investorCharts, true),
+    );
   }
 
   investorTable(ctx, 'Top investors by score', c.top_investors_by_score, c.country);
-  investorTable(ctx, 'Top investors by number of investments', c.top_investors_by_investments, c.country);
+  investorTable(ctx, 'Top investors by investments, all time', c.top_investors_by_investments, c.country);
 
   const startups = c.notable_startups.slice(0, MAX_TABLE_ROWS);
+  const raisedUnit = moneyUnit(startups.map((s) => s.total_raised_usd));
+  const lastUnit = moneyUnit(startups.map((s) => s.last_round_amount_usd));
   headedTable(
     ctx,
     'Notable startups',
@@ -451,20 +566,23 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       { header: 'Sector', width: 2.1 },
       { header: 'Stage', width: 1.05 },
       { header: 'HQ', width: 1.15 },
-      { header: 'Total raised', width: 0.95, align: 'right' },
-      { header: 'Last round', width: 1.75, align: 'right' },
+      { header: moneyHeader('Total raised', raisedUnit), width: 0.95, align: 'right' },
+      { header: moneyHeader('Last round', lastUnit), width: 0.9, align: 'right' },
+      { header: 'Last round date', width: 0.95, align: 'right' },
     ],
     startups.map((s) => [
       s.name,
       s.sector ?? '—',
-      s.stage ?? '—',
+      stageLabel(s.stage),
       s.hq_city ?? '—',
-      formatUsd(s.total_raised_usd),
-      [formatUsd(s.last_round_amount_usd), s.last_round_date ? formatDate(s.last_round_date) : '']
-        .filter((x) => x && x !== '—')
-        .join(', ') || '—',
+      inUnit(s.total_raised_usd, raisedUnit),
+      inUnit(s.last_round_amount_usd, lastUnit),
+      s.last_round_date ? formatDate(s.last_round_date) : '—',
     ]),
-    { links: startups.map((s) => [link(s.url)]), emptyText: 'No startups returned.' },
+    {
+      links: startups.map((s) => [link(ctx, s.website) ?? link(ctx, s.url)]),
+      emptyText: 'No startups returned.',
+    },
   );
 
   const profiles = c.profiles ?? [];
@@ -477,8 +595,8 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       if (portfolio.length > 0) {
         const items = portfolio.map((r) => {
           const detail = [
-            r.stage,
-            formatUsd(r.amount_usd) === '—' ? null : formatUsd(r.amount_usd),
+            r.stage ? stageLabel(r.stage) : null,
+            typeof r.amount_usd === 'number' ? money(r.amount_usd) : null,
             r.date ? formatDate(r.date) : null,
           ]
             .filter(Boolean)
@@ -504,8 +622,8 @@ function answersSection(ctx: Ctx): void {
     { color: MUTED },
   );
   model.answers.forEach((a, i) => {
-    pdf.heading(`${i + 1}. ${a.question}`, 2, { keepWith: 80 });
-    if (a.country) pdf.paragraph(`Country: ${a.country}`, { size: 8.5, color: MUTED, gap: 2 });
+    pdf.heading(`${i + 1}. ${answerTitle(a.question, a.country)}`, 2, { keepWith: 80 });
+    pdf.paragraph(`Question as asked: “${a.question}”`, { size: 8, color: MUTED, gap: 2 });
     if (a.skipped) {
       pdf.paragraph(`Not asked: ${a.skipped}`, { color: '#c0392b' });
       return;
@@ -517,6 +635,7 @@ function answersSection(ctx: Ctx): void {
     if (rows.length > 0 && shown.length > 0) {
       const list = rows.slice(0, MAX_TABLE_ROWS);
       const dates = new Set(shown.filter((c) => isDateColumn(rows, c)));
+      const units = answerUnits(list, shown);
       const widths = fitWidths(
         shown.map((c) => columnWeight(c, list, dates.has(c))),
         pdf.pageContentWidth,
@@ -530,7 +649,7 @@ function answersSection(ctx: Ctx): void {
               align: isNumericColumn(list, c) ? 'right' : 'left',
             }) satisfies TableColumn,
         ),
-        rows: list.map((r) => shown.map((c) => answerCellText(r[c], c, dates.has(c)))),
+        rows: list.map((r) => shown.map((c) => answerCellText(r[c], c, dates.has(c), units.get(c)))),
       };
     }
     const charts = ctx.planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
@@ -542,7 +661,7 @@ function answersSection(ctx: Ctx): void {
         `${left.length} more column${left.length > 1 ? 's' : ''} in the workbook (${left.map(answerHeader).join(', ')})`,
       );
     if (notes.length > 0) pdf.paragraph(`${notes.join('; ')}.`, { size: 8, color: MUTED });
-    const url = link(a.url);
+    const url = link(ctx, a.url);
     if (url) pdf.paragraph(`Full answer: ${url}`, { size: 8, link: url });
   });
 }
@@ -579,43 +698,49 @@ function comparisonSection(ctx: Ctx): void {
   if (model.countries.length === 0) return;
   const figs = model.countries.map((c) => countryFigures(model, c));
   const lfy = figs[0]?.lastFullYear ?? 0;
-  const ytd = figs[0]?.ytdYear ?? 0;
+  const ytdYear = figs[0]?.ytdYear ?? 0;
+  const ytd = yearLabel(ytdYear, model.period.asOf);
   const t = totals(model);
+  const unit = moneyUnit([
+    t.capital,
+    t.ytdCapital,
+    ...figs.flatMap((f) => [f.lastFull.capital, f.ytd.capital]),
+  ]);
   pdf.heading('Cross-country comparison', 1);
   pdf.paragraph(
-    `Capital and deals per country for the last full year (${lfy}) and ${ytd} to ${formatDate(model.period.asOf)}. Shares are of the total across the countries in this report.`,
+    `Capital and deals per country in ${ytd} (to ${formatDate(model.period.asOf)}) and in the last full year, ${lfy}. Shares are of the ${lfy} total across the countries in this report.`,
   );
   const table: TableBlock = {
     columns: [
       { header: 'Country', width: 1.6 },
+      { header: `Deals ${ytd}`, align: 'right' },
+      { header: moneyHeader(`Capital ${ytd}`, unit), align: 'right' },
       { header: `Deals ${lfy}`, align: 'right' },
-      { header: 'YoY', width: 0.8, align: 'right' },
-      { header: `Capital ${lfy}`, align: 'right' },
-      { header: 'YoY', width: 0.8, align: 'right' },
-      { header: 'Share', width: 0.8, align: 'right' },
-      { header: `Deals ${ytd} YTD`, align: 'right' },
-      { header: `Capital ${ytd} YTD`, align: 'right' },
+      { header: `Deals ${lfy} YoY`, width: 0.8, align: 'right' },
+      { header: moneyHeader(`Capital ${lfy}`, unit), align: 'right' },
+      { header: `Capital ${lfy} YoY`, width: 0.8, align: 'right' },
+      { header: `Share of ${lfy} capital`, width: 0.8, align: 'right' },
     ],
     rows: [
       ...figs.map((f) => [
         f.country,
-        formatInt(f.lastFull.deals),
-        formatPct(f.lastFull.dealsYoy, true),
-        formatUsd(f.lastFull.capital),
-        formatPct(f.lastFull.capitalYoy, true),
-        t.capital > 0 ? formatPct(((f.lastFull.capital ?? 0) / t.capital) * 100) : '—',
         formatInt(f.ytd.deals),
-        formatUsd(f.ytd.capital),
+        inUnit(f.ytd.capital, unit),
+        formatInt(f.lastFull.deals),
+        pct(f.lastFull.dealsYoy, true),
+        inUnit(f.lastFull.capital, unit),
+        pct(f.lastFull.capitalYoy, true),
+        t.capital > 0 ? pct(((f.lastFull.capital ?? 0) / t.capital) * 100) : '—',
       ]),
       [
         'Total',
-        formatInt(t.deals),
-        formatPct(t.dealsYoy, true),
-        formatUsd(t.capital),
-        formatPct(t.capitalYoy, true),
-        t.capital > 0 ? '100%' : '—',
         formatInt(t.ytdDeals),
-        formatUsd(t.ytdCapital),
+        inUnit(t.ytdCapital, unit),
+        formatInt(t.deals),
+        pct(t.dealsYoy, true),
+        inUnit(t.capital, unit),
+        pct(t.capitalYoy, true),
+        t.capital > 0 ? pct(100) : '—',
       ],
     ],
   };
@@ -627,6 +752,38 @@ function methodology(ctx: Ctx): void {
   const { model, pdf } = ctx;
   const s = model.stats;
   pdf.heading('Methodology', 1);
+  pdf.heading('Sources', 3, { keepWith: 40 });
+  pdf.bullets(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']);
+  pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
+  if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
+  else
+    pdf.paragraph(
+      'Every planned call ran; no section of this report is missing data because of the run budget or limits.',
+    );
+  pdf.heading('Definitions and notes', 3, { keepWith: 60 });
+  const ytd = yearLabel(totals(model).ytdYear, model.period.asOf);
+  pdf.bullets([
+    `Data as of ${formatDate(model.period.asOf)}. Venture data is revised as rounds are reported late: past periods can change between runs.`,
+    'The week: the rounds and capital the service added for a country between the previous run and this one (its deals and capital over every year now, minus at the previous run), so a round reported late counts in the week it appears. The previous week is the previous run’s; the average is over the last four runs where they exist. The largest rounds of the week are the rounds the data agent’s answers list with a date in the seven days to the as-of date.',
+    'Deals are funding rounds with a known date; capital is the sum of disclosed round amounts in US dollars. Undisclosed amounts count as deals, not as capital.',
+    `YoY compares a full year with the year before. ${ytd} is the current year up to the as-of date, and is compared with the same period of the year before.`,
+    'Stage mix, top sectors and most active investors (deals, and deals as lead) cover the last three years, as returned by country_overview.',
+    'Top investors come from search_investors (sorted by the service’s investor score, and by investments, all time); notable startups from search_startups. Startup names link to the company’s website where the service gives one.',
+    'Changes since the previous run compare this run’s figures and lists with the last completed run of the same job.',
+  ]);
+}
+
+/** The run's own figures (calls, credits, time), for the operator: an appendix at the end. */
+function runAppendix(ctx: Ctx): void {
+  const { model, pdf } = ctx;
+  const s = model.stats;
+  pdf.heading('Appendix: run statistics', 1);
+  pdf.paragraph(
+    'How this report was produced: the calls the run made, the credits it spent and how long it took.',
+    {
+      color: MUTED,
+    },
+  );
   pdf.keyFigures(
     [
       { label: 'API calls made', value: formatInt(s.callsMade) },
@@ -640,13 +797,11 @@ function methodology(ctx: Ctx): void {
         label: 'Status',
         value: s.partial ? 'Partial' : 'Complete',
         trend: s.partial ? 'down' : 'up',
-        note: s.partial ? `${s.partialReasons.length} reason(s) below` : 'all steps ran',
+        note: s.partial ? `${plural(s.partialReasons.length, 'reason')} in the methodology` : 'all steps ran',
       },
     ],
     4,
   );
-  pdf.heading('Sources', 3, { keepWith: 40 });
-  pdf.bullets(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']);
   headedTable(
     ctx,
     'Operations called',
@@ -663,29 +818,14 @@ function methodology(ctx: Ctx): void {
     3,
   );
   const extra: string[] = [];
-  if (typeof s.retries === 'number') extra.push(`${formatInt(s.retries)} retried calls`);
+  if (typeof s.retries === 'number') extra.push(`${plural(s.retries, 'retried call')}`);
   if (typeof s.rateLimitWaits === 'number')
-    extra.push(`${formatInt(s.rateLimitWaits)} waits for the rate limit`);
+    extra.push(`${plural(s.rateLimitWaits, 'wait')} for the rate limit`);
   const sentences: string[] = [];
   if (extra.length > 0) sentences.push(`The run made ${extra.join(', ')}.`);
   if (typeof s.creditsRemaining === 'number')
     sentences.push(`The account had ${formatInt(s.creditsRemaining)} credits left after the run.`);
   if (sentences.length > 0) pdf.paragraph(sentences.join(' '));
-  pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
-  if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
-  else
-    pdf.paragraph(
-      'Every planned call ran; no section of this report is missing data because of the run budget or limits.',
-    );
-  pdf.heading('Definitions and notes', 3, { keepWith: 60 });
-  pdf.bullets([
-    `Data as of ${formatDate(model.period.asOf)}. Venture data is revised as rounds are reported late: past periods can change between runs.`,
-    'Deals are funding rounds with a known date; capital is the sum of disclosed round amounts in US dollars. Undisclosed amounts count as deals, not as capital.',
-    'YoY compares a full year with the year before. YTD is the current year up to the as-of date; YTD YoY compares it with the same period of the previous year.',
-    'Stage mix, top sectors and most active investors cover the last three years, as returned by country_overview.',
-    'Top investors come from search_investors (sorted by the service’s investor score, and by number of investments); notable startups from search_startups.',
-    'Changes since the previous run compare this run’s figures and lists with the last completed run of the same job.',
-  ]);
 }
 
 /** Lays the report out with `contentsPages` pages reserved for the contents. */
@@ -695,6 +835,7 @@ function layout(
   planned: PlannedChart[],
   creationDate: Date,
   contentsPages: number,
+  links: ServiceLinks | null,
 ): Ctx {
   const title = reportTitle(model);
   const pdf = new ReportPdf({
@@ -704,7 +845,7 @@ function layout(
     creationDate,
     footerText: `${title} · data as of ${formatDate(model.period.asOf)}`,
   });
-  const ctx: Ctx = { pdf, model, charts, planned, drawn: new Set() };
+  const ctx: Ctx = { pdf, model, charts, planned, drawn: new Set(), links };
   cover(ctx);
   pdf.reserveContentsPages(contentsPages);
   executiveSummary(ctx);
@@ -712,6 +853,7 @@ function layout(
   answersSection(ctx);
   comparisonSection(ctx);
   methodology(ctx);
+  runAppendix(ctx);
   return ctx;
 }
 
@@ -724,11 +866,12 @@ export function buildMarketPdf(
   model: MarketReportModel,
   charts: RenderedCharts,
   planned: PlannedChart[],
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
 ): { pdf: ReportPdf; drawn: Set<string> } {
   const creationDate = options.creationDate ?? new Date(model.generatedAt);
-  let ctx = layout(model, charts, planned, creationDate, 1);
+  const links = options.links ?? null;
+  let ctx = layout(model, charts, planned, creationDate, 1, links);
   const needed = ctx.pdf.contentsPagesNeeded();
-  if (needed !== ctx.pdf.contentsPageCount) ctx = layout(model, charts, planned, creationDate, needed);
+  if (needed !== ctx.pdf.contentsPageCount) ctx = layout(model, charts, planned, creationDate, needed, links);
   return { pdf: ctx.pdf, drawn: ctx.drawn };
 }

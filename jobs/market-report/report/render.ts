@@ -30,6 +30,7 @@ export async function renderMarketReport(
   if (formats.has('pdf')) {
     const { pdf } = buildMarketPdf(model, charts, planned, {
       creationDate: Number.isNaN(created.getTime()) ? new Date() : created,
+      links: options.links ?? null,
     });
     const path = join(options.outDir, `${base}.pdf`);
     result.pages = await pdf.writeTo(path);
@@ -38,6 +39,8 @@ export async function renderMarketReport(
   if (formats.has('xlsx')) {
     const { book } = buildMarketWorkbook(model, charts, planned, {
       created: Number.isNaN(created.getTime()) ? new Date() : created,
+      links: options.links ?? null,
+      chartImages: model.job.workbook?.chartImages ?? false,
     });
     const path = join(options.outDir, `${base}.xlsx`);
     await book.writeTo(path);

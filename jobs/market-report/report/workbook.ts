@@ -9,14 +9,34 @@ import { ReportWorkbook, tableChartOf } from '../../../reports/excel/index.js';
 import { normalizeChart } from '../../../reports/charts/index.js';
 import type { ColumnKind, DataColumn, KeyFigureCell, TableCells } from '../../../reports/excel/index.js';
 import { formatDate, formatDateTime } from '../../../reports/format.js';
+import { formatDateRange } from '../../../reports/editorial.js';
 import { isIdentifierKey, unitFromKey } from '../../../reports/charts/index.js';
 import type { RenderedChart } from '../../../reports/charts/index.js';
 import { answerColumnsForSheet, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
 import { COMPARE_CAPITAL, COMPARE_DEALS, answerChartId, countryChartId } from './charts.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
-import { countryFigures, summaryParts, totals, yearRows } from './figures.js';
+import { countryFigures, sectorsByChart, summaryParts, totals, weekSentences, yearRows } from './figures.js';
 import type { AgentAnswer, MarketReportModel } from './model.js';
 import { reportTitle } from './pdf.js';
+import { moneyHeader, moneyUnit, stageLabel, yearLabel, type MoneyUnit } from '../../../reports/editorial.js';
+import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
+import { weekTotals } from './figures.js';
+
+/** The Excel number format of an amount in USD shown in a unit (the unit named in the header). */
+function unitFormat(unit: MoneyUnit): string {
+  return unit === 'B' ? '#,##0.0,,,' : unit === 'M' ? '#,##0.0,,' : '#,##0.0,';
+}
+
+/** A money column in a table's unit: the value stays in US dollars, shown in the unit. */
+function moneyColumn(label: string, key: string, unit: MoneyUnit, width?: number): DataColumn {
+  return {
+    header: moneyHeader(label, unit),
+    key,
+    kind: 'number',
+    numFmt: unitFormat(unit),
+    ...(width ? { width } : {}),
+  };
+}
 
 /** On-screen width of a chart image: half-width PDF charts are shown larger (their PNG is 2×). */
 function imageSize(c: RenderedChart, size: PlannedChart['size']): { width: number; height: number } {
@@ -62,6 +82,7 @@ function placeCharts(
   row: number,
   col: number,
   tables: ChartTables = {},
+  images = false,
 ): { next: number; placed: number; native: number } {
   let r = row;
   let placed = 0;
@@ -70,15 +91,31 @@ function placeCharts(
     const c = rendered.get(p.id);
     if (!c) continue;
     const size = imageSize(c, p.size);
-    const next = book.addImage(ws, c.png, { row: r, col }, size);
     const n = nativeFor(book, p, tables);
-    if (
-      n &&
-      book.addTableChart(ws, n.table, n.chart, { row: r, col: book.columnRightOf(ws, col, size.width) }, size)
-    )
-      native++;
-    r = next;
-    placed++;
+    if (images) {
+      // Pictures asked for (job option workbook.chartImages): each image, its native chart beside it.
+      const next = book.addImage(ws, c.png, { row: r, col }, size);
+      if (
+        n &&
+        book.addTableChart(
+          ws,
+          n.table,
+          n.chart,
+          { row: r, col: book.columnRightOf(ws, col, size.width) },
+          size,
+        )
+      )
+        native++;
+      r = next;
+      placed++;
+    } else if (n) {
+      // By default native charts only: one chart of the data, printed once.
+      const rows = Math.ceil(size.height / 20) + 1;
+      if (book.addTableChart(ws, n.table, n.chart, { row: r, col }, size)) {
+        native++;
+        r += rows;
+      }
+    }
   }
   return { next: r, placed, native };
 }
@@ -104,9 +141,13 @@ export function buildMarketWorkbook(
   model: MarketReportModel,
   charts: RenderedCharts,
   planned: PlannedChart[],
-  options: { created?: Date } = {},
+  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean } = {},
 ): { book: ReportWorkbook; images: number; nativeCharts: number } {
   const title = reportTitle(model);
+  const links = options.links ?? null;
+  const pictures = options.chartImages ?? false;
+  const url = (u: string | null | undefined): string | null => readerUrl(u, links);
+  const asOf = model.period.asOf;
   const book = new ReportWorkbook({ title, created: options.created ?? new Date(model.generatedAt) });
   let images = 0;
   let nativeCharts = 0;
@@ -119,23 +160,52 @@ export function buildMarketWorkbook(
   let row = book.addTitle(
     summary,
     title,
-    `${model.countries.map((c) => c.country).join(', ')} · ${formatDate(model.period.from)} to ${formatDate(model.period.to)} · data as of ${formatDate(model.period.asOf)} · generated ${formatDateTime(model.generatedAt)}`,
+    `${model.countries.map((c) => c.country).join(', ')} · week ${formatDateRange(model.period.from, model.period.to)} · data as of ${formatDate(model.period.asOf)} · generated ${formatDateTime(model.generatedAt)}`,
   );
   const parts = summaryParts(model);
-  row = book.addParagraphs(summary, [...parts.overview, ...parts.countries, ...parts.changes], row, {
-    heading: 'Highlights',
-    span: 9,
-  });
+  const week = weekSentences(model);
+  row = book.addParagraphs(
+    summary,
+    [week.lead, week.basis, ...parts.overview, ...parts.countries, ...parts.changes],
+    row,
+    {
+      heading: 'Highlights',
+      span: 9,
+    },
+  );
   const runNote = firstRun
     ? 'first run: no previous run to compare'
     : `since the previous run on ${formatDateTime(model.comparison.previousRunAt)}`;
+  const wt = weekTotals(model);
+  const ytdLabel = yearLabel(t.ytdYear, asOf);
+  const sumUnit = moneyUnit([
+    t.capital,
+    t.ytdCapital,
+    ...figs.flatMap((f) => [f.ytd.capital, f.lastFull.capital]),
+  ]);
+  const weekNote = model.week?.since
+    ? `added since ${formatDate(model.week.since)}`
+    : 'first run: counted from the next run';
   const keyFigures: KeyFigureCell[] = [
+    { label: 'Deals this week', value: wt.week?.deals ?? null, kind: 'int', note: weekNote },
+    { label: 'Deals, previous week', value: wt.previous?.deals ?? null, kind: 'int' },
+    {
+      label: moneyHeader('Capital this week', sumUnit),
+      value: wt.week?.capital_usd ?? null,
+      kind: 'number',
+      note: weekNote,
+    },
+    {
+      label: moneyHeader('Capital, previous week', sumUnit),
+      value: wt.previous?.capital_usd ?? null,
+      kind: 'number',
+    },
+    { label: `Deals ${ytdLabel}`, value: t.ytdDeals, kind: 'int' },
+    { label: moneyHeader(`Capital ${ytdLabel}`, sumUnit), value: t.ytdCapital, kind: 'number' },
     { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int' },
     { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct' },
-    { label: `Capital ${t.lastFullYear}`, value: t.capital, kind: 'usd-millions' },
+    { label: moneyHeader(`Capital ${t.lastFullYear}`, sumUnit), value: t.capital, kind: 'number' },
     { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct' },
-    { label: `Deals ${t.ytdYear} YTD`, value: t.ytdDeals, kind: 'int' },
-    { label: `Capital ${t.ytdYear} YTD`, value: t.ytdCapital, kind: 'usd-millions' },
     firstRun
       ? { label: 'New startups since the previous run', value: 'First run', note: runNote }
       : {
@@ -153,12 +223,6 @@ export function buildMarketWorkbook(
           note: runNote,
         },
     {
-      label: 'Credits spent',
-      value: model.stats.creditsSpent,
-      kind: 'int',
-      note: model.stats.creditBudget !== null ? `budget ${model.stats.creditBudget}` : 'no budget set',
-    },
-    {
       label: 'Status',
       value: model.stats.partial ? 'Partial' : 'Complete',
       note: model.stats.partialReasons.join('; '),
@@ -167,14 +231,14 @@ export function buildMarketWorkbook(
   row = book.addKeyFigures(summary, keyFigures, row);
   const cmpColumns: DataColumn[] = [
     { header: 'Country', key: 'country', width: 32 },
+    { header: `Deals ${ytdLabel}`, key: 'ytdDeals', kind: 'int', width: 16 },
+    { header: `Deals ${ytdLabel} vs same period`, key: 'ytdDealsYoy', kind: 'pct', width: 18 },
+    moneyColumn(`Capital ${ytdLabel}`, 'ytdCapital', sumUnit, 18),
+    { header: `Capital ${ytdLabel} vs same period`, key: 'ytdCapitalYoy', kind: 'pct', width: 18 },
     { header: `Deals ${t.lastFullYear}`, key: 'deals', kind: 'int', width: 16 },
-    { header: `Deals YoY`, key: 'dealsYoy', kind: 'pct', width: 14 },
-    { header: `Capital ${t.lastFullYear}`, key: 'capital', kind: 'usd-millions', width: 16 },
-    { header: `Capital YoY`, key: 'capitalYoy', kind: 'pct', width: 14 },
-    { header: `Deals ${t.ytdYear} YTD`, key: 'ytdDeals', kind: 'int', width: 16 },
-    { header: 'Deals YTD YoY', key: 'ytdDealsYoy', kind: 'pct', width: 16 },
-    { header: `Capital ${t.ytdYear} YTD`, key: 'ytdCapital', kind: 'usd-millions', width: 16 },
-    { header: 'Capital YTD YoY', key: 'ytdCapitalYoy', kind: 'pct', width: 16 },
+    { header: `Deals ${t.lastFullYear} YoY`, key: 'dealsYoy', kind: 'pct', width: 16 },
+    moneyColumn(`Capital ${t.lastFullYear}`, 'capital', sumUnit, 18),
+    { header: `Capital ${t.lastFullYear} YoY`, key: 'capitalYoy', kind: 'pct', width: 16 },
     // On a first run there is nothing to compare with: no empty columns.
     ...(firstRun
       ? []
@@ -214,6 +278,7 @@ export function buildMarketWorkbook(
         [COMPARE_DEALS, { table: cmp.cells, keys: { full: 'deals', ytd: 'ytdDeals' } }],
       ]),
     },
+    pictures,
   );
   images += placedSummary.placed;
   nativeCharts += placedSummary.native;
@@ -224,12 +289,18 @@ export function buildMarketWorkbook(
     const f = figs[i];
     if (!f) return;
     const ws = book.addSheet(c.country);
+    const yrs = yearRows(c, f.ytdYear);
+    const tileUnit = moneyUnit([f.lastFull.capital, f.ytd.capital]);
+    const yearUnit = moneyUnit(yrs.map((y) => y.capital_usd));
+    const avgUnit = moneyUnit(yrs.map((y) => (y.deals > 0 ? y.capital_usd / y.deals : null)));
+    const stageUnit = moneyUnit(c.stage_mix.map((x) => x.capital_usd));
+    const sectorUnit = moneyUnit(c.top_sectors.map((x) => x.capital_usd));
     let r = book.addTitle(
       ws,
       c.country,
       c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
     );
-    if (book.addLink(ws, r - 1, 1, 'Interactive country view', c.url)) r++;
+    if (book.addLink(ws, r - 1, 1, 'Interactive country view', url(c.url))) r++;
     if (c.not_provided && c.not_provided.length > 0)
       r =
         book.addParagraphs(ws, [`Not provided by the service: ${c.not_provided.join('; ')}.`], r, {
@@ -238,14 +309,26 @@ export function buildMarketWorkbook(
     r = book.addKeyFigures(
       ws,
       [
+        { label: `Deals ${yearLabel(f.ytdYear, asOf)}`, value: f.ytd.deals, kind: 'int' },
+        { label: `Deals ${yearLabel(f.ytdYear, asOf)} vs same period`, value: f.ytd.dealsYoy, kind: 'pct' },
+        {
+          label: moneyHeader(`Capital ${yearLabel(f.ytdYear, asOf)}`, tileUnit),
+          value: f.ytd.capital,
+          kind: 'number',
+        },
+        {
+          label: `Capital ${yearLabel(f.ytdYear, asOf)} vs same period`,
+          value: f.ytd.capitalYoy,
+          kind: 'pct',
+        },
         { label: `Deals ${f.lastFullYear}`, value: f.lastFull.deals, kind: 'int' },
         { label: `Deals ${f.lastFullYear} YoY`, value: f.lastFull.dealsYoy, kind: 'pct' },
-        { label: `Capital ${f.lastFullYear}`, value: f.lastFull.capital, kind: 'usd-millions' },
+        {
+          label: moneyHeader(`Capital ${f.lastFullYear}`, tileUnit),
+          value: f.lastFull.capital,
+          kind: 'number',
+        },
         { label: `Capital ${f.lastFullYear} YoY`, value: f.lastFull.capitalYoy, kind: 'pct' },
-        { label: `Deals ${f.ytdYear} YTD`, value: f.ytd.deals, kind: 'int' },
-        { label: `Deals ${f.ytdYear} YTD vs same period`, value: f.ytd.dealsYoy, kind: 'pct' },
-        { label: `Capital ${f.ytdYear} YTD`, value: f.ytd.capital, kind: 'usd-millions' },
-        { label: `Capital ${f.ytdYear} YTD vs same period`, value: f.ytd.capitalYoy, kind: 'pct' },
         { label: 'Seed and earlier, share of deals', value: f.earlyShare, kind: 'pct' },
         { label: 'Leading sector', value: f.topSector },
         { label: 'Most active investor', value: f.topInvestor },
@@ -256,17 +339,18 @@ export function buildMarketWorkbook(
       name: `${c.country}_ByYear`,
       origin: { row: r, col: 1 },
       columns: [
-        { header: 'Year', key: 'year', kind: 'id' },
+        { header: 'Year', key: 'label' },
         { header: 'Period', key: 'period' },
         { header: 'Deals', key: 'deals', kind: 'int' },
         { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
-        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+        moneyColumn('Capital', 'capital_usd', yearUnit),
         { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
-        { header: 'Avg. deal', key: 'avg', kind: 'usd-millions' },
+        moneyColumn('Avg. deal', 'avg', avgUnit),
       ],
-      rows: yearRows(c, f.ytdYear).map((y) => ({
+      rows: yrs.map((y) => ({
         ...y,
-        period: y.partial ? 'Year to date' : 'Full year',
+        label: y.partial ? `${y.year} YTD` : yearLabel(y.year, asOf),
+        period: y.partial ? `Year to date, to ${formatDate(asOf)}` : 'Full year',
         avg: y.deals > 0 ? y.capital_usd / y.deals : null,
       })),
     });
@@ -276,31 +360,35 @@ export function buildMarketWorkbook(
       origin: { row: years.lastRow + 2, col: 1 },
       columns: [
         { header: 'Stage', key: 'stage' },
-        { header: 'Deals', key: 'deals', kind: 'int' },
+        { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
         { header: 'Share of deals', key: 'share', kind: 'pct' },
-        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+        moneyColumn('Capital, last 3 years', 'capital_usd', stageUnit),
       ],
-      rows: c.stage_mix.map((s) => ({ ...s, share: stageTotal > 0 ? (s.deals / stageTotal) * 100 : null })),
+      rows: c.stage_mix.map((s) => ({
+        ...s,
+        stage: stageLabel(s.stage),
+        share: stageTotal > 0 ? (s.deals / stageTotal) * 100 : null,
+      })),
     });
     const sectors = book.addDataTable(ws, {
       name: `${c.country}_Sectors`,
       origin: { row: stages.lastRow + 2, col: 1 },
       columns: [
         { header: 'Sector', key: 'sector' },
-        { header: 'Deals', key: 'deals', kind: 'int' },
-        { header: 'Capital', key: 'capital_usd', kind: 'usd-millions' },
+        { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
+        moneyColumn('Capital, last 3 years', 'capital_usd', sectorUnit),
       ],
-      rows: c.top_sectors.map((s) => ({ ...s })),
+      rows: sectorsByChart(c.top_sectors).map((s) => ({ ...s })),
     });
     const investors = book.addDataTable(ws, {
       name: `${c.country}_ActiveInvestors`,
       origin: { row: sectors.lastRow + 2, col: 1 },
       columns: [
         { header: 'Most active investor', key: 'name', linkKey: 'url' },
-        { header: 'Deals', key: 'deals', kind: 'int' },
-        { header: 'As lead', key: 'lead_deals', kind: 'int' },
+        { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
+        { header: 'As lead, last 3 years', key: 'lead_deals', kind: 'int' },
       ],
-      rows: c.most_active_investors.map((m) => ({ ...m })),
+      rows: c.most_active_investors.map((m) => ({ ...m, url: url(m.url) })),
     });
     // One set of widths for the stacked tables and the key figures (whose notes spill right),
     // at least what their longest values need.
@@ -309,27 +397,43 @@ export function buildMarketWorkbook(
       col.width = k === 7 ? w : Math.max(col.width ?? 0, w);
     });
     const own = planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
-    const placed = placeCharts(book, ws, own, charts, 1, 9, {
-      byId: new Map([
-        // The image's categories are "2024", "2025 YTD": the table has the year and the period.
-        [countryChartId(i, 'years'), { table: years.cells, keys: { period: 'year' } }],
-        [countryChartId(i, 'stages'), { table: stages.cells }],
-        [countryChartId(i, 'sectors'), { table: sectors.cells }],
-        [countryChartId(i, 'investors'), { table: investors.cells }],
-      ]),
-      any: [years.cells, stages.cells, sectors.cells, investors.cells],
-    });
+    const placed = placeCharts(
+      book,
+      ws,
+      own,
+      charts,
+      1,
+      9,
+      {
+        byId: new Map([
+          // The image's categories are "2024", "2025 YTD": the table has the year and the period.
+          [countryChartId(i, 'years'), { table: years.cells, keys: { period: 'label' } }],
+          [countryChartId(i, 'stages'), { table: stages.cells }],
+          [countryChartId(i, 'sectors'), { table: sectors.cells }],
+          [countryChartId(i, 'investors'), { table: investors.cells }],
+        ]),
+        any: [years.cells, stages.cells, sectors.cells, investors.cells],
+      },
+      pictures,
+    );
     images += placed.placed;
     nativeCharts += placed.native;
   });
 
   // Data sheets.
   const investorRows = model.countries.flatMap((c) => [
-    ...c.top_investors_by_score.map((r, k) => ({ ...r, country: c.country, list: 'By score', rank: k + 1 })),
+    ...c.top_investors_by_score.map((r, k) => ({
+      ...r,
+      url: url(r.url),
+      country: c.country,
+      list: 'By score',
+      rank: k + 1,
+    })),
     ...c.top_investors_by_investments.map((r, k) => ({
       ...r,
+      url: url(r.url),
       country: c.country,
-      list: 'By investments',
+      list: 'By investments, all time',
       rank: k + 1,
     })),
   ]);
@@ -342,7 +446,7 @@ export function buildMarketWorkbook(
     { header: 'HQ city', key: 'hq_city' },
     { header: 'HQ country', key: 'hq_country' },
     { header: 'Score', key: 'score', kind: 'number' },
-    { header: 'Investments', key: 'investments', kind: 'int' },
+    { header: 'Investments, all time', key: 'investments', kind: 'int' },
     { header: 'Key', key: 'key' },
     { header: 'URL', key: 'url', kind: 'url' },
   ];
@@ -363,14 +467,14 @@ export function buildMarketWorkbook(
         { header: 'URL', key: 'url', kind: 'url' },
       ],
       rows: [
-        ...cmpNew.newStartups.map((s) => ({ ...s, kind: 'Startup' })),
-        ...cmpNew.newTopInvestors.map((s) => ({ ...s, kind: 'Top investor' })),
+        ...cmpNew.newStartups.map((s) => ({ ...s, url: url(s.url), kind: 'Startup' })),
+        ...cmpNew.newTopInvestors.map((s) => ({ ...s, url: url(s.url), kind: 'Top investor' })),
       ],
     });
   }
 
   const active = model.countries.flatMap((c) =>
-    c.most_active_investors.map((m, k) => ({ ...m, country: c.country, rank: k + 1 })),
+    c.most_active_investors.map((m, k) => ({ ...m, url: url(m.url), country: c.country, rank: k + 1 })),
   );
   book.addDataTable(book.addSheet('Active investors'), {
     name: 'ActiveInvestors',
@@ -378,28 +482,35 @@ export function buildMarketWorkbook(
       { header: 'Country', key: 'country' },
       { header: 'Rank', key: 'rank', kind: 'int', width: 8 },
       { header: 'Investor', key: 'name', linkKey: 'url' },
-      { header: 'Deals', key: 'deals', kind: 'int' },
-      { header: 'As lead', key: 'lead_deals', kind: 'int' },
+      { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
+      { header: 'As lead, last 3 years', key: 'lead_deals', kind: 'int' },
     ],
     rows: active,
   });
 
   const startupRows = model.countries.flatMap((c) =>
-    c.notable_startups.map((s) => ({ ...s, country: c.country })),
+    c.notable_startups.map((s) => ({
+      ...s,
+      stage: s.stage ? stageLabel(s.stage) : null,
+      website: readerUrl(s.website),
+      url: url(s.url),
+      country: c.country,
+    })),
   );
   book.addDataTable(book.addSheet('Startups'), {
     name: 'Startups',
     columns: [
       { header: 'Country', key: 'country' },
-      { header: 'Startup', key: 'name', linkKey: 'url' },
+      { header: 'Startup', key: 'name', linkKey: 'website' },
       { header: 'Sector', key: 'sector' },
       { header: 'Stage', key: 'stage' },
       { header: 'HQ city', key: 'hq_city' },
       { header: 'Total raised', key: 'total_raised_usd', kind: 'usd' },
       { header: 'Last round date', key: 'last_round_date', kind: 'date' },
       { header: 'Last round amount', key: 'last_round_amount_usd', kind: 'usd' },
+      { header: 'Website', key: 'website', kind: 'url' },
       { header: 'Key', key: 'key' },
-      { header: 'URL', key: 'url', kind: 'url' },
+      { header: 'Service profile', key: 'url', kind: 'url' },
     ],
     rows: startupRows,
   });
@@ -408,18 +519,20 @@ export function buildMarketWorkbook(
     yearRows(c, t.ytdYear).map((y) => ({
       ...y,
       country: c.country,
-      period: y.partial ? 'Year to date' : 'Full year',
+      label: y.partial ? `${y.year} YTD` : yearLabel(y.year, asOf),
+      period: y.partial ? `Year to date, to ${formatDate(asOf)}` : 'Full year',
     })),
   );
+  const allYearsUnit = moneyUnit(yearData.map((y) => y.capital_usd));
   book.addDataTable(book.addSheet('Rounds by year'), {
     name: 'RoundsByYear',
     columns: [
       { header: 'Country', key: 'country' },
-      { header: 'Year', key: 'year', kind: 'id', width: 8 },
+      { header: 'Year', key: 'label', width: 10 },
       { header: 'Period', key: 'period' },
       { header: 'Deals', key: 'deals', kind: 'int' },
       { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
-      { header: 'Capital', key: 'capital_usd', kind: 'usd' },
+      moneyColumn('Capital', 'capital_usd', allYearsUnit),
       { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
     ],
     rows: yearData,
@@ -428,6 +541,7 @@ export function buildMarketWorkbook(
   const profiles = model.countries.flatMap((c) =>
     (c.profiles ?? []).map((p) => ({
       ...p,
+      url: url(p.url),
       country: c.country,
       portfolio: (p.recent_portfolio ?? []).map((r) => r.name).join(', '),
     })),
@@ -460,6 +574,7 @@ export function buildMarketWorkbook(
     ],
     rows: model.answers.map((a, i) => ({
       ...a,
+      url: url(a.url),
       n: i + 1,
       rowCount: a.rows?.length ?? 0,
       sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null,
@@ -473,15 +588,35 @@ export function buildMarketWorkbook(
     const table = book.addDataTable(ws, {
       name: `Answer${i + 1}`,
       columns: cols.map((c) => ({ header: answerHeader(c), key: c, kind: answerKind(a, c) })),
-      rows,
+      rows: rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [
+            k,
+            typeof v === 'string' && /(^|_)stage$/i.test(k)
+              ? stageLabel(v)
+              : /(^|_)url$/i.test(k)
+                ? url(typeof v === 'string' ? v : null)
+                : v,
+          ]),
+        ),
+      ),
     });
     const own = planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
     // The chart the report draws from the rows (when the service sent none) plots the table.
     const fromRows = own.find((p) => p.id === answerChartId(i, 0) && !p.fromService);
-    const placed = placeCharts(book, ws, own, charts, 1, cols.length + 2, {
-      byId: new Map(fromRows ? [[fromRows.id, { table: table.cells }]] : []),
-      any: [table.cells],
-    });
+    const placed = placeCharts(
+      book,
+      ws,
+      own,
+      charts,
+      1,
+      cols.length + 2,
+      {
+        byId: new Map(fromRows ? [[fromRows.id, { table: table.cells }]] : []),
+        any: [table.cells],
+      },
+      pictures,
+    );
     images += placed.placed;
     nativeCharts += placed.native;
   });
@@ -493,8 +628,34 @@ export function buildMarketWorkbook(
     'Methodology',
     `Data as of ${formatDate(model.period.asOf)}; past periods may be revised as data comes in.`,
   );
-  mr = book.addKeyFigures(
+  mr = book.addParagraphs(
     m,
+    [
+      'The week: the rounds and capital the service added for a country between the previous run and this one (its deals and capital over every year now, minus at the previous run); a round reported late counts in the week it appears. The largest rounds of the week are the rounds the data agent’s answers list with a date in the seven days to the as-of date.',
+      'Money: each table shows amounts in one unit, named in its header ($M or $B), as in the PDF; the cells hold US dollars.',
+    ],
+    mr,
+    { heading: 'Definitions', span: 3, charsPerLine: 90 },
+  );
+  mr = book.addParagraphs(
+    m,
+    model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'],
+    mr,
+    { heading: 'Sources', span: 3, charsPerLine: 90 },
+  );
+  if (model.stats.partial)
+    book.addParagraphs(
+      m,
+      model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'],
+      mr,
+      { heading: 'What is partial and why', span: 3, charsPerLine: 90 },
+    );
+
+  // Run statistics: the operator's figures, on their own sheet at the end.
+  const rs = book.addSheet('Run statistics');
+  let rr = book.addTitle(rs, 'Run statistics', 'How this report was produced: calls, credits and run time.');
+  rr = book.addKeyFigures(
+    rs,
     [
       { label: 'API calls made', value: model.stats.callsMade, kind: 'int' },
       { label: 'Credits spent', value: model.stats.creditsSpent, kind: 'int' },
@@ -516,28 +677,18 @@ export function buildMarketWorkbook(
       ...(typeof model.stats.rateLimitWaits === 'number'
         ? [{ label: 'Waits for the rate limit', value: model.stats.rateLimitWaits, kind: 'int' as const }]
         : []),
+      ...(typeof model.stats.creditsRemaining === 'number'
+        ? [{ label: 'Credits left after the run', value: model.stats.creditsRemaining, kind: 'int' as const }]
+        : []),
     ],
-    mr,
+    rr,
   );
-  mr = book.addParagraphs(
-    m,
-    model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'],
-    mr,
-    { heading: 'Sources', span: 3, charsPerLine: 90 },
-  );
-  if (model.stats.partial)
-    mr = book.addParagraphs(
-      m,
-      model.stats.partialReasons.length > 0 ? model.stats.partialReasons : ['The run stopped early.'],
-      mr,
-      { heading: 'What is partial and why', span: 3, charsPerLine: 90 },
-    );
-  m.getCell(mr, 1).value = 'Operations called';
-  m.getCell(mr, 1).font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
-  mr++;
-  book.addDataTable(m, {
+  rs.getCell(rr, 1).value = 'Operations called';
+  rs.getCell(rr, 1).font = { bold: true, size: 12, color: { argb: 'FF1F4E79' } };
+  rr++;
+  book.addDataTable(rs, {
     name: 'Operations',
-    origin: { row: mr, col: 1 },
+    origin: { row: rr, col: 1 },
     columns: [
       { header: 'Operation', key: 'operation', width: 32 },
       { header: 'Calls', key: 'calls', kind: 'int', width: 16 },
