@@ -357,7 +357,10 @@ export function maskApiKey(key: string | undefined): string {
 export function describeSettings(settings: Settings): [SettingName, string][] {
   return [
     ['VIS_BASE_URL', settings.visBaseUrl],
-    ['VIS_PUBLIC_URL', settings.visPublicUrl ?? '(not set: links to a loopback or private service are left out)'],
+    [
+      'VIS_PUBLIC_URL',
+      settings.visPublicUrl ?? '(not set: links to a loopback or private service are left out)',
+    ],
     ['VIS_API_KEY', maskApiKey(settings.visApiKey)],
     ['VIS_MCP_URL', settings.visMcpUrl ?? '(not set)'],
     ['TEMPORAL_ADDRESS', settings.temporalAddress],
