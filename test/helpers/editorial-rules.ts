@@ -79,7 +79,7 @@ const STAGE_KEY = new RegExp(
     .sort((a, b) => b.length - a.length)
     .map((k) => k.replace(/[-]/g, '\\-'))
     .join('|')})(?![\\w-])`,
-  'i',
+  // Case-sensitive: the service's keys are lower case; "Pre-seed", the label in words, is right.
 );
 
 const ELLIPSIS = /…|\.\.\./;

@@ -282,6 +282,9 @@ describe('the checker’s text rules', () => {
   it('finds stage keys as words of their own, not inside URLs or longer keys', () => {
     expect(rawStageKey('Round: series-d-plus')).toBe('series-d-plus');
     expect(rawStageKey('Series A, Series D+')).toBeNull();
+    // The label in words is not the key: "Pre-seed" is right, "pre-seed" is the service's key.
+    expect(rawStageKey('Pre-seed and Seed rounds')).toBeNull();
+    expect(rawStageKey('raising pre-seed')).toBe('pre-seed');
     expect(rawStageKey('https://vis.example.com/search?stage=series-a')).toBeNull();
   });
 
