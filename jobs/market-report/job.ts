@@ -49,13 +49,11 @@ export const MarketReportJobSchema = z
       .default({ investors: 5, startups: 5 }),
     questions: z.array(questionSchema).max(50).default([]),
     /**
-     * The workbook: native (editable, printable) charts only by default; `chartImages: true`
-     * also places each chart as a picture, for consumers that want images.
+     * The workbook's charts: native (editable, printable) charts only by default; `true` also
+     * places each chart as a picture, for consumers that want images (as the prospect list and
+     * fund match name it).
      */
-    workbook: z
-      .object({ chartImages: z.boolean().default(false) })
-      .strict()
-      .default({ chartImages: false }),
+    chartImages: z.boolean({ message: 'must be true or false' }).default(false),
   })
   .strict()
   .refine((j) => (j.countries === undefined) !== (j.region === undefined), {

@@ -233,7 +233,7 @@ export function toMarketReportModel(input: {
       id: job.id,
       title: job.title,
       countries: job.countries,
-      workbook: { chartImages: job.workbook.chartImages },
+      chartImages: job.chartImages,
     },
     period: { from, to: asOf, asOf },
     ...(input.weeks ? { week: weekOf(input.weeks, input.answers, previous, from, asOf) } : {}),

@@ -5,8 +5,10 @@
  */
 import type { ChartSpec } from '../../../api/envelope.js';
 import { isIdentifierKey, normalizeChart, renderChart } from '../../../reports/charts/index.js';
+import { LABEL_FONT_SIZE } from '../../../reports/charts/vegalite.js';
+import { measureText } from '../../../reports/fonts.js';
 import type { ChartLayout, RenderedChart } from '../../../reports/charts/index.js';
-import { answerColumnsForPdf } from './answers.js';
+import { answerColumnsForPdf, answerTitle } from './answers.js';
 import { stageLabel, yearLabel } from '../../../reports/editorial.js';
 import { countryFigures, yearRows, asOfYear, sectorsByChart } from './figures.js';
 import type { MarketReportModel } from './model.js';
@@ -81,12 +83,24 @@ export function serviceChartGroup(spec: ChartSpec): ChartGroup {
 /**
  * Render size for a chart of `size`, in px: larger than its place on the page, so that the
  * PDF scales it down (labels print at about 7 to 8 pt, as in a printed market report).
- * Horizontal bars get a compact band.
+ * Horizontal bars get a compact band, and room for their longest category label (up to 55% of
+ * the width) so that a sector or an investor's name is printed whole, never cut.
  */
 export function layoutFor(spec: ChartSpec, size: 'half' | 'full'): ChartLayout {
   const series = Math.max(1, normalizeChart(spec).series.length);
   const band = series === 1 ? 18 : 8 * series + 4;
-  return size === 'half' ? { width: 330, height: 220, band } : { width: 620, height: 240, band };
+  const base = size === 'half' ? { width: 330, height: 220, band } : { width: 620, height: 240, band };
+  const x = typeof spec.xKey === 'string' ? spec.xKey : null;
+  const labels: string[] = [];
+  if (x && Array.isArray(spec.data))
+    for (const r of spec.data) {
+      const v = r !== null && typeof r === 'object' ? (r as Record<string, unknown>)[x] : null;
+      if (typeof v === 'string' || typeof v === 'number') labels.push(String(v));
+    }
+  const widest = Math.max(0, ...labels.map((l) => measureText(l, LABEL_FONT_SIZE)));
+  return widest > 0
+    ? { ...base, labelLimit: Math.min(Math.ceil(widest) + 6, Math.floor(base.width * 0.55)) }
+    : base;
 }
 
 /**
@@ -299,7 +313,8 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     }));
     const table = rows.length > 0 ? answerColumnsForPdf(a).shown : [];
     if (charts.length === 0) {
-      const spec = rowsChart(table, rows, a.question);
+      // Titled as the answer's heading (the question's intent in words), not its prompt.
+      const spec = rowsChart(table, rows, answerTitle(a.question, a.country));
       if (spec)
         drafts.push({
           id: answerChartId(i, 0),

@@ -189,8 +189,18 @@ export function weekSentences(model: MarketReportModel): { lead: string; basis: 
     names.length <= 1 ? (names[0] ?? 'no country') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
   const to = formatDate(model.period.asOf);
   if (!w || !w.since) {
+    // A first run has no previous run to count the week against: say so, and give what the run
+    // has of the week (the largest rounds the data agent's answers date in it).
+    const rounds = w?.rounds ?? [];
+    const amounts = rounds.map((r) => r.amount_usd).filter((a): a is number => typeof a === 'number');
+    const seen =
+      rounds.length > 0
+        ? ` What this run shows of the week: the ${plural(rounds.length, 'largest round')} dated ${formatDateRange(w?.from, w?.to)} in the data agent's answers` +
+          (amounts.length > 0 ? `, ${money(amounts.reduce((a, b) => a + b, 0))} together` : '') +
+          ', listed below.'
+        : '';
     return {
-      lead: `This is the first run of this report for ${list}: the week's figures (the rounds the service adds between two runs) start with the next run. The year to date follows.`,
+      lead: `This is the first run of this report for ${list}, so there is no previous run to compare with: the week's deals and capital (the rounds the service adds between two runs) are counted from the next run on.${seen} The year to date follows.`,
       basis:
         'How the week is counted: the rounds and capital the service adds for each country between two runs of this job (its deals and capital by year now, minus at the previous run), so a round reported late counts in the week it appears.',
     };
@@ -381,10 +391,10 @@ export function openingFigures(model: MarketReportModel): KeyFigure[] {
       note: `to ${formatDate(model.period.asOf)}`,
     },
     firstRun
-      ? { label: 'New startups', value: 'First run', note: 'no previous run to compare' }
+      ? { label: 'New startups', value: 'First run', note: 'no previous run' }
       : { label: 'New startups', value: formatInt(cmp.newStartups.length), note: since },
     firstRun
-      ? { label: 'New top investors', value: 'First run', note: 'no previous run to compare' }
+      ? { label: 'New top investors', value: 'First run', note: 'no previous run' }
       : { label: 'New top investors', value: formatInt(cmp.newTopInvestors.length), note: since },
     {
       label: 'Agent answers',

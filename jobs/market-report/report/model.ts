@@ -210,8 +210,8 @@ export interface MarketReportModel {
     id: string;
     title: string;
     countries: string[];
-    /** Workbook options of the job (default: native charts only). */
-    workbook?: { chartImages: boolean };
+    /** The job's `chartImages`: the workbook's charts also as pictures (default: native only). */
+    chartImages?: boolean;
   };
   /** The week the report leads with; absent in models written before it was added. */
   week?: WeekFigures;

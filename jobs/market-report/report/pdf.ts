@@ -417,7 +417,8 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
   const asOf = model.period.asOf;
   const ytdLabel = yearLabel(f.ytdYear, asOf);
   const ytdNote = (p: number | null): Pick<KeyFigure, 'note' | 'trend'> =>
-    p != null ? withTrend(p, `vs same period ${f.ytdYear - 1}`) : { note: `to ${formatDate(asOf)}` };
+    // The tile's label names the year to date; "same period" is of the year before (fits the tile).
+    p != null ? withTrend(p, 'vs same period') : { note: `to ${formatDate(asOf)}` };
   const tileUnit = moneyUnit([f.lastFull.capital, f.ytd.capital]);
   pdf.keyFigures(
     [
@@ -535,10 +536,10 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
       list.length > 0
         ? {
             columns: [
-              { header: '#', width: 0.5, align: 'right' },
-              { header: 'Investor', width: 3 },
-              { header: 'Deals, last 3 years', width: 0.9, align: 'right' },
-              { header: 'As lead, last 3 years', width: 0.9, align: 'right' },
+              { header: '#', width: 0.4, align: 'right' },
+              { header: 'Investor', width: 2.1 },
+              { header: 'Deals, last 3 years', width: 1.25, align: 'right' },
+              { header: 'As lead, last 3 years', width: 1.25, align: 'right' },
             ],
             rows: list.map((m, i) => [String(i + 1), m.name, formatInt(m.deals), formatInt(m.lead_deals)]),
             options: { links: list.map((m) => [null, link(ctx, m.url)]) },
@@ -562,13 +563,14 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     ctx,
     'Notable startups',
     [
-      { header: 'Startup', width: 1.6 },
-      { header: 'Sector', width: 2.1 },
-      { header: 'Stage', width: 1.05 },
-      { header: 'HQ', width: 1.15 },
-      { header: moneyHeader('Total raised', raisedUnit), width: 0.95, align: 'right' },
-      { header: moneyHeader('Last round', lastUnit), width: 0.9, align: 'right' },
-      { header: 'Last round date', width: 0.95, align: 'right' },
+      { header: 'Startup', width: 1.5 },
+      { header: 'Sector', width: 1.9 },
+      { header: 'Stage', width: 0.95 },
+      { header: 'HQ', width: 1.05 },
+      { header: moneyHeader('Raised', raisedUnit), width: 0.9, align: 'right' },
+      { header: moneyHeader('Last round', lastUnit), width: 1.05, align: 'right' },
+      // Wide enough for "13 Apr 2025" on one line (a date is never split).
+      { header: 'Last round date', width: 1.15, align: 'right' },
     ],
     startups.map((s) => [
       s.name,
@@ -708,18 +710,19 @@ function comparisonSection(ctx: Ctx): void {
   ]);
   pdf.heading('Cross-country comparison', 1);
   pdf.paragraph(
-    `Capital and deals per country in ${ytd} (to ${formatDate(model.period.asOf)}) and in the last full year, ${lfy}. Shares are of the ${lfy} total across the countries in this report.`,
+    `Capital and deals per country in ${ytd} (to ${formatDate(model.period.asOf)}) and in the last full year, ${lfy}. Each country's ${lfy} share is of the ${lfy} capital across the countries in this report.`,
   );
   const table: TableBlock = {
     columns: [
-      { header: 'Country', width: 1.6 },
+      // Widths that keep every header on two lines at most (a header is never cut).
+      { header: 'Country', width: 1.15 },
       { header: `Deals ${ytd}`, align: 'right' },
-      { header: moneyHeader(`Capital ${ytd}`, unit), align: 'right' },
-      { header: `Deals ${lfy}`, align: 'right' },
-      { header: `Deals ${lfy} YoY`, width: 0.8, align: 'right' },
-      { header: moneyHeader(`Capital ${lfy}`, unit), align: 'right' },
-      { header: `Capital ${lfy} YoY`, width: 0.8, align: 'right' },
-      { header: `Share of ${lfy} capital`, width: 0.8, align: 'right' },
+      { header: moneyHeader(`Capital ${ytd}`, unit), width: 1.05, align: 'right' },
+      { header: `Deals ${lfy}`, width: 0.85, align: 'right' },
+      { header: `Deals ${lfy} YoY`, width: 0.85, align: 'right' },
+      { header: moneyHeader(`Capital ${lfy}`, unit), width: 1.05, align: 'right' },
+      { header: `Capital ${lfy} YoY`, width: 0.9, align: 'right' },
+      { header: `${lfy} share`, width: 0.9, align: 'right' },
     ],
     rows: [
       ...figs.map((f) => [
@@ -797,7 +800,7 @@ function runAppendix(ctx: Ctx): void {
         label: 'Status',
         value: s.partial ? 'Partial' : 'Complete',
         trend: s.partial ? 'down' : 'up',
-        note: s.partial ? `${plural(s.partialReasons.length, 'reason')} in the methodology` : 'all steps ran',
+        note: s.partial ? 'see the methodology' : 'all steps ran',
       },
     ],
     4,

@@ -40,7 +40,7 @@ export async function renderMarketReport(
     const { book } = buildMarketWorkbook(model, charts, planned, {
       created: Number.isNaN(created.getTime()) ? new Date() : created,
       links: options.links ?? null,
-      chartImages: model.job.workbook?.chartImages ?? false,
+      chartImages: model.job.chartImages ?? false,
     });
     const path = join(options.outDir, `${base}.xlsx`);
     await book.writeTo(path);

@@ -93,7 +93,7 @@ function placeCharts(
     const size = imageSize(c, p.size);
     const n = nativeFor(book, p, tables);
     if (images) {
-      // Pictures asked for (job option workbook.chartImages): each image, its native chart beside it.
+      // Pictures asked for (job option chartImages): each image, its native chart beside it.
       const next = book.addImage(ws, c.png, { row: r, col }, size);
       if (
         n &&

@@ -106,6 +106,14 @@ function firstRunModel(): MarketReportModel {
       capital_vs_last_run_pct: null,
     })),
   };
+  // A first run has no previous run to count the week against; the rounds the answers date
+  // in the week are all it has of the week.
+  if (m.week)
+    m.week = {
+      ...m.week,
+      since: null,
+      countries: m.week.countries.map((c) => ({ ...c, week: null, previous: null, average: null })),
+    };
   m.answers = [YEARS, ROUNDS];
   return m;
 }
@@ -187,10 +195,19 @@ describe('market report PDF on a first run', () => {
   });
 
   it('says clearly that this is the first run instead of empty change columns', () => {
-    expect(text).toContain('This is the first run of this report: there is no previous run to compare with.');
+    expect(text).toMatch(
+      /This is the first run of this report for [^:]+, so there is no previous run to compare with: the week's deals and capital .* are counted from the next run on\./,
+    );
+    expect(text).toMatch(/DEALS THIS WEEK CAPITAL THIS WEEK .*First run First run/);
+    // What it can show of the week: the largest rounds dated in it, with their lead investors.
+    expect(text).toContain('What this run shows of the week: the 3 largest rounds dated 24–30 Jun 2025');
+    expect(text).toMatch(/Helio Grid United Kingdom Series C 120\.0 26 Jun 2025 Index Ventures/);
+    expect(text).not.toContain('The week by country');
     expect(text).toMatch(/NEW STARTUPS NEW TOP INVESTORS .*First run First run/);
-    expect(text).toContain('2025 year to date vs the same period of 2024');
-    expect(text).toContain('Changes since the previous run: none yet, this is the first run of this report.');
+    expect(text).toContain('The year to date: 2025 YTD against the same period of 2024');
+    expect(text).toContain(
+      'No previous run to compare the lists with: changes since the previous run appear from the next run on.',
+    );
     expect(text).not.toContain('Deals vs last run');
     expect(text).not.toContain('Since the previous run on');
   });
@@ -205,18 +222,17 @@ describe('market report workbook on a first run', () => {
     expect(year.numFmt).toBe('0');
     expect(ws.getRow(2).getCell(2).numFmt).toBe('#,##0');
     expect(ws.getRow(2).getCell(3).numFmt).toBe('$#,##0');
+    // The by-year tables label their years as the PDF does: never "2,020", the year in progress
+    // as "2025 YTD".
     const rounds = wb.getWorksheet('Rounds by year')!;
-    expect(rounds.getRow(2).getCell(2).numFmt).toBe('0');
+    expect(rounds.getRow(2).getCell(2).value).toBe('2020');
     const germany = wb.getWorksheet('Germany')!;
-    let yearCells = 0;
+    const yearCells: string[] = [];
     germany.eachRow((r) => {
-      const c = r.getCell(1);
-      if (typeof c.value === 'number' && c.value >= 2020 && c.value <= 2025) {
-        yearCells++;
-        expect(c.numFmt).toBe('0');
-      }
+      const v = r.getCell(1).value;
+      if (typeof v === 'string' && /^20\d\d( YTD)?$/.test(v)) yearCells.push(v);
     });
-    expect(yearCells).toBe(6);
+    expect(yearCells).toEqual(['2020', '2021', '2022', '2023', '2024', '2025 YTD']);
   });
 
   it('moves the key column to the end of the answer sheet and types dates and amounts', () => {

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceChartGroup, serviceChartId } from '../../../jobs/market-report/report/charts.js';
 import { LocalStore } from '../../../activities/store.js';
 import { createMarketReportActivities } from '../../../jobs/market-report/activities.js';
 import {
@@ -84,10 +85,21 @@ describe('renderMarketReport files', () => {
     const serviceCharts =
       model.countries.reduce((n, c) => n + c.charts.length, 0) +
       model.answers.reduce((n, a) => n + (a.charts?.length ?? 0), 0);
-    expect(planned.filter((p) => p.fromService)).toHaveLength(serviceCharts);
+    expect(serviceCharts).toBe(11);
     expect(new Set(planned.map((p) => p.id)).size).toBe(planned.length);
-    // 3 countries × (3 or 4 service + 2 own) + answer charts + 2 comparison charts.
-    expect(result.charts).toBeGreaterThanOrEqual(20);
+    // One chart of a subsection's data: each service chart is drawn, or the report's own chart
+    // of the same subsection is (never both, never neither); charts of other data are all drawn.
+    model.countries.forEach((c, i) =>
+      c.charts.forEach((spec, j) => {
+        const group = serviceChartGroup(spec);
+        const theirs = planned.some((p) => p.id === serviceChartId(i, j));
+        const own = group !== 'other' && planned.some((p) => p.id === `c${i}-${group}`);
+        expect(theirs !== own, `${c.country} chart ${j} (${group})`).toBe(true);
+      }),
+    );
+    // 3 countries × 4 own (by year, stages, sectors, investors) + the United Kingdom's chart of
+    // other data + 2 answer charts + 2 comparison charts.
+    expect(result.charts).toBe(17);
     const info = execFileSync('pdfinfo', [result.files.pdf!], { encoding: 'utf8' });
     expect(Number(/Pages:\s+(\d+)/.exec(info)?.[1])).toBe(result.pages);
     expect(info).toMatch(/Title:\s+Weekly European Venture Market/);
@@ -112,7 +124,7 @@ describe('market report PDF', () => {
       'Weekly European Venture Market',
       'Germany · France · United Kingdom',
       'Data as of 30 Jun 2025',
-      'Period: 1 Jan 2020 to 30 Jun 2025',
+      'Week: 24–30 Jun 2025',
     ]) {
       expect(text).toContain(s);
     }
@@ -124,12 +136,13 @@ describe('market report PDF', () => {
       'Top sectors',
       'Most active investors',
       'Top investors by score',
-      'Top investors by number of investments',
+      'Top investors by investments, all time',
       'Notable startups',
       'Investor profiles',
       'Other charts from the service',
       'Data agent answers',
-      '1. Which sectors raised the most capital in Germany in 2024?',
+      '1. Which sectors raised the most capital in Germany in 2024',
+      'Question as asked: “Which sectors raised the most capital in Germany in 2024?”',
       'Not asked: credit budget reached (2 of 2 credits spent)',
       'Cross-country comparison',
       'Methodology',
@@ -177,21 +190,21 @@ describe('market report PDF', () => {
     }
   });
 
-  it('draws each service chart once, in the subsection it belongs to, and no own chart of the same view', () => {
+  it('draws one chart of each subsection’s data, in the subsection it belongs to', () => {
     const count = (s: string): number => text.split(s).length - 1;
-    for (const c of model.countries)
-      expect(count(`${c.country}: venture activity since 2020`), c.country).toBe(1);
-    expect(count('Stage mix, last three years')).toBe(3);
-    expect(count('Top sectors by deals')).toBe(3);
-    expect(count('An unknown chart type from the service')).toBe(1);
-    // The report's own by-year combo and stage donut repeat the service's views: left out.
-    expect(text).not.toMatch(/: deals and capital by year/);
-    expect(text).not.toContain('share of deals by stage');
-    // Its sectors-by-capital and investors charts show what the service's do not: kept.
+    // The report's own chart of each subsection, labelled as its table, once per country.
     for (const c of model.countries) {
-      expect(count(`${c.country}: top sectors by capital`)).toBe(1);
-      expect(count(`${c.country}: most active investors`)).toBe(1);
+      expect(count(`${c.country}: deals and capital by year`), c.country).toBe(1);
+      expect(count(`${c.country}: share of deals by stage`), c.country).toBe(1);
+      expect(count(`${c.country}: top sectors by capital`), c.country).toBe(1);
+      expect(count(`${c.country}: most active investors`), c.country).toBe(1);
     }
+    // The service's charts of the same data are not drawn a second time.
+    for (const c of model.countries) expect(count(`${c.country}: venture activity since 2020`)).toBe(0);
+    expect(count('Stage mix, last three years')).toBe(0);
+    expect(count('Top sectors by deals')).toBe(0);
+    // A service chart of other data is drawn, once.
+    expect(count('An unknown chart type from the service')).toBe(1);
     // In order within Germany's section: by year, stages, sectors, investors.
     const de = text.slice(
       text.indexOf('Interactive country view: https://app.venture-intel.example/countries/germany'),
@@ -199,11 +212,11 @@ describe('market report PDF', () => {
     );
     const order = [
       'Deals and capital by year',
-      'Germany: venture activity since 2020',
+      'Germany: deals and capital by year',
       'Stage mix',
-      'Stage mix, last three years',
+      'Germany: share of deals by stage',
       'Top sectors',
-      'Top sectors by deals',
+      'Germany: top sectors by capital',
       'Most active investors',
       'Germany: most active investors',
       'Top investors by score',
@@ -222,14 +235,23 @@ describe('market report PDF', () => {
     expect(uk.indexOf('Other charts from the service')).toBeGreaterThan(uk.indexOf('Notable startups'));
   });
 
-  it('prints the executive summary in prose with numbers and the changes since the previous run', () => {
+  it('prints the executive summary in prose with numbers, the week first, and the changes since the previous run', () => {
+    // The week leads: the fixture's weeks summed (14 + 9 + 21 rounds; $212.4M + $96.3M + $402.0M)
+    // against the previous run's week (11 + 12 + 19; $148.0M + $133.5M + $287.6M).
+    expect(text).toContain(
+      'In the week to 30 Jun 2025 the service added 44 rounds worth $710.7M across Germany, France and United Kingdom, against 42 rounds and $569.1M the previous week',
+    );
+    expect(text).toContain('The week by country: rounds added since 24 Jun 2025');
+    expect(text).toMatch(/Germany 14 11 12\.5 \+27\.3% 212\.4 148\.0 171\.3/);
+    expect(text).toMatch(/All countries 44 42 41\.5 \+4\.8% 710\.7 569\.1 591\.2/);
+    expect(text).toMatch(/Helio Grid United Kingdom Series C 120\.0 26 Jun 2025 Index Ventures/);
+    // Then the year to date, against the same period of the year before (312 + 306 + 483 deals).
     expect(text).toMatch(
-      /Across Germany, France and United Kingdom, startups closed [\d,]+ rounds worth \$[\d.]+B in 2024/,
+      /Across Germany, France and United Kingdom, 1,101 rounds raised \$13\.0B in 2025 YTD \(to 30 Jun 2025/,
     );
     expect(text).toContain(
       'Since the previous run on 24 Jun 2025: 2 startups and 2 investors entered the lists',
     );
-    expect(text).toContain('Changes since the previous run (24 Jun 2025) and year on year');
     expect(text).toContain(`Startups new to the notable lists (2): ${MALICIOUS_STARTUP}, Dust (France).`);
     expect(text).toContain('Investors new to the top lists (2): @Home Angels,');
     expect(text).toContain('+12.2%');
@@ -290,28 +312,23 @@ describe('the render activity: the key figures and the headline the report opens
     // The first key figures the PDF drew are the executive summary's tiles.
     expect(drawn[0]).toEqual(openingFigures(model));
     expect(out.figures).toEqual(asFigures(drawn[0]!));
+    // The week first (the fixture's weeks summed, against the previous run's), then the year to date.
     expect(out.figures?.slice(0, 2)).toEqual([
-      { label: 'Deals 2024', value: '2,858', note: '+0.7% YoY' },
-      { label: 'Capital 2024', value: '$31.7B', note: '+10% YoY' },
+      { label: 'Deals this week', value: '44', note: '+4.8% vs previous week' },
+      { label: 'Capital this week', value: '$710.7M', note: '+24.9% vs previous week' },
     ]);
-    expect(out.figures).toContainEqual({
-      label: 'Countries',
-      value: '3',
-      note: 'Germany, France, United Kingdom',
-    });
     expect(out.figures?.map((f) => f.label)).toEqual([
-      'Deals 2024',
-      'Capital 2024',
+      'Deals this week',
+      'Capital this week',
       'Deals 2025 YTD',
       'Capital 2025 YTD',
-      'Countries',
       'New startups',
       'New top investors',
       'Agent answers',
     ]);
     expectHeadline(out.headline);
     expect(out.headline).toBe(openingHeadline(model));
-    expect(out.headline).toMatch(/^Across Germany, France and United Kingdom, startups closed 2,858 rounds/);
+    expect(out.headline).toMatch(/^In the week to 30 Jun 2025 the service added 44 rounds worth \$710\.7M/);
     // The PDF prints the same sentence under the tiles.
     expect(text).toContain(out.headline!);
   });
@@ -379,17 +396,27 @@ describe('market report workbook', () => {
     }
   });
 
-  it('embeds the charts as PNG images on the summary and country sheets', async () => {
-    expect(wb.getWorksheet('Summary')!.getImages().length).toBe(2);
-    // Each country: its 3 service charts (4 for the United Kingdom) and the report's own
-    // sectors-by-capital and most-active-investors charts (the service shows neither).
-    for (const c of ['Germany', 'France']) expect(wb.getWorksheet(c)!.getImages().length).toBe(5);
-    expect(wb.getWorksheet('United Kingdom')!.getImages().length).toBe(6);
+  it('places native charts only by default, and each chart as a PNG too with chartImages', async () => {
     const zip = await JSZip.loadAsync(readFileSync(result.files.xlsx!));
     const media = Object.keys(zip.files).filter((f) => f.startsWith('xl/media/') && f.endsWith('.png'));
-    expect(media.length).toBe(result.charts);
-    const png = await zip.file(media[0]!)!.async('nodebuffer');
+    expect(media).toEqual([]);
+    for (const ws of wb.worksheets) expect(ws.getImages(), ws.name).toEqual([]);
+    const native = Object.keys(zip.files).filter((f) => /^xl\/charts\/chart\d+\.xml$/.test(f));
+    expect(native.length).toBeGreaterThanOrEqual(12);
+
+    const pictured = await renderMarketReport(
+      { ...model, job: { ...model.job, chartImages: true } },
+      { outDir: join(dir, 'pictures'), formats: ['xlsx'], fileBase: 'pictures' },
+    );
+    const zip2 = await JSZip.loadAsync(readFileSync(pictured.files.xlsx!));
+    const media2 = Object.keys(zip2.files).filter((f) => f.startsWith('xl/media/') && f.endsWith('.png'));
+    expect(media2.length).toBe(pictured.charts);
+    const png = await zip2.file(media2[0]!)!.async('nodebuffer');
     expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // The native charts stay beside the pictures.
+    expect(Object.keys(zip2.files).filter((f) => /^xl\/charts\/chart\d+\.xml$/.test(f))).toHaveLength(
+      native.length,
+    );
   });
 
   it('has no formula cells and no service text that starts like a formula', () => {
@@ -427,19 +454,20 @@ describe('market report workbook', () => {
   it('writes numbers as numbers with number formats', () => {
     const ws = wb.getWorksheet('Rounds by year')!;
     const row = ws.getRow(2);
-    expect(typeof row.getCell(2).value).toBe('number'); // year
+    // The year is a label, so that the year in progress reads "2025 YTD" as in the PDF.
+    expect(row.getCell(2).value).toBe('2020');
+    const years: unknown[] = [];
+    ws.eachRow((r, i) => (i > 1 ? years.push(r.getCell(2).value) : undefined));
+    expect(years).toContain('2025 YTD');
+    expect(years).not.toContain('2025');
     expect(typeof row.getCell(4).value).toBe('number'); // deals
-    expect(typeof row.getCell(6).value).toBe('number'); // capital
-    expect(row.getCell(6).numFmt).toBe('$#,##0');
+    // Capital holds US dollars, shown in the PDF's unit, named in the header.
+    expect(typeof row.getCell(6).value).toBe('number');
+    expect(ws.getRow(1).getCell(6).value).toBe('Capital ($B)');
+    expect(row.getCell(6).numFmt).toBe('#,##0.0,,,');
     const yoy = ws.getRow(3).getCell(5);
     expect(typeof yoy.value).toBe('number');
     expect(yoy.numFmt).toBe('0.0%');
-    const summary = wb.getWorksheet('Summary')!;
-    let millions = 0;
-    summary.eachRow((r) =>
-      r.eachCell((c) => (c.numFmt === '$#,##0.0,,"M"' && typeof c.value === 'number' ? millions++ : 0)),
-    );
-    expect(millions).toBeGreaterThan(3);
   });
 
   it('links names to the service urls, http(s) only', () => {
