@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { WorkflowHandle } from '@temporalio/client';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseMarketReportJob, type MarketReportJob } from '../../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
@@ -129,7 +130,7 @@ describe('a complete run', () => {
     );
   });
 
-  test('the methodology states the run time of the manifest: one value, not two clocks', async () => {
+  test('the run statistics state the run time of the manifest: one value, not two clocks', async () => {
     const manifest = JSON.parse(readFileSync(first.result.manifestPath, 'utf8')) as {
       startedAt: string;
       finishedAt: string;
@@ -137,13 +138,14 @@ describe('a complete run', () => {
     };
     expect(manifest.durationMs).toBe(Date.parse(manifest.finishedAt) - Date.parse(manifest.startedAt));
     const wb = await openWorkbook(first.result.files.xlsx!);
-    const m = wb.getWorksheet('Methodology')!;
+    // Run statistics are the operator's figures: their own sheet, not the partner's pages.
+    const m = wb.getWorksheet('Run statistics')!;
     let seconds: unknown = null;
     m.eachRow((row) => {
       if (row.getCell(1).value === 'Run time (seconds)') seconds = row.getCell(2).value;
     });
     expect(seconds).toBe(Math.round(manifest.durationMs / 100) / 10);
-    // The PDF's methodology tiles: RUN TIME over the same duration.
+    // The PDF's appendix of run statistics: RUN TIME over the same duration.
     const text = pdfText(first.result.files.pdf!);
     expect(text).toMatch(/run time/i);
     expect(text).toContain(formatDuration(manifest.durationMs));
@@ -183,7 +185,7 @@ describe('a complete run', () => {
     expect(text).toMatch(/The account had [\d,]+ credits left\s+after the run\./);
   });
 
-  test('the workbook has summary, country and data sheets, tables, images, and no formula cells', async () => {
+  test('the workbook has summary, country and data sheets, tables, native charts, and no formula cells', async () => {
     const wb = await openWorkbook(first.result.files.xlsx!);
     const names = wb.worksheets.map((w) => w.name);
     expect(names[0]).toMatch(/summary/i);
@@ -192,7 +194,12 @@ describe('a complete run', () => {
       Object.keys((ws as unknown as { tables: Record<string, unknown> }).tables ?? {}),
     );
     expect(tables.length).toBeGreaterThan(0);
-    expect(wb.worksheets.flatMap((ws) => ws.getImages()).length).toBeGreaterThan(0);
+    // Native charts only by default (pictures only with chartImages: true).
+    expect(wb.worksheets.flatMap((ws) => ws.getImages())).toHaveLength(0);
+    const zip = await JSZip.loadAsync(readFileSync(first.result.files.xlsx!));
+    expect(
+      Object.keys(zip.files).filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p)).length,
+    ).toBeGreaterThan(0);
     expect(formulaLikeCells(wb)).toEqual([]);
     // The evil name is there, as text (neutralised), never as a formula.
     const cells = wb.worksheets.flatMap((ws) => {
