@@ -183,6 +183,8 @@ export function formatMoneyIn(
   options: { digits?: number; symbol?: boolean } = {},
 ): string {
   if (typeof usd !== 'number' || !Number.isFinite(usd)) return DASH;
+  // Nothing is nothing in any unit: a tile says "$0", not "$0.0K".
+  if (usd === 0 && options.symbol) return '$0';
   const digits = options.digits ?? 1;
   const v = (usd / UNIT_BASE[unit]).toLocaleString('en-US', {
     minimumFractionDigits: digits,

@@ -65,6 +65,8 @@ describe('editorial style', () => {
     expect([63e6, 9.01e9].map((v) => formatMoneyIn(v, 'M'))).toEqual(['63.0', '9,010.0']);
     expect(formatMoneyIn(9.01e9, 'B', { symbol: true, digits: 2 })).toBe('$9.01B');
     expect(formatMoneyIn(-2.5e6, 'M', { symbol: true })).toBe('-$2.5M');
+    expect(formatMoneyIn(0, 'K', { symbol: true })).toBe('$0');
+    expect(formatMoneyIn(0, 'K')).toBe('0.0');
   });
 });
 
