@@ -52,6 +52,29 @@ export function stageLabel(stage: string | null | undefined): string {
 }
 
 /**
+ * The service's own sentences (a summary, an answer, a note) as a report prints them: stage keys
+ * in words (`series-d-plus` -> `Series D+`) and ISO dates as the report writes dates
+ * (`2026-11-23` -> `23 Nov 2026`), outside URLs; everything else as the service wrote it.
+ *
+ * @example proseInWords('Zotaly $208M series-d-plus (2026-11-23)') // 'Zotaly $208M Series D+ (23 Nov 2026)'
+ */
+export function proseInWords(text: string): string {
+  return text
+    .split(/(https?:\/\/\S+)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/(?<![\w-])(pre-seed|series-[a-z](?:-plus)?)(?![\w-])/g, (k) => stageLabel(k))
+            .replace(/(?<![\w-])(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?(?![\w-])/g, (iso: string, day: string) => {
+              const d = new Date(`${day}T00:00:00Z`);
+              return Number.isNaN(d.getTime()) ? iso : formatDate(day);
+            }),
+    )
+    .join('');
+}
+
+/**
  * Stage keys a reader must never see in a report's prose, tables, axes or legends (the rules
  * test looks for them).
  */

@@ -12,6 +12,7 @@ import {
   moneyHeader,
   moneyUnit,
   plural,
+  proseInWords,
   stageLabel,
   yearLabel,
 } from '../../reports/editorial.js';
@@ -35,6 +36,16 @@ describe('editorial style', () => {
     expect(stageLabel('Series A')).toBe('Series A');
     expect(stageLabel('angel-round')).toBe('Angel round');
     expect(stageLabel(null)).toBe('—');
+  });
+
+  it("puts the service's own sentences in the report's words, URLs untouched", () => {
+    expect(proseInWords('Zotaly $208M series-d-plus (United States, 2026-11-23); Cipherai pre-seed')).toBe(
+      'Zotaly $208M Series D+ (United States, 23 Nov 2026); Cipherai Pre-seed',
+    );
+    expect(proseInWords('see https://vis.example.com/r?stage=series-a&d=2026-11-23 now')).toBe(
+      'see https://vis.example.com/r?stage=series-a&d=2026-11-23 now',
+    );
+    expect(proseInWords('raised on 2026-11-23T10:00:00Z')).toBe('raised on 23 Nov 2026');
   });
 
   it('marks the year in progress YTD, never a full year', () => {

@@ -18,7 +18,14 @@ import type { PlannedChart, RenderedCharts } from './charts.js';
 import { countryFigures, sectorsByChart, summaryParts, totals, weekSentences, yearRows } from './figures.js';
 import type { AgentAnswer, MarketReportModel } from './model.js';
 import { reportTitle } from './pdf.js';
-import { moneyHeader, moneyUnit, stageLabel, yearLabel, type MoneyUnit } from '../../../reports/editorial.js';
+import {
+  moneyHeader,
+  moneyUnit,
+  proseInWords,
+  stageLabel,
+  yearLabel,
+  type MoneyUnit,
+} from '../../../reports/editorial.js';
 import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
 import { weekTotals } from './figures.js';
 
@@ -298,7 +305,8 @@ export function buildMarketWorkbook(
     let r = book.addTitle(
       ws,
       c.country,
-      c.summary ?? (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
+      (c.summary ? proseInWords(c.summary) : undefined) ??
+        (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
     );
     if (book.addLink(ws, r - 1, 1, 'Interactive country view', url(c.url))) r++;
     if (c.not_provided && c.not_provided.length > 0)
@@ -574,6 +582,7 @@ export function buildMarketWorkbook(
     ],
     rows: model.answers.map((a, i) => ({
       ...a,
+      answer: a.answer ? proseInWords(a.answer) : a.answer,
       url: url(a.url),
       n: i + 1,
       rowCount: a.rows?.length ?? 0,
