@@ -52,6 +52,18 @@ export function stageLabel(stage: string | null | undefined): string {
 }
 
 /**
+ * Stage keys inside a sentence in words: `from pre-seed to series-a` -> `from Pre-seed to Series A`
+ * (the service's reasons and theses are prose). Keys inside a longer key or a URL path are kept.
+ *
+ * @example stagesInWords('led 3 series-b rounds') // 'led 3 Series B rounds'
+ */
+export function stagesInWords(text: string): string {
+  return text.replace(/(?<![\w/-])(pre-seed|series-[a-z](?:-plus)?)(?![\w/-])/gi, (k) =>
+    k === stageLabel(k) ? k : stageLabel(k.toLowerCase()),
+  );
+}
+
+/**
  * Stage keys a reader must never see in a report's prose, tables, axes or legends (the rules
  * test looks for them).
  */

@@ -13,6 +13,7 @@ import {
   moneyUnit,
   plural,
   stageLabel,
+  stagesInWords,
   yearLabel,
 } from '../../reports/editorial.js';
 import { isPrivateHost, readerUrl } from '../../reports/links.js';
@@ -35,6 +36,16 @@ describe('editorial style', () => {
     expect(stageLabel('Series A')).toBe('Series A');
     expect(stageLabel('angel-round')).toBe('Angel round');
     expect(stageLabel(null)).toBe('—');
+  });
+
+  it('says stage keys inside sentences in words, and leaves URLs and longer keys alone', () => {
+    expect(stagesInWords('from pre-seed to series-a; led 3 series-d-plus rounds')).toBe(
+      'from Pre-seed to Series A; led 3 Series D+ rounds',
+    );
+    expect(stagesInWords('Pre-seed and Series A already')).toBe('Pre-seed and Series A already');
+    expect(stagesInWords('https://x.io/series-a and series-a-extension')).toBe(
+      'https://x.io/series-a and series-a-extension',
+    );
   });
 
   it('marks the year in progress YTD, never a full year', () => {
