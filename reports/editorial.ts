@@ -64,14 +64,27 @@ export function proseInWords(text: string): string {
     .map((part, i) =>
       i % 2 === 1
         ? part
-        : part
-            .replace(/(?<![\w-])(pre-seed|series-[a-z](?:-plus)?)(?![\w-])/g, (k) => stageLabel(k))
-            .replace(/(?<![\w-])(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?(?![\w-])/g, (iso: string, day: string) => {
+        : stagesInWords(part).replace(
+            /(?<![\w-])(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?(?![\w-])/g,
+            (iso: string, day: string) => {
               const d = new Date(`${day}T00:00:00Z`);
               return Number.isNaN(d.getTime()) ? iso : formatDate(day);
-            }),
+            },
+          ),
     )
     .join('');
+}
+
+/**
+ * Stage keys inside a sentence in words: `from pre-seed to series-a` -> `from Pre-seed to Series A`
+ * (the service's reasons and theses are prose). Keys inside a longer key or a URL path are kept.
+ *
+ * @example stagesInWords('led 3 series-b rounds') // 'led 3 Series B rounds'
+ */
+export function stagesInWords(text: string): string {
+  return text.replace(/(?<![\w/-])(pre-seed|series-[a-z](?:-plus)?)(?![\w/-])/gi, (k) =>
+    k === stageLabel(k) ? k : stageLabel(k.toLowerCase()),
+  );
 }
 
 /**

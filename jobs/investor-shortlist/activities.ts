@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../activities/types.js';
 import { readAccount } from '../../api/read.js';
+import { stageLabel } from '../../reports/editorial.js';
 import type { KindActivityDeps } from '../kind.js';
 import {
   asShortlistSnapshot,
@@ -42,7 +43,7 @@ export interface BuildShortlistInput {
 function askedOf(c: InvestorShortlistJob['companies'][number]): string {
   return [
     c.website ?? (c.description ? `"${c.description}"` : null),
-    c.raising_stage ? `raising ${c.raising_stage}` : null,
+    c.raising_stage ? `raising ${stageLabel(c.raising_stage)}` : null,
     c.investor_countries
       ? `investors in ${c.investor_countries.join(', ')}`
       : c.investor_region
@@ -82,9 +83,11 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       const sections: CompanySection[] = [];
       for (const [i, c] of input.companies.entries()) {
         const asked = askedOf(input.job.companies[i]!);
+        const website = input.job.companies[i]?.website ?? null;
         if (c.ref === null) {
           sections.push({
             name: c.name,
+            website,
             asked,
             readAs: null,
             investors: [],
@@ -114,6 +117,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
         );
         sections.push({
           name: c.name,
+          website,
           asked,
           readAs: list.readAs,
           investors,
@@ -150,7 +154,10 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
      */
     async renderShortlist(input: {
       reportRef: StoreRef;
-      job: Pick<InvestorShortlistJob, 'id' | 'destination' | 'outputs'>;
+      job: Pick<InvestorShortlistJob, 'id' | 'destination' | 'outputs'> & {
+        /** The charts also as pictures in the workbook (the job's `chartImages`). */
+        chartImages?: boolean;
+      };
       date: string;
       workflowId: string;
     }): Promise<RenderOutput> {
@@ -162,11 +169,17 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       let urlsLeftOut = 0;
       if (input.job.outputs.includes('pdf')) {
         files.pdf = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeShortlistReport(report, files.pdf, charts)).pages;
+        pages = (await writeShortlistReport(report, files.pdf, charts, { links: deps.serviceLinks ?? null }))
+          .pages;
       }
       if (input.job.outputs.includes('xlsx')) {
         files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut = (await writeShortlistWorkbook(report, files.xlsx, charts)).urlsLeftOut;
+        urlsLeftOut = (
+          await writeShortlistWorkbook(report, files.xlsx, charts, {
+            links: deps.serviceLinks ?? null,
+            chartImages: input.job.chartImages === true,
+          })
+        ).urlsLeftOut;
       }
       return keepRenderedFiles(
         store,

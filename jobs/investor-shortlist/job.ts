@@ -68,6 +68,11 @@ export const InvestorShortlistJobSchema = z
     companies: z.array(CompanySchema).min(1, { message: 'must list at least one company' }).max(50),
     /** Each company's top investors enriched with get_investor (free, one call each). */
     enrich: z.number().int().min(0).max(CATALOG.find_investors.maxLimit).default(5),
+    /**
+     * Whether the workbook also carries each chart as a picture (for consumers that want images);
+     * by default its charts are native Excel charts only, so each prints once.
+     */
+    chartImages: z.boolean({ message: 'must be true or false' }).default(false),
   })
   .strict()
   .refine((j) => new Set(j.companies.map((c) => c.name.toLowerCase())).size === j.companies.length, {

@@ -43,6 +43,8 @@ export function readInvestorList(data: unknown): { rows: ShortlistRow[]; readAs:
       checkMinUsd: null,
       checkMaxUsd: null,
       recentPortfolio: [],
+      website: readField(item, WEBSITE),
+      partner: null,
     });
   }
   const startup = pick(data, ['startup', 'company', 'read_as']);
@@ -66,7 +68,42 @@ const CHECK_MAX = {
   names: ['check_max_usd', 'check_size.max_usd', 'check_size.max', 'max_check_usd'],
 } as const;
 
-/** A row enriched from the investor's profile (get_investor): thesis, check size, recent portfolio. */
+/** The investor's own website, under the names a profile may give it. */
+const WEBSITE = {
+  kind: 'string',
+  names: ['website', 'website_url', 'homepage', 'web', 'site', 'domain'],
+} as const;
+
+const TEAM_NAMES = ['team', 'people', 'partners', 'members', 'team_members'];
+const PERSON_NAME = { kind: 'string', names: ['name', 'full_name', 'person', 'title'] } as const;
+const PERSON_ROLE = { kind: 'string', names: ['role', 'title', 'position', 'job_title'] } as const;
+
+/**
+ * The partner to name for an investor: the first member of its team whose role says partner
+ * (Managing, General, Venture Partner), else the first member named. Members may be objects
+ * (`{ name, role }`) or plain names; null when the profile names nobody.
+ *
+ * @example readPartner({ team: [{ name: 'Ana Ruiz', role: 'Principal' }, { name: 'Jon Lee', role: 'General Partner' }] })
+ * // { name: 'Jon Lee', role: 'General Partner' }
+ */
+export function readPartner(profile: unknown): { name: string; role: string | null } | null {
+  const raw = pick(profile, TEAM_NAMES);
+  const members = (Array.isArray(raw) ? (raw as unknown[]) : [])
+    .map((m) => {
+      if (typeof m === 'string') return m.trim() ? { name: m.trim(), role: null } : null;
+      const name = readField(m, PERSON_NAME);
+      if (name === null || name.trim() === '') return null;
+      const role = readField(m, PERSON_ROLE);
+      return { name: name.trim(), role: role !== null && role !== name && role.trim() ? role.trim() : null };
+    })
+    .filter((m): m is { name: string; role: string | null } => m !== null);
+  return members.find((m) => m.role !== null && /partner/i.test(m.role)) ?? members[0] ?? null;
+}
+
+/**
+ * A row enriched from the investor's profile (get_investor): thesis, check size, recent
+ * portfolio, its website and a partner from its team.
+ */
 export function enrichInvestor(row: ShortlistRow, data: unknown): ShortlistRow {
   const profile = readProfile('investor', data);
   if (profile === null) return row;
@@ -85,6 +122,8 @@ export function enrichInvestor(row: ShortlistRow, data: unknown): ShortlistRow {
     checkMinUsd: readField(profile, CHECK_MIN),
     checkMaxUsd: readField(profile, CHECK_MAX),
     recentPortfolio: portfolio.slice(0, 8),
+    website: readField(profile, WEBSITE) ?? row.website ?? null,
+    partner: readPartner(profile),
   };
 }
 

@@ -30,11 +30,17 @@ export interface ShortlistRow {
   checkMaxUsd: number | null;
   /** Recent portfolio companies' names (enriched rows). */
   recentPortfolio: string[];
+  /** The investor's own website, when the service gives one (absent in reports stored before). */
+  website?: string | null;
+  /** A partner from the investor's team (its profile's `team[]`), when the service names one. */
+  partner?: { name: string; role: string | null } | null;
 }
 
 /** A portfolio company's section. */
 export interface CompanySection {
   name: string;
+  /** The company's website as the job gives it (absent in reports stored before). */
+  website?: string | null;
   /** What the job asked: the website or the description, the stage, the region or countries, the sector. */
   asked: string;
   /** How the service read the startup (its name or summary of data.startup), when it says. */

@@ -110,7 +110,13 @@ async function shortlistInvestors(input: InvestorShortlistInput, run: Run): Prom
   run.phase('rendering');
   const rendered = await short.renderShortlist({
     reportRef: built.reportRef,
-    job: { id: job.id, destination: job.destination, outputs: job.outputs },
+    job: {
+      id: job.id,
+      destination: job.destination,
+      outputs: job.outputs,
+      // Only when asked: a default job's input stays what earlier runs recorded.
+      ...(job.chartImages ? { chartImages: true } : {}),
+    },
     date: run.date,
     workflowId: run.workflowId,
   });

@@ -285,6 +285,9 @@ describe('the checker’s text rules', () => {
     // The label in words is not the key: "Pre-seed" is right, "pre-seed" is the service's key.
     expect(rawStageKey('Pre-seed and Seed rounds')).toBeNull();
     expect(rawStageKey('raising pre-seed')).toBe('pre-seed');
+    expect(rawStageKey('Pre-seed, Seed')).toBeNull();
+    expect(rawStageKey('Pre-seed, then pre-seed')).toBe('pre-seed');
+    expect(rawStageKey('PRE-SEED')).toBe('PRE-SEED');
     expect(rawStageKey('https://vis.example.com/search?stage=series-a')).toBeNull();
   });
 

@@ -14,6 +14,7 @@ import {
   plural,
   proseInWords,
   stageLabel,
+  stagesInWords,
   yearLabel,
 } from '../../reports/editorial.js';
 import { isPrivateHost, readerUrl } from '../../reports/links.js';
@@ -46,6 +47,16 @@ describe('editorial style', () => {
       'see https://vis.example.com/r?stage=series-a&d=2026-11-23 now',
     );
     expect(proseInWords('raised on 2026-11-23T10:00:00Z')).toBe('raised on 23 Nov 2026');
+  });
+
+  it('says stage keys inside sentences in words, and leaves URLs and longer keys alone', () => {
+    expect(stagesInWords('from pre-seed to series-a; led 3 series-d-plus rounds')).toBe(
+      'from Pre-seed to Series A; led 3 Series D+ rounds',
+    );
+    expect(stagesInWords('Pre-seed and Series A already')).toBe('Pre-seed and Series A already');
+    expect(stagesInWords('https://x.io/series-a and series-a-extension')).toBe(
+      'https://x.io/series-a and series-a-extension',
+    );
   });
 
   it('marks the year in progress YTD, never a full year', () => {

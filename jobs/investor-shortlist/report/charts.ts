@@ -2,12 +2,15 @@
  * The investor shortlist's charts: each company's match-overview charts as the service gave them
  * (`section.charts`: the deal activity by year as a combo of bars and a line, the stages of the
  * matched investors' deals, where they are), rendered once: SVG for the PDF, PNG for the
- * workbook. A chart the renderer cannot draw (no rows, no number to plot, a spec it fails on) is
+ * workbook. Before they are drawn, their labels are put in the report's words: stages as
+ * `Series A` (stageLabel), the year the data is as of as `2026 YTD` (yearLabel), so no axis
+ * draws a year in progress as a whole one. A chart the renderer cannot draw (no rows, no number to plot, a spec it fails on) is
  * not drawn: its note says so and the report prints it where the chart would be.
  */
 import type { ChartSpec } from '../../../api/envelope.js';
 import { HALF_CHART_WIDTH, normalizeChart, renderChart } from '../../../reports/charts/index.js';
 import type { ChartLayout, ReportChart } from '../../../reports/charts/index.js';
+import { stageLabel, yearLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
 import type { ShortlistReport } from '../types.js';
 
@@ -25,15 +28,26 @@ function titleOf(spec: ChartSpec, j: number): string {
   return t || `Chart ${j + 1}`;
 }
 
-/** The spec with its title and x labels as the fonts can draw them (reports/font-chain.ts). */
-function printable(spec: ChartSpec, title: string): ChartSpec {
+/**
+ * An x label in the report's words: a stage key in words on a stage axis, a year on a year axis
+ * with `YTD` when it is the year the data is as of (`asOf`, the run's date) and not over.
+ */
+export function xLabel(xKey: string, x: unknown, asOf: string): unknown {
+  if (/year/i.test(xKey) && (typeof x === 'number' || (typeof x === 'string' && /^\d{4}$/.test(x.trim()))))
+    return yearLabel(typeof x === 'number' ? x : Number(x.trim()), asOf);
+  if (/stage/i.test(xKey) && typeof x === 'string') return stageLabel(x);
+  return x;
+}
+
+/** The spec with its title and x labels in words (xLabel), as the fonts can draw them (reports/font-chain.ts). */
+function printable(spec: ChartSpec, title: string, asOf: string): ChartSpec {
   const xKey = typeof spec.xKey === 'string' ? spec.xKey : null;
   const data = Array.isArray(spec.data)
     ? spec.data.map((r: unknown) => {
         if (!xKey || !r || typeof r !== 'object') return r;
         const row = r as Record<string, unknown>;
-        const x = row[xKey];
-        return typeof x === 'string' ? { ...row, [xKey]: printableText(x) } : row;
+        const x = xLabel(xKey, row[xKey], asOf);
+        return typeof x === 'string' ? { ...row, [xKey]: printableText(x) } : { ...row, [xKey]: x };
       })
     : spec.data;
   return { ...spec, title, data };
@@ -47,7 +61,13 @@ function undrawable(spec: ChartSpec): string | null {
   return null;
 }
 
-async function one(spec: ChartSpec, company: string, i: number, j: number): Promise<ShortlistChart> {
+async function one(
+  spec: ChartSpec,
+  company: string,
+  i: number,
+  j: number,
+  asOf: string,
+): Promise<ShortlistChart> {
   const title = titleOf(spec, j);
   const leftOut = (why: string): ShortlistChart => ({
     id: `c${i}-${j}`,
@@ -59,7 +79,7 @@ async function one(spec: ChartSpec, company: string, i: number, j: number): Prom
   const why = undrawable(spec);
   if (why !== null) return leftOut(why);
   try {
-    const drawn = printable(spec, title);
+    const drawn = printable(spec, title, asOf);
     return {
       id: `c${i}-${j}`,
       company: i,
@@ -82,7 +102,8 @@ async function one(spec: ChartSpec, company: string, i: number, j: number): Prom
 export async function renderShortlistCharts(report: ShortlistReport): Promise<ShortlistChart[]> {
   const out: ShortlistChart[] = [];
   for (const [i, section] of report.companies.entries())
-    for (const [j, spec] of section.charts.entries()) out.push(await one(spec, section.name, i, j));
+    for (const [j, spec] of section.charts.entries())
+      out.push(await one(spec, section.name, i, j, report.date));
   return out;
 }
 

@@ -1,17 +1,19 @@
 /**
  * The shortlist's opening, what a platform team reads first: the title (job, date), the baseline
- * line, the plan's note, the credits spent of the budget, key figures, an overview of the
- * companies (investors listed, new since the last run, top fit and top investor, or why a
- * company has no list) and the investors who fit several of the companies.
+ * line, the plan's note, key figures, an overview of the companies (each linked to its website;
+ * investors listed, new since the last run, top fit and top investor, or why a company has no
+ * list) and the investors who fit several of the companies. What the run spent is in the
+ * appendix (appendix.ts), not here.
  */
 import { formatInt } from '../../../reports/format.js';
+import { readerUrl } from '../../../reports/links.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import { callout, COLORS, sizedColumns } from '../../../reports/pdf/index.js';
 import type { ReportPdf, SizedColumn } from '../../../reports/pdf/index.js';
 import type { ShortlistReport } from '../types.js';
 import { openingFigures } from './opening.js';
 import {
   BASELINE_LINE,
-  creditsLine,
   fitText,
   printedName,
   problemSentence,
@@ -29,7 +31,8 @@ const values = (rows: string[][], i: number): string[] => rows.map((r) => r[i] ?
 
 /**
  * A table under a level-2 heading kept with its first rows, then notes in small grey type (the
- * stand-in note too, unless `standIn` is false). Returns true when the stand-in note was printed.
+ * stand-in note too, unless `standIn` is false). Cells wrap whole, the row grows: nothing a
+ * reader acts on is cut. Returns true when the stand-in note was printed.
  */
 export function tableSection(
   pdf: ReportPdf,
@@ -48,7 +51,7 @@ export function tableSection(
   const cols = sizedColumns(pdf.pageContentWidth, columns, TABLE_SIZE);
   const table = {
     fontSize: TABLE_SIZE,
-    maxLines: options.maxLines ?? 2,
+    maxLines: options.maxLines ?? Number.POSITIVE_INFINITY,
     ...(options.links ? { links: options.links } : {}),
   };
   const standIn = options.standIn === false ? [] : standInNote(rows);
@@ -68,11 +71,10 @@ function header(pdf: ReportPdf, report: ShortlistReport): void {
   pdf.paragraph(shortlistSubtitle(report), { size: 9, color: COLORS.muted });
   if (report.baseline) pdf.paragraph(BASELINE_LINE, { size: 10, color: COLORS.accent });
   if (report.planNote) callout(pdf, 'Your plan limits this run', [problemSentence(report.planNote)]);
-  pdf.paragraph(creditsLine(report), { size: 9 });
 }
 
-/** The companies at a glance; returns true when it printed the stand-in note. */
-function overview(pdf: ReportPdf, report: ShortlistReport): boolean {
+/** The companies at a glance, each name linked to its website; returns true when it printed the stand-in note. */
+function overview(pdf: ReportPdf, report: ShortlistReport, links: ServiceLinks | null): boolean {
   const rows = report.companies.map((c) => {
     const top = c.investors[0];
     return [
@@ -98,6 +100,7 @@ function overview(pdf: ReportPdf, report: ShortlistReport): boolean {
       { header: 'Top investor, or why no list', share: 0.6 },
     ],
     rows,
+    { links: report.companies.map((c) => [readerUrl(c.website ?? null, links)]) },
   );
 }
 
@@ -126,7 +129,6 @@ function shared(pdf: ReportPdf, report: ShortlistReport, standIn: boolean): void
     ],
     rows,
     {
-      maxLines: 3,
       notes: ['One introduction can serve several companies: these investors are on two or more lists.'],
       standIn,
     },
@@ -134,9 +136,10 @@ function shared(pdf: ReportPdf, report: ShortlistReport, standIn: boolean): void
 }
 
 /** Lays out the opening: header, key figures, the overview and the shared investors. */
-export function firstPage(pdf: ReportPdf, report: ShortlistReport): void {
+export function firstPage(pdf: ReportPdf, report: ShortlistReport, links: ServiceLinks | null = null): void {
   header(pdf, report);
-  pdf.keyFigures(openingFigures(report), 5);
-  const noted = overview(pdf, report);
+  const figures = openingFigures(report);
+  pdf.keyFigures(figures, figures.length);
+  const noted = overview(pdf, report, links);
   shared(pdf, report, !noted);
 }

@@ -1,14 +1,14 @@
 /**
  * What the investor shortlist opens with, written once for the PDF's first page and the messages
- * that deliver the shortlist: the key figures (companies, investors, new, on several lists,
- * credits) and a headline sentence.
+ * that deliver the shortlist: the key figures (companies, investors, new, on several lists)
+ * and a headline sentence. What the run spent is the appendix's (run statistics stay off the
+ * reader's first page).
  */
+import { plural } from '../../../reports/editorial.js';
 import { formatInt, headlineText } from '../../../reports/format.js';
 import type { KeyFigure } from '../../../reports/pdf/index.js';
 import type { ShortlistReport } from '../types.js';
 import { BASELINE_LINE } from './text.js';
-
-const plural = (n: number, one: string, many: string): string => `${formatInt(n)} ${n === 1 ? one : many}`;
 
 /** The key figures under the opening's title, in order. */
 export function openingFigures(report: ShortlistReport): KeyFigure[] {
@@ -29,11 +29,6 @@ export function openingFigures(report: ShortlistReport): KeyFigure[] {
       note: report.baseline ? 'from the next run' : 'since the last run',
     },
     { label: 'On several lists', value: formatInt(report.shared.length), note: 'investors' },
-    {
-      label: 'Credits',
-      value: formatInt(report.credits.spent),
-      note: `of ${formatInt(report.credits.budget)} budgeted`,
-    },
   ];
 }
 

@@ -1,14 +1,18 @@
 /**
  * The investor shortlist as a PDF for a platform team preparing its companies' raises: the
- * opening (title, date, baseline line, the plan's note, credits, key figures, the companies at a
- * glance, the investors who fit several companies), then a section per company (what was asked
- * and how the service read it, its ranked investors with the new ones marked, the service's
- * charts, the link to its full report; why a company has no list).
+ * opening (title, date, baseline line, the plan's note, key figures, the companies at a glance,
+ * the investors who fit several companies), then a section per company (what was asked and how
+ * the service read it, the service's charts, its ranked investors with the new ones marked and a
+ * partner named, the link to its full report when a reader can open it; why a company has no
+ * list), then an appendix of what the run spent. Service links go through readerUrl
+ * (`options.links`): a loopback or private one is left out.
  */
 import { formatDate } from '../../../reports/format.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import { ReportPdf } from '../../../reports/pdf/index.js';
 import type { ShortlistReport } from '../types.js';
 import type { ShortlistChart } from './charts.js';
+import { appendix } from './appendix.js';
 import { companySection } from './company.js';
 import { firstPage } from './first-page.js';
 import { shortlistTitle } from './text.js';
@@ -17,7 +21,7 @@ import { shortlistTitle } from './text.js';
 export function buildShortlistReport(
   report: ShortlistReport,
   charts: readonly ShortlistChart[],
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
 ): ReportPdf {
   const title = shortlistTitle(report);
   const pdf = new ReportPdf({
@@ -28,8 +32,10 @@ export function buildShortlistReport(
     coverPage: false,
     ...(options.creationDate ? { creationDate: options.creationDate } : {}),
   });
-  firstPage(pdf, report);
-  report.companies.forEach((_, i) => companySection(pdf, report, charts, i));
+  const links = options.links ?? null;
+  firstPage(pdf, report, links);
+  report.companies.forEach((_, i) => companySection(pdf, report, charts, i, links));
+  appendix(pdf, report);
   return pdf;
 }
 
@@ -44,7 +50,7 @@ export async function writeShortlistReport(
   report: ShortlistReport,
   path: string,
   charts: readonly ShortlistChart[],
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
 ): Promise<{ pages: number }> {
   return { pages: await buildShortlistReport(report, charts, options).writeTo(path) };
 }

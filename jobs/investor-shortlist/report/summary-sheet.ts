@@ -1,29 +1,24 @@
 /**
  * The workbook's Summary sheet, the first a reader sees: the title, the baseline line, the
- * plan's note and the credits spent, the companies at a glance as an Excel table (investors
- * listed, new since the last run, top fit, top investor, why a company has no list, its sheet)
- * and what each sheet holds.
+ * plan's note, the companies at a glance as an Excel table (each linked to its website; investors
+ * listed, new since the last run, top fit as a percentage, top investor, why a company has no
+ * list, its sheet) and what each sheet holds. What the run spent is on the Run sheet.
  */
 import type { DataColumn, ReportWorkbook } from '../../../reports/excel/index.js';
+import { plural } from '../../../reports/editorial.js';
 import { formatInt, oneLine } from '../../../reports/format.js';
+import { readerUrl } from '../../../reports/links.js';
+import type { ServiceLinks } from '../../../reports/links.js';
 import type { ShortlistReport } from '../types.js';
-import {
-  BASELINE_LINE,
-  creditsLine,
-  problemSentence,
-  shortlistSubtitle,
-  shortlistTitle,
-  topFit,
-} from './text.js';
+import { BASELINE_LINE, problemSentence, shortlistSubtitle, shortlistTitle, topFit } from './text.js';
 
 /** The overview's columns on the Summary sheet. */
 export const OVERVIEW_COLUMNS: readonly DataColumn[] = [
-  { header: 'Company', key: 'name', width: 30 },
+  { header: 'Company', key: 'name', linkKey: 'website', width: 30 },
   { header: 'Investors listed', key: 'listed', kind: 'int', width: 16 },
   { header: 'New since last run', key: 'fresh', kind: 'int', width: 19 },
-  { header: 'Top fit', key: 'topFit', kind: 'number', numFmt: '0.0', width: 10 },
+  { header: 'Top fit', key: 'topFit', kind: 'pct', width: 10 },
   { header: 'Top investor', key: 'top', width: 32 },
-  { header: 'Credits charged', key: 'charged', kind: 'int', width: 16 },
   { header: 'Why no list', key: 'problem', width: 44, wrap: true },
   { header: 'Sheet', key: 'sheet', width: 24 },
 ];
@@ -33,6 +28,7 @@ export function writeSummarySheet(
   book: ReportWorkbook,
   report: ShortlistReport,
   sheets: readonly string[],
+  links: ServiceLinks | null = null,
 ): void {
   const ws = book.addSummarySheet([]);
   let row = book.addTitle(ws, shortlistTitle(report), shortlistSubtitle(report));
@@ -41,8 +37,7 @@ export function writeSummarySheet(
   const lead = [
     ...(report.baseline ? [BASELINE_LINE] : []),
     ...(report.planNote ? [`Your plan limits this run: ${oneLine(report.planNote)}`] : []),
-    creditsLine(report),
-    `${formatInt(investors)} investors listed over ${formatInt(report.companies.length)} companies` +
+    `${plural(investors, 'investor')} listed over ${plural(report.companies.length, 'company', 'companies')}` +
       (report.baseline ? '.' : `, ${formatInt(fresh)} new since the last run.`) +
       ` ${formatInt(report.shared.length)} fit several of the companies (sheet Shared investors).`,
   ];
@@ -54,11 +49,11 @@ export function writeSummarySheet(
     columns: [...OVERVIEW_COLUMNS],
     rows: report.companies.map((c, i) => ({
       name: c.name,
+      website: readerUrl(c.website ?? null, links),
       listed: c.problem === null ? c.investors.length : null,
       fresh: c.problem !== null || report.baseline ? null : c.newCount,
       topFit: topFit(c),
       top: c.investors[0]?.name ?? null,
-      charged: c.charged,
       problem: c.problem === null ? null : problemSentence(c.problem),
       sheet: sheets[i] ?? null,
     })),
@@ -66,9 +61,10 @@ export function writeSummarySheet(
   book.addParagraphs(
     ws,
     [
-      "A sheet per company: its investors in the service's ranking, new since the last run marked, fit, type, HQ, check size, thesis, reasons and recent portfolio; the service's charts under the list.",
+      "A sheet per company: its investors in the service's ranking, a partner from the team, new since the last run marked, fit, check size, every reason (the most telling first), thesis, type, HQ and recent portfolio; the service's charts under the list.",
       'Shared investors: the investors on two or more companies’ lists, with which companies and the best fit.',
-      'Chart data (when a chart is drawn): the numbers of each chart, which the editable chart beside its image plots.',
+      'Run: what the run spent, credits per company.',
+      'Chart data (when a chart is drawn): the numbers each chart plots.',
     ],
     lastRow + 2,
     { heading: 'The sheets', span: 6, charsPerLine: 130 },

@@ -9,7 +9,12 @@ import {
   planInvestorShortlist,
   shortlistPlanLines,
 } from '../../../jobs/investor-shortlist/plan.js';
-import { chartsOf, enrichInvestor, readInvestorList } from '../../../jobs/investor-shortlist/read.js';
+import {
+  chartsOf,
+  enrichInvestor,
+  readInvestorList,
+  readPartner,
+} from '../../../jobs/investor-shortlist/read.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 
@@ -61,6 +66,38 @@ test("a company's investors, enriched from their profiles, with the service's ch
   expect(enriched.thesis).not.toBeNull();
   expect(enriched.recentPortfolio.length).toBeGreaterThan(0);
   expect(enriched.checkMaxUsd).toBeGreaterThanOrEqual(enriched.checkMinUsd ?? 0);
+  // The partner and the website are the profile's own.
+  const investor = (
+    p.body.data as { investor: { website: string | null; team: { name: string; role: string }[] } }
+  ).investor;
+  const partner = investor.team.find((m) => /partner/i.test(m.role)) ?? investor.team[0]!;
+  expect(enriched.partner).toEqual({ name: partner.name, role: partner.role });
+  expect(enriched.website).toBe(investor.website);
+});
+
+test('a partner is read from a team however the service shapes it', () => {
+  const team = (t: unknown) => readPartner({ team: t });
+  expect(
+    team([
+      { name: 'Ana Ruiz', role: 'Principal' },
+      { name: 'Jon Lee', role: 'General Partner' },
+    ]),
+  ).toEqual({
+    name: 'Jon Lee',
+    role: 'General Partner',
+  });
+  expect(team([{ full_name: 'Ana Ruiz', title: 'Associate' }])).toEqual({
+    name: 'Ana Ruiz',
+    role: 'Associate',
+  });
+  expect(team(['Ana Ruiz', 'Jon Lee'])).toEqual({ name: 'Ana Ruiz', role: null });
+  expect(readPartner({ people: [{ name: 'Mia Chen', position: 'Partner' }] })).toEqual({
+    name: 'Mia Chen',
+    role: 'Partner',
+  });
+  expect(team([])).toBeNull();
+  expect(team('nobody')).toBeNull();
+  expect(readPartner({})).toBeNull();
 });
 
 test('the plan: a company a call, the budget, the free plan said; a free plan asks the top 5', () => {

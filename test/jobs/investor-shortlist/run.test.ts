@@ -2,7 +2,8 @@
  * The investor shortlist on the real embedded Temporal server, with real workers, against the
  * sandbox over HTTP: a baseline, then a run whose lists are longer marks the new investors in the
  * PDF and the workbook; each run costs the account 3 credits a company; on a free plan only the
- * first company is asked, for the top 5.
+ * first company is asked, for the top 5. The enriched investors name the partner and link to
+ * the website that get_investor itself gives (asked directly), and no loopback link is left.
  */
 import type { Workbook } from 'exceljs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -13,6 +14,8 @@ import {
 } from '../../../jobs/investor-shortlist/index.js';
 import { companyParams } from '../../../jobs/investor-shortlist/plan.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
+import { readerUrl } from '../../../reports/links.js';
+import { readPdfStructure } from '../../helpers/pdf-structure.js';
 import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
@@ -147,6 +150,43 @@ test('a baseline, then the investors new since marked; 3 credits a company by th
   }
   // No other investor is marked.
   expect(text.match(/ NEW \d+\.\d%/g) ?? []).toHaveLength(marked);
+
+  // The enriched investors name a partner and link to the website get_investor itself gives.
+  const uris = new Set(readPdfStructure(second.files.pdf!).pageLinks.map((l) => l.uri));
+  let partners = 0;
+  for (const company of job(12, h.dir).companies) {
+    const ws = wb.getWorksheet(company.name)!;
+    const head: string[] = [];
+    ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
+    for (let r = 2; r <= 3; r++) {
+      const row = ws.getRow(r);
+      const key = row.getCell(head.indexOf('Service key')).text;
+      const res = await callSandbox(sandbox, 'get_investor', { key: KEYS.startup, params: { key } });
+      expect(res.status).toBe(200);
+      const profile = (
+        res.body.data as { investor: { website: string | null; team: { name: string; role?: string }[] } }
+      ).investor;
+      const partner = profile.team.find((m) => /partner/i.test(m.role ?? '')) ?? profile.team[0];
+      expect(partner, key).toBeDefined();
+      expect(row.getCell(head.indexOf('Partner')).text).toBe(
+        partner!.role ? `${partner!.name} (${partner!.role})` : partner!.name,
+      );
+      expect(text).toContain(`Partner: ${partner!.name.split(' ')[0]}`);
+      partners += 1;
+      const site = readerUrl(profile.website);
+      if (site !== null) {
+        const link = row.getCell(head.indexOf('Investor')).value as { hyperlink?: string };
+        expect(link.hyperlink?.replace(/\/$/, '')).toBe(site.replace(/\/$/, ''));
+        expect(
+          [...uris].some((u) => u?.replace(/\/$/, '') === site.replace(/\/$/, '')),
+          site,
+        ).toBe(true);
+      }
+    }
+  }
+  expect(partners).toBe(4);
+  // The sandbox's loopback views are links nobody else can open: none is in the PDF.
+  expect([...uris].filter((u) => u !== null && /127\.0\.0\.1|localhost/.test(u))).toEqual([]);
 }, 240_000);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

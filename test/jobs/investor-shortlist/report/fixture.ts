@@ -1,8 +1,10 @@
 /**
  * A synthetic investor shortlist for the renderer tests, in the service's shapes: three
  * portfolio companies, the first two with ranked investors (new and not, enriched and not) and
- * the service's charts (a combo of deals and capital by year, stage and country bars, a chart
- * without rows), the third not asked on a free plan. Names a list really brings: a formula
+ * the service's charts as the sandbox sends them (a combo of deals and capital by year up to the
+ * year in progress, a bar of stage keys, a country bar, a chart without rows), the third not
+ * asked on a free plan. Reasons as the service writes them (a raise's figures, a list ended in
+ * `, …`), a partner and a website on most enriched investors, websites on two companies. Names a list really brings: a formula
  * (`=HYPERLINK(...)`) and Chinese, both on two lists; a company name with a `/`.
  */
 import type { ChartSpec } from '../../../../api/envelope.js';
@@ -34,6 +36,9 @@ const INVESTORS = [
   ['Sable Rock Ventures', 'VC', 'Lisbon', 'Portugal'],
 ] as const;
 
+/** Partners the enriched investors' profiles name. */
+export const PARTNERS = ['Ana Ruiz', 'Jonas Weber', 'Priya Nair', 'Tom Okafor'];
+
 const keyOf = (name: string): string =>
   name === CJK_NAME
     ? CJK_KEY
@@ -55,9 +60,10 @@ function row(
     name,
     fitPct: fit,
     why: [
-      `Led ${3 + (index % 4)} seed rounds in the sector since 2022`,
-      `Invests in ${country} and its neighbours`,
-      'Typical check matches the raise',
+      `HQ in ${country}, in the region of the startup; ${2 + (index % 5)} deals in startups there`,
+      `${12 + index} deals in the sector since 2020 (${4 + (index % 3)} since 2024), 3 in payments infrastructure for regulated industries across Europe`,
+      `led ${3 + (index % 4)} seed rounds of $1.5M–$4M in the sector since 2022, joined 5 more`,
+      ...(index % 2 === 0 ? ['backed 5 look-alikes: Claimly, Parcelwise, Helio Grid, …'] : []),
     ],
     url: `https://vis.example/investors/${keyOf(name)}`,
     isNew: options.isNew,
@@ -71,6 +77,11 @@ function row(
     checkMinUsd: options.enriched ? 250_000 * (1 + (index % 3)) : null,
     checkMaxUsd: options.enriched ? 2_000_000 * (1 + (index % 2)) : null,
     recentPortfolio: options.enriched ? ['Claimly', 'Parcelwise', 'Helio Grid'] : [],
+    website: options.enriched && index !== 3 ? `https://www.${keyOf(name).slice(4)}.example.com` : null,
+    partner:
+      options.enriched && index !== 3
+        ? { name: PARTNERS[index % PARTNERS.length]!, role: index % 2 === 0 ? 'General Partner' : null }
+        : null,
   };
 }
 
@@ -85,7 +96,7 @@ export function serviceCharts(sector: string): ChartSpec[] {
         { key: 'deals', name: 'Deals', unit: 'deals', type: 'bar' },
         { key: 'capital_usd', name: 'Capital (USD)', unit: 'USD', type: 'line' },
       ],
-      data: [2020, 2021, 2022, 2023, 2024, 2025].map((year, i) => ({
+      data: [2021, 2022, 2023, 2024, 2025, 2026].map((year, i) => ({
         year,
         deals: 40 + i * 9 - (i === 3 ? 20 : 0),
         capital_usd: (300 + i * 120) * 1e6,
@@ -97,7 +108,7 @@ export function serviceCharts(sector: string): ChartSpec[] {
       title: `Stages of the matched investors' deals in ${sector}`,
       xKey: 'stage',
       series: [{ type: 'bar', key: 'deals', name: 'Deals' }],
-      data: ['Pre-seed', 'Seed', 'Series A', 'Series B', 'Series C+'].map((stage, i) => ({
+      data: ['pre-seed', 'seed', 'series-a', 'series-b', 'series-c-plus'].map((stage, i) => ({
         stage,
         deals: [12, 31, 18, 6, 2][i],
       })),
@@ -160,6 +171,7 @@ export function shortlistReport(options: { baseline?: boolean } = {}): Shortlist
   );
   const companies = [
     section('Ledgerline', first, {
+      website: 'ledgerline.io',
       asked: 'ledgerline.io · raising seed · investors in Europe · Finance & Blockchain',
       readAs: 'Ledgerline: reconciliation software for mid-sized banks (Finance & Blockchain, Germany)',
       charts: [...serviceCharts('Finance & Blockchain'), EMPTY_CHART],
@@ -172,6 +184,7 @@ export function shortlistReport(options: { baseline?: boolean } = {}): Shortlist
       reportUrl: 'javascript:alert(1)',
     }),
     section('Kitebase', [], {
+      website: 'kitebase.com',
       asked: 'kitebase.com · raising pre-seed · investors in North America',
       charged: 0,
       problem: PROBLEM,

@@ -1,8 +1,10 @@
 /**
- * The shortlist's PDF read back: the opening (baseline line, plan note, credits, the companies
- * at a glance, the investors on several lists), each company's ranked investors with the NEW
- * marks, its charts or why one is left out, the full report's link (http(s) only) and the
- * sentence of a company without a list.
+ * The shortlist's PDF read back: the opening (baseline line, plan note, the companies at a
+ * glance, the investors on several lists; no credits), each company's ranked investors with the
+ * NEW marks, a partner named and every reason whole, its charts or why one is left out, the full
+ * report's link (http(s) only), the sentence of a company without a list, and the appendix of
+ * what the run spent. Rendered as a run against a loopback service: no loopback link anywhere,
+ * no raw stage key, no "…", fit always a percentage.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +20,11 @@ import {
   writeShortlistReport,
 } from '../../../../jobs/investor-shortlist/report/index.js';
 import type { ShortlistReport } from '../../../../jobs/investor-shortlist/types.js';
+import { privateUrls, rawStageKey } from '../../../helpers/editorial-rules.js';
 import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
+import { readPdfStructure } from '../../../helpers/pdf-structure.js';
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
-import { CJK_KEY, CJK_NAME, shortlistReport } from './fixture.js';
+import { CJK_KEY, CJK_NAME, PARTNERS, shortlistReport } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortlist-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,14 +46,38 @@ describe('writeShortlistReport', () => {
     baseline = { text: pdfText(basePath) };
   });
 
-  it('opens with the title, the plan note, the credits and the companies at a glance', () => {
+  it('opens with the title, the plan note and the companies at a glance; credits only in the appendix', () => {
     const t = flat(second.text);
     expect(second.pages).toBe(second.written);
-    expect(t).toContain('Portfolio raises: investor shortlist');
-    expect(t).toContain('Your plan limits this run');
-    expect(t).toContain('Credits spent: 2 of a budget of 10.');
-    expect(t).toContain('Your companies at a glance');
+    const pages = second.text.split('\f').map(flat);
+    expect(pages[0]).toContain('Portfolio raises: investor shortlist');
+    expect(pages[0]).toContain('Your plan limits this run');
+    expect(pages[0]).toContain('Your companies at a glance');
+    expect(pages[0]).not.toMatch(/credit/i);
     expect(t).not.toContain(BASELINE_LINE);
+    const last = pages.filter((p) => p.trim() !== '').at(-1)!;
+    expect(last).toContain('Appendix: about this run');
+    expect(last).toContain('Credits spent: 2 of a budget of 10.');
+    expect(last).toMatch(
+      /Credits charged per company .*Ledgerline 1 Quantora Health \/ Diagnostics 1 Kitebase 0/,
+    );
+  });
+
+  it('prints every reason and check whole, the most telling first, and names a partner', () => {
+    const t = flat(second.text);
+    // ReportPdf writes "…" only when it cuts; the service's own ", …" is ended in words.
+    expect(t).not.toMatch(/…|\.\.\./);
+    expect(t).toContain('backed 5 look-alikes: Claimly, Parcelwise, Helio Grid and others');
+    // Northwind's reasons: the raise's figures first, where it is last; the last one whole.
+    expect(t).toMatch(
+      /1 Northwind Ventures .*led 3 seed rounds of \$1\.5M–\$4M in the .*sector since 2022, joined 5 more; backed/,
+    );
+    expect(t).toContain('Partner: Ana Ruiz');
+    expect(t).toContain('(General Partner)');
+    expect(t).toContain(`Partner: ${PARTNERS[2]}`);
+    // One unit and precision for the column's checks.
+    expect(t).toContain('Check $0.25M–$2.00M');
+    expect(t).toContain('Check $0.50M–$4.00M');
   });
 
   it('marks the investors new since the last run, and only those', () => {
@@ -75,6 +103,8 @@ describe('writeShortlistReport', () => {
   it("shows each company's section: asked, read as, charts, the left-out chart, the full report's link", () => {
     const t = flat(second.text);
     expect(t).toContain('Asked: ledgerline.io · raising seed');
+    expect(t).toContain('raising Series A');
+    expect(t).toContain('2026 YTD');
     expect(t).toContain('Read by the service as: Ledgerline: reconciliation software');
     expect(t).toContain("The service's match overview");
     expect(t).toContain('Deal activity in Finance & Blockchain');
@@ -82,7 +112,6 @@ describe('writeShortlistReport', () => {
     expect(t).toContain('https://vis.example/reports/match/ledgerline');
     // A javascript: url is never printed as a link.
     expect(t).not.toContain('javascript:');
-    expect(t).toContain('Check $250K–$2M');
   });
 
   it('says why a company has no list', () => {
@@ -122,7 +151,6 @@ describe('renderShortlist: the key figures and the headline the shortlist opens 
       { label: 'Investors', value: '18', note: 'listed in all' },
       { label: 'New', value: '4', note: 'since the last run' },
       { label: 'On several lists', value: '6', note: 'investors' },
-      { label: 'Credits', value: '2', note: 'of 10 budgeted' },
     ]);
     expectHeadline(out.headline);
     expect(out.headline).toBe(
@@ -140,5 +168,46 @@ describe('renderShortlist: the key figures and the headline the shortlist opens 
     expectHeadline(out.headline);
     expect(out.headline).toBe(openingHeadline(base));
     expect(out.headline).toContain(BASELINE_LINE);
+  });
+});
+
+describe('the shortlist as a run against a loopback service renders it', () => {
+  const SERVICE = 'http://127.0.0.1:8787';
+  let text: string;
+  let uris: (string | null)[];
+  beforeAll(async () => {
+    const store = new LocalStore(join(dir, 'loopback-store'));
+    const acts = createInvestorShortlistActivities({
+      store,
+      reportsDir: join(dir, 'loopback-reports'),
+      serviceLinks: { baseUrl: SERVICE, publicUrl: null },
+    });
+    const report = JSON.parse(
+      JSON.stringify(shortlistReport()).replace(/https:\/\/vis\.example(?=\/)/g, SERVICE),
+    ) as ShortlistReport;
+    const out = await acts.renderShortlist({
+      reportRef: await store.putJson('loopback', 'shortlist/report', report),
+      job: { id: 'portfolio-raises', outputs: ['pdf'] },
+      date: report.date,
+      workflowId: 'loopback',
+    });
+    text = pdfText(out.files.pdf!);
+    uris = readPdfStructure(out.files.pdf!).pageLinks.map((l) => l.uri);
+  });
+
+  it('leaves every loopback link out, in the text and the link annotations; websites stay linked', () => {
+    expect(privateUrls(text)).toEqual([]);
+    expect(flat(text)).not.toContain("The service's full report of this match");
+    expect(uris.filter((u) => u !== null && u.includes('127.0.0.1'))).toEqual([]);
+    expect(uris).toContain('https://www.northwind_ventures.example.com');
+    expect(uris).toContain('https://ledgerline.io');
+  });
+
+  it('prints no raw stage key and every fit as a percentage', () => {
+    const lines = text.split('\n');
+    expect(lines.map(rawStageKey).filter((k) => k !== null)).toEqual([]);
+    // Fits of the fixture (94.5, 92.2, …): each printed with its % sign.
+    expect(flat(text)).toContain('94.5%');
+    expect(flat(text).match(/\b\d{2}\.\d\b(?!%)/g) ?? []).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The shortlist's workbook opened back with exceljs: Summary, a sheet per company (a safe,
- * unique name; its investors as a table with NEW marks, fit as 0.0, checks in USD, reasons
- * joined by "; ", links only for http(s); the charts as images; or why no list) and Shared
- * investors; formula-like names stored as text; LibreOffice opens it.
+ * unique name; its investors as a table with NEW marks, a partner, fit as a percentage, checks
+ * in the PDF's unit named in the header, every reason whole and joined by "; ", links only a
+ * reader can open; native charts, pictures only with chartImages; printed to the thesis; or why
+ * no list), Shared investors and Run (credits); formula-like names stored as text; no loopback
+ * link or raw stage key anywhere; LibreOffice opens it.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,17 @@ import {
   writeShortlistWorkbook,
 } from '../../../../jobs/investor-shortlist/report/index.js';
 import type { ShortlistWorkbookResult } from '../../../../jobs/investor-shortlist/report/index.js';
-import { formulaLikeCells, openWorkbook, sofficeConvert, sofficePath } from '../../../helpers/reports.js';
-import { CJK_NAME, FORMULA_NAME, PROBLEM, shortlistReport } from './fixture.js';
+import { privateUrls, rawStageKey } from '../../../helpers/editorial-rules.js';
+import {
+  allCells,
+  formulaLikeCells,
+  openWorkbook,
+  sofficeConvert,
+  sofficePath,
+} from '../../../helpers/reports.js';
+import { CJK_NAME, FORMULA_NAME, PARTNERS, PROBLEM, shortlistReport } from './fixture.js';
+
+const SERVICE = 'http://127.0.0.1:8787';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortlist-workbook-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,47 +53,89 @@ const text = (v: ExcelJS.CellValue): string =>
 describe('writeShortlistWorkbook', () => {
   let result: ShortlistWorkbookResult;
   let wb: ExcelJS.Workbook;
+  let images: ShortlistWorkbookResult;
   beforeAll(async () => {
-    const report = shortlistReport();
-    result = await writeShortlistWorkbook(
-      report,
-      join(dir, 'shortlist.xlsx'),
-      await renderShortlistCharts(report),
-    );
+    // As a run against a loopback service writes it: every service link under 127.0.0.1.
+    const report = JSON.parse(
+      JSON.stringify(shortlistReport()).replace(/https:\/\/vis\.example(?=\/)/g, SERVICE),
+    ) as ReturnType<typeof shortlistReport>;
+    const charts = await renderShortlistCharts(report);
+    const links = { baseUrl: SERVICE, publicUrl: null };
+    result = await writeShortlistWorkbook(report, join(dir, 'shortlist.xlsx'), charts, { links });
     wb = await openWorkbook(result.path);
+    images = await writeShortlistWorkbook(report, join(dir, 'images.xlsx'), charts, {
+      links,
+      chartImages: true,
+    });
   });
 
-  it('has Summary, a sheet per company with a safe name, Shared investors and Chart data', () => {
+  it('has Summary, a sheet per company with a safe name, Shared investors, Run and Chart data', () => {
     expect(result.sheets).toEqual([
       'Summary',
       'Ledgerline',
       'Quantora Health Diagnostics',
       'Kitebase',
       'Shared investors',
+      'Run',
       'Chart data',
     ]);
     expect(wb.worksheets.map((w) => w.name)).toEqual(result.sheets);
-    expect(result.images).toBe(5);
   });
 
-  it("writes a company's investors as a table: NEW marks, fit 0.0, checks in USD, reasons joined, frozen header", () => {
+  it('draws the charts as native charts only, pictures too when the job asks chartImages', () => {
+    expect(result.images).toBe(0);
+    expect(wb.getWorksheet('Ledgerline')!.getImages()).toHaveLength(0);
+    expect(images.images).toBe(5);
+  });
+
+  it("writes a company's investors as a table: a partner, fit as a percentage, checks in $M, every reason", () => {
     const ws = wb.getWorksheet('Ledgerline')!;
     const rows = records(ws);
     expect(rows).toHaveLength(12);
     expect(rows.filter((r) => r['New since last run'] === 'NEW')).toHaveLength(3);
     const first = rows[0]!;
     expect(text(first['Investor'])).toBe('Northwind Ventures');
-    expect(first['Fit']).toBe(94.5);
-    expect(first['Check min (USD)']).toBe(250_000);
-    expect(first['Why']).toMatch(/^Led 3 seed rounds in the sector since 2022; Invests in Germany/);
+    expect(first['Partner']).toBe(`${PARTNERS[0]} (General Partner)`);
+    expect(first['Fit']).toBe(0.945);
+    expect(ws.getCell('E2').numFmt).toBe('0.0%');
+    expect(first['Check min ($M)']).toBe(0.25);
+    expect(first['Check max ($M)']).toBe(2);
+    expect(ws.getCell('F2').numFmt).toBe('#,##0.00');
+    expect(first['Why']).toBe(
+      'led 3 seed rounds of $1.5M–$4M in the sector since 2022, joined 5 more; ' +
+        'backed 5 look-alikes: Claimly, Parcelwise, Helio Grid and others; ' +
+        '12 deals in the sector since 2020 (4 since 2024), 3 in payments infrastructure for regulated industries across Europe; ' +
+        'HQ in Germany, in the region of the startup; 2 deals in startups there',
+    );
+    expect(first['Thesis']).toMatch(/from Pre-seed to series A\.$/);
     expect(first['Recent portfolio']).toBe('Claimly; Parcelwise; Helio Grid');
-    expect(ws.getCell('D2').numFmt).toBe('0.0');
-    expect(ws.getCell('H2').numFmt).toBe('$#,##0');
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    // The name links to the investor's website; the loopback profile is left out.
     expect(ws.getCell('B2').value).toMatchObject({
-      hyperlink: 'https://vis.example/investors/inv_northwind_ventures',
+      hyperlink: expect.stringMatching(/^https:\/\/www\.northwind_ventures\.example\.com\/?$/),
     });
+    expect(first['Service profile']).toBeNull();
     expect(rows.some((r) => text(r['Investor']) === CJK_NAME)).toBe(true);
+    // Printed: the columns a person reads, to the thesis.
+    expect(ws.pageSetup.printArea).toMatch(/^A1:I\d+$/);
+  });
+
+  it('has no loopback link, no raw stage key and no cut reason in any cell', () => {
+    const bad = allCells(wb).flatMap(({ sheet, address, cell }) => {
+      const v = cell.value;
+      const shown = text(v);
+      const link = v && typeof v === 'object' && 'hyperlink' in v ? String(v.hyperlink) : '';
+      const problems = [
+        ...privateUrls(`${shown} ${link}`),
+        ...(link.includes('127.0.0.1') ? [link] : []),
+        ...(/key$/i.test(text(wb.getWorksheet(sheet)!.getCell(1, cell.fullAddress.col).value))
+          ? []
+          : [rawStageKey(shown)].filter((k): k is string => k !== null)),
+        ...(/(…|\.\.\.)\s*$/.test(shown) ? [shown] : []),
+      ];
+      return problems.map((p) => `${sheet}!${address}: ${p}`);
+    });
+    expect(bad).toEqual([]);
   });
 
   it('stores formula-like names as text, never as formulas', () => {
@@ -109,12 +162,24 @@ describe('writeShortlistWorkbook', () => {
   it('lists the shared investors with their companies', () => {
     const rows = records(wb.getWorksheet('Shared investors')!);
     expect(rows).toHaveLength(6);
+    expect(text(rows[0]!['Investor'])).toBe('Harbor Seed Partners');
     expect(rows[0]).toMatchObject({
-      Investor: 'Harbor Seed Partners',
       Companies: 2,
       'Which companies': `Ledgerline; Quantora Health / Diagnostics`,
-      'Best fit': 92.2,
+      'Best fit': 0.922,
     });
+  });
+
+  it('puts what the run spent on the Run sheet, not the Summary', () => {
+    const cells = (name: string): string[] => {
+      const out: string[] = [];
+      wb.getWorksheet(name)!.eachRow((row) => row.eachCell((c) => out.push(text(c.value))));
+      return out;
+    };
+    expect(cells('Summary').join('\n')).not.toMatch(/Credits spent|Credits charged/);
+    const run = cells('Run');
+    expect(run).toContain('Credits spent: 2 of a budget of 10.');
+    expect(run.join('|')).toContain('Ledgerline|1|Quantora Health / Diagnostics|1|Kitebase|0');
   });
 
   it('opens in LibreOffice', () => {
