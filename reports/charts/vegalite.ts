@@ -181,6 +181,9 @@ function seriesColor(names: string[], legendCount: number): Record<string, unkno
   return { field: 's', type: 'nominal', scale: colorScale(names), legend: legend(legendCount), sort: names };
 }
 
+/** A year-to-date label: `2026 YTD` (the year in progress, see reports/editorial.ts yearLabel). */
+const YTD_LABEL = / YTD$/;
+
 /**
  * Chooses the category axis of a vertical chart: horizontal labels when the widest fits under
  * its band, else rotated labels (lines) or a switch to horizontal bars (bars).
@@ -189,11 +192,17 @@ function categoryAxisPlan(
   labels: string[],
   plotWidth: number,
   temporal: boolean,
-): { angle: number; limit: number; fits: boolean } {
+): { angle: number; limit: number; fits: boolean; overlap?: false } {
   const band = plotWidth / Math.max(1, labels.length);
   const widest = Math.max(0, ...labels.map((l) => measureText(l, LABEL_FONT_SIZE)));
   if (widest <= band - 6) return { angle: 0, limit: Math.max(20, Math.floor(band - 2)), fits: true };
-  if (temporal) return { angle: 0, limit: 90, fits: true }; // periods thin out with labelOverlap
+  // Periods thin out with labelOverlap; a year in progress ("2026 YTD") beside full years is
+  // wider than its band and would run into its neighbour: such labels are turned instead, whole.
+  if (temporal) {
+    if (!labels.some((l) => YTD_LABEL.test(l))) return { angle: 0, limit: 90, fits: true };
+    // Turned labels, every one kept: diagonal lines a band apart do not touch.
+    return { angle: -40, limit: 110, fits: true, overlap: false };
+  }
   return { angle: -40, limit: 110, fits: false };
 }
 
@@ -325,7 +334,7 @@ function cartesianSpec(
     title: null,
     labelAngle: plan.angle,
     labelLimit: plan.limit,
-    labelOverlap: 'greedy',
+    labelOverlap: plan.overlap ?? 'greedy',
     ...(plan.angle !== 0 ? { labelAlign: 'right', labelBaseline: 'top' } : {}),
     ticks: false,
   };
@@ -452,7 +461,7 @@ function comboSpec(chart: NormalChart, width: number, height: number): TopLevelS
       title: null,
       labelAngle: plan.angle,
       labelLimit: plan.limit,
-      labelOverlap: 'greedy',
+      labelOverlap: plan.overlap ?? 'greedy',
       ticks: false,
       ...(plan.angle !== 0 ? { labelAlign: 'right', labelBaseline: 'top' } : {}),
     },
