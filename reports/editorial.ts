@@ -195,3 +195,34 @@ export function formatMoneyIn(
 export function moneyHeader(label: string, unit: MoneyUnit): string {
   return `${label} ($${unit})`;
 }
+
+/** http(s) URLs, left as they are inside a sentence. */
+const URL_PART = /(https?:\/\/[^\s"'<>]+)/;
+
+/** Service stage keys as words of their own, in the service's lower-case spelling. */
+const STAGE_KEY_IN_TEXT = /(?<![\w/.-])(pre-seed|preseed|seed|series-[a-z](?:-plus)?|late-stage)(?![\w-])/g;
+
+/** ISO dates (and timestamps) as words of their own. */
+const ISO_DATE_IN_TEXT =
+  /(?<![\w/.-])(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w/-])/g;
+
+/**
+ * The service's own sentences (reasons, analyst notes, event details) in the report's words:
+ * stage keys as stage labels (`series-a round` -> `Series A round`, `at seed` -> `at Seed`) and
+ * ISO dates in the report's date format (`on 2026-11-22` -> `on 22 Nov 2026`). Text already in
+ * words is kept, and so is every URL.
+ *
+ * @example readerSentence('last round seed $9M on 2026-11-26') // 'last round Seed $9M on 26 Nov 2026'
+ */
+export function readerSentence(text: string): string {
+  return text
+    .split(URL_PART)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(STAGE_KEY_IN_TEXT, (k) => stageLabel(k))
+            .replace(ISO_DATE_IN_TEXT, (_m, day: string) => formatDate(day)),
+    )
+    .join('');
+}

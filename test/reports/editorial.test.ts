@@ -12,6 +12,7 @@ import {
   moneyHeader,
   moneyUnit,
   plural,
+  readerSentence,
   stageLabel,
   yearLabel,
 } from '../../reports/editorial.js';
@@ -49,6 +50,24 @@ describe('editorial style', () => {
     expect(formatDateRange('2026-11-28', '2026-12-04')).toBe('28 Nov – 4 Dec 2026');
     expect(formatDateRange('2025-12-29', '2026-01-04')).toBe('29 Dec 2025 – 4 Jan 2026');
     expect(formatDateRange('2026-11-26', '2026-11-26T10:00:00Z')).toBe('26 Nov 2026');
+  });
+
+  it("puts the service's own sentences in words: stages and dates, URLs kept", () => {
+    expect(readerSentence('last round seed $9M on 2026-11-26; most recently $9M at seed')).toBe(
+      'last round Seed $9M on 26 Nov 2026; most recently $9M at Seed',
+    );
+    expect(readerSentence('pre-seed round within the thesis stages (pre-seed, seed, series-a)')).toBe(
+      'Pre-seed round within the thesis stages (Pre-seed, Seed, Series A)',
+    );
+    expect(readerSentence('a series-d-plus round on 2026-11-22T09:30:00Z')).toBe(
+      'a Series D+ round on 22 Nov 2026',
+    );
+    expect(readerSentence('Series A already, see https://acme.io/series-a/2026-01-02')).toBe(
+      'Series A already, see https://acme.io/series-a/2026-01-02',
+    );
+    expect(readerSentence('ref ABC-2026-11-26 and seed-stage kept')).toBe(
+      'ref ABC-2026-11-26 and seed-stage kept',
+    );
   });
 
   it('counts with the right noun, fit as a percentage, money and percentages at one precision', () => {
