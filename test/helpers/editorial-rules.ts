@@ -11,7 +11,8 @@
  *   inside a company's name) is taken for data, not an address.
  * - `raw-stage-key`: a service stage key (`RAW_STAGE_KEYS`: `series-a`, `pre-seed`, …) as a
  *   word of its own (not inside a longer key) in the PDF's text or a workbook cell, except in the
- *   columns the caller names as machine columns (`machineColumns`) and inside URLs.
+ *   columns the caller names as machine columns (`machineColumns`) and inside URLs. The stage's
+ *   own label, where it is spelled like its key (`Pre-seed`), is words and passes.
  * - `cut-text`: in the PDF, any "…" or "..." at all: ReportPdf only ever writes one when it cuts
  *   text that did not fit, so each is a cut, unless its line matches the caller's
  *   `pdfEllipsisAllowed`. In a workbook or CSV, a cell of a column the caller names as full-text
@@ -32,7 +33,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
-import { isPartialYear, RAW_STAGE_KEYS } from '../../reports/editorial.js';
+import { isPartialYear, RAW_STAGE_KEYS, stageLabel } from '../../reports/editorial.js';
 import { isPrivateHost } from '../../reports/links.js';
 import { readPdfStructure, structNodes } from './pdf-structure.js';
 import type { StructNode } from './pdf-structure.js';
@@ -124,8 +125,12 @@ function privateTarget(url: string): boolean {
 
 /** The raw stage key in `text` (URLs left out), or null. */
 export function rawStageKey(text: string): string | null {
-  const m = STAGE_KEY.exec(text.replace(URL_IN_TEXT, ' '));
-  return m ? (m[1] ?? null) : null;
+  const re = new RegExp(STAGE_KEY.source, 'gi');
+  for (const m of text.replace(URL_IN_TEXT, ' ').matchAll(re)) {
+    // The stage's own label spelled like its key ("Pre-seed" for `pre-seed`) is words, not a key.
+    if (m[1] !== undefined && m[1] !== stageLabel(m[1])) return m[1];
+  }
+  return null;
 }
 
 /** The year of `asOf` when it is partial, or null. */

@@ -282,6 +282,10 @@ describe('the checker’s text rules', () => {
   it('finds stage keys as words of their own, not inside URLs or longer keys', () => {
     expect(rawStageKey('Round: series-d-plus')).toBe('series-d-plus');
     expect(rawStageKey('Series A, Series D+')).toBeNull();
+    // "Pre-seed" is the label (stageLabel) spelled like the key: words; any other spelling is a key.
+    expect(rawStageKey('Pre-seed · Sweden; stages Pre-seed, Seed')).toBeNull();
+    expect(rawStageKey('Pre-seed and pre-seed')).toBe('pre-seed');
+    expect(rawStageKey('PRE-SEED')).toBe('PRE-SEED');
     expect(rawStageKey('https://vis.example.com/search?stage=series-a')).toBeNull();
   });
 
