@@ -121,7 +121,9 @@ describe('writeFundWorkbook', () => {
     });
     // The most telling reasons first: the one with figures before those that restate the thesis.
     const why = digests.second.batch.find((b) => b.name === 'Crediflow')!.why;
-    expect(crediflow['Why']).toBe([why[2], why[0], why[1]].join('; '));
+    // The service's stage keys in words inside its own sentences (series-a -> Series A).
+    expect(why[1]).toBe('series-a round within the thesis stages');
+    expect(crediflow['Why']).toBe([why[2], why[0], 'Series A round within the thesis stages'].join('; '));
     // The service's view (public here) in its own column; the name links to a website when given.
     expect(crediflow['Service profile']).toMatchObject({ hyperlink: 'https://startup103.example.com/' });
     expect(batch.map((r) => text(r['Startup'] ?? null))).toContain(CJK_NAME);
