@@ -140,7 +140,9 @@ export interface FundWorkbookResult {
   path: string;
   /** The sheets, in order. */
   sheets: string[];
-  /** Charts placed on the Summary sheet as images. */
+  /** Charts drawn on the Summary sheet, each a native Excel chart. */
+  charts: number;
+  /** Charts also placed as pictures (only with `chartImages`; 0 by default). */
   images: number;
   /** URL cells left empty: their value was not an http(s) URL. */
   urlsLeftOut: number;
@@ -165,7 +167,8 @@ export async function writeFundWorkbook(
     title: digestTitle(digest),
     created: options.created ?? (Number.isNaN(runDay.getTime()) ? new Date() : runDay),
   });
-  const images = writeSummarySheet(book, digest, charts, { chartImages: options.chartImages === true });
+  const chartImages = options.chartImages === true;
+  const drawn = writeSummarySheet(book, digest, charts, { chartImages });
   const table = (
     sheet: string,
     name: string,
@@ -212,5 +215,11 @@ export async function writeFundWorkbook(
     })),
   );
   await book.writeTo(path);
-  return { path, sheets: book.wb.worksheets.map((w) => w.name), images, urlsLeftOut: book.urls.leftOut };
+  return {
+    path,
+    sheets: book.wb.worksheets.map((w) => w.name),
+    charts: drawn,
+    images: chartImages ? drawn : 0,
+    urlsLeftOut: book.urls.leftOut,
+  };
 }
