@@ -141,7 +141,24 @@ async function wordsBelowBody(pdf: string, xlsx: string): Promise<string[]> {
 }
 
 /** The workbook of each kind, rendered from its fixture, and the page bound it must print within. */
-const books: Record<string, { path: string; maxPages: number; why: string }> = {};
+const books: Record<string, { path: string; maxPages: number; why: string; legible?: string }> = {};
+
+/** The median height (points) of the words on the printed pages of a sheet (named in its header). */
+function printedWordHeight(pdf: string, sheet: string): number {
+  const html = execFileSync('pdftotext', ['-bbox', pdf, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const heights: number[] = [];
+  for (const page of html.split('<page ').slice(1)) {
+    const words = [...page.matchAll(/yMin="([\d.-]+)" xMax="[\d.-]+" yMax="([\d.-]+)">([^<]*)</g)];
+    // The sheet's name is the header's last word, top right.
+    if (!words.slice(0, 12).some((w) => w[3] === sheet)) continue;
+    for (const w of words) heights.push(Number(w[2]) - Number(w[1]));
+  }
+  heights.sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? 0;
+}
 /** The kinds whose charts are native alone by default, written again with `chartImages`. */
 const pictures: Record<string, string> = {};
 
@@ -180,8 +197,9 @@ beforeAll(async () => {
   await writeFundWorkbook(digest, pictures.fund, fundCharts, { created, chartImages: true });
   books.fund = {
     path: fundPath,
-    maxPages: 3 + 2 + 3,
-    why: 'Summary at most 3 pages (figures and conflicts beside four charts one under the other); Batch at most 2 (30 startups, reasons and notes wrapped); Match history, Watchlist, Dropped one page each. Before: 14 pages',
+    maxPages: 3 + 3 + 3 + 1,
+    why: 'Summary at most 3 pages (figures and conflicts beside four charts one under the other); Batch at most 3 (30 startups, reasons and notes wrapped, only the 9 columns a partner reads, so at a legible size); Match history, Watchlist, Dropped, Chart data one page each. Before: 14 pages',
+    legible: 'Batch',
   };
   const report = shortlistReport();
   const shortPath = join(dir, 'shortlist.xlsx');
@@ -227,6 +245,9 @@ describe('workbooks printed by LibreOffice', () => {
       expect(shown).toBe(images);
       // No native chart cut: nothing but the footer below a page's body.
       expect(cut).toEqual([]);
+      // A list sheet printed at a size a person reads: words at least 7 pt tall (a line of 8 pt
+      // text is about 9 pt from its top to its bottom in pdftotext's boxes).
+      if (book.legible) expect(printedWordHeight(pdf, book.legible), book.legible).toBeGreaterThanOrEqual(7);
     }, 180_000);
   }
 
