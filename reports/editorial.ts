@@ -52,30 +52,6 @@ export function stageLabel(stage: string | null | undefined): string {
 }
 
 /**
- * The service's own sentences (a summary, an answer, a note) as a report prints them: stage keys
- * in words (`series-d-plus` -> `Series D+`) and ISO dates as the report writes dates
- * (`2026-11-23` -> `23 Nov 2026`), outside URLs; everything else as the service wrote it.
- *
- * @example proseInWords('Zotaly $208M series-d-plus (2026-11-23)') // 'Zotaly $208M Series D+ (23 Nov 2026)'
- */
-export function proseInWords(text: string): string {
-  return text
-    .split(/(https?:\/\/\S+)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : stagesInWords(part).replace(
-            /(?<![\w-])(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?(?![\w-])/g,
-            (iso: string, day: string) => {
-              const d = new Date(`${day}T00:00:00Z`);
-              return Number.isNaN(d.getTime()) ? iso : formatDate(day);
-            },
-          ),
-    )
-    .join('');
-}
-
-/**
  * Stage keys inside a sentence in words: `from pre-seed to series-a` -> `from Pre-seed to Series A`
  * (the service's reasons and theses are prose). Keys inside a longer key or a URL path are kept.
  *
@@ -232,4 +208,35 @@ export function formatMoneyIn(
 /** A table header naming its money unit once: `Capital ($M)`. */
 export function moneyHeader(label: string, unit: MoneyUnit): string {
   return `${label} ($${unit})`;
+}
+
+/** http(s) URLs, left as they are inside a sentence. */
+const URL_PART = /(https?:\/\/[^\s"'<>]+)/;
+
+/** Service stage keys as words of their own, in the service's lower-case spelling. */
+const STAGE_KEY_IN_TEXT = /(?<![\w/.-])(pre-seed|preseed|seed|series-[a-z](?:-plus)?|late-stage)(?![\w-])/g;
+
+/** ISO dates (and timestamps) as words of their own. */
+const ISO_DATE_IN_TEXT =
+  /(?<![\w/.-])(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w/-])/g;
+
+/**
+ * The service's own sentences (reasons, analyst notes, event details) in the report's words:
+ * stage keys as stage labels (`series-a round` -> `Series A round`, `at seed` -> `at Seed`) and
+ * ISO dates in the report's date format (`on 2026-11-22` -> `on 22 Nov 2026`). Text already in
+ * words is kept, and so is every URL.
+ *
+ * @example readerSentence('last round seed $9M on 2026-11-26') // 'last round Seed $9M on 26 Nov 2026'
+ */
+export function readerSentence(text: string): string {
+  return text
+    .split(URL_PART)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(STAGE_KEY_IN_TEXT, (k) => stageLabel(k))
+            .replace(ISO_DATE_IN_TEXT, (_m, day: string) => formatDate(day)),
+    )
+    .join('');
 }

@@ -175,7 +175,9 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     const printed = this.printedColumns.get(ws);
     if (printed !== undefined) {
       used = { lastCol: printed, lastRow: used.lastRow };
-      ws.pageSetup.printArea = `A1:${ws.getColumn(printed).letter}${Math.max(1, used.lastRow)}`;
+      // exceljs puts a `$` before each corner; the rows get theirs here. LibreOffice ignores a
+      // print area whose rows are relative (`$A1:$I21`) and prints every column.
+      ws.pageSetup.printArea = `A$1:${ws.getColumn(printed).letter}$${Math.max(1, used.lastRow)}`;
     }
     const images = this.imagesOf(ws);
     const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;

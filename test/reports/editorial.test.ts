@@ -12,7 +12,7 @@ import {
   moneyHeader,
   moneyUnit,
   plural,
-  proseInWords,
+  readerSentence,
   stageLabel,
   stagesInWords,
   yearLabel,
@@ -39,16 +39,6 @@ describe('editorial style', () => {
     expect(stageLabel(null)).toBe('—');
   });
 
-  it("puts the service's own sentences in the report's words, URLs untouched", () => {
-    expect(proseInWords('Zotaly $208M series-d-plus (United States, 2026-11-23); Cipherai pre-seed')).toBe(
-      'Zotaly $208M Series D+ (United States, 23 Nov 2026); Cipherai Pre-seed',
-    );
-    expect(proseInWords('see https://vis.example.com/r?stage=series-a&d=2026-11-23 now')).toBe(
-      'see https://vis.example.com/r?stage=series-a&d=2026-11-23 now',
-    );
-    expect(proseInWords('raised on 2026-11-23T10:00:00Z')).toBe('raised on 23 Nov 2026');
-  });
-
   it('says stage keys inside sentences in words, and leaves URLs and longer keys alone', () => {
     expect(stagesInWords('from pre-seed to series-a; led 3 series-d-plus rounds')).toBe(
       'from Pre-seed to Series A; led 3 Series D+ rounds',
@@ -71,6 +61,24 @@ describe('editorial style', () => {
     expect(formatDateRange('2026-11-28', '2026-12-04')).toBe('28 Nov – 4 Dec 2026');
     expect(formatDateRange('2025-12-29', '2026-01-04')).toBe('29 Dec 2025 – 4 Jan 2026');
     expect(formatDateRange('2026-11-26', '2026-11-26T10:00:00Z')).toBe('26 Nov 2026');
+  });
+
+  it("puts the service's own sentences in words: stages and dates, URLs kept", () => {
+    expect(readerSentence('last round seed $9M on 2026-11-26; most recently $9M at seed')).toBe(
+      'last round Seed $9M on 26 Nov 2026; most recently $9M at Seed',
+    );
+    expect(readerSentence('pre-seed round within the thesis stages (pre-seed, seed, series-a)')).toBe(
+      'Pre-seed round within the thesis stages (Pre-seed, Seed, Series A)',
+    );
+    expect(readerSentence('a series-d-plus round on 2026-11-22T09:30:00Z')).toBe(
+      'a Series D+ round on 22 Nov 2026',
+    );
+    expect(readerSentence('Series A already, see https://acme.io/series-a/2026-01-02')).toBe(
+      'Series A already, see https://acme.io/series-a/2026-01-02',
+    );
+    expect(readerSentence('ref ABC-2026-11-26 and seed-stage kept')).toBe(
+      'ref ABC-2026-11-26 and seed-stage kept',
+    );
   });
 
   it('counts with the right noun, fit as a percentage, money and percentages at one precision', () => {

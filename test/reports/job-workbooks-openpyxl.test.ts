@@ -3,7 +3,8 @@
  * report fixtures, no Temporal) opened with openpyxl, as a Python user would: every chart image
  * is there (exceljs's one-cell anchors without the `editAs` openpyxl refuses; the streamed
  * prospect list's own drawing), with a native chart beside each image, and all of them still
- * there after openpyxl saved the file. The market report's
+ * there after openpyxl saved the file. The fund-match workbook carries native charts alone by
+ * default, and pictures beside them only with its `chartImages` option: both are opened. The market report's
  * workbook has its own test (test/jobs/market-report/workbook-readers.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,10 +23,11 @@ import type { OpenpyxlView } from '../helpers/openpyxl.js';
 const dir = mkdtempSync(join(tmpdir(), 'job-workbooks-'));
 const files = {
   fund: join(dir, 'fund.xlsx'),
+  fundImages: join(dir, 'fund-images.xlsx'),
   shortlist: join(dir, 'shortlist.xlsx'),
   prospects: join(dir, 'prospects.xlsx'),
 };
-const images = { fund: 0, shortlist: 0, prospects: 0 };
+const images = { fund: 0, fundImages: 0, shortlist: 0, prospects: 0 };
 let views: Record<string, OpenpyxlView>;
 
 /** Images and charts per sheet that has any. */
@@ -39,7 +41,11 @@ function drawn(v: OpenpyxlView): Record<string, { images: number; charts: number
 
 beforeAll(async () => {
   const digest = fundDigests().third;
-  images.fund = (await writeFundWorkbook(digest, files.fund, await renderFundCharts(digest))).images;
+  const fundCharts = await renderFundCharts(digest);
+  images.fund = (await writeFundWorkbook(digest, files.fund, fundCharts)).images;
+  images.fundImages = (
+    await writeFundWorkbook(digest, files.fundImages, fundCharts, { chartImages: true })
+  ).images;
   const report = shortlistReport();
   images.shortlist = (
     await writeShortlistWorkbook(report, files.shortlist, await renderShortlistCharts(report))
@@ -58,11 +64,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('job workbooks in openpyxl', () => {
-  it('fund match: the four Summary charts as images and native charts of the Chart data tables', () => {
+  it('fund match: the four Summary charts as native charts of the Chart data tables, no picture', () => {
     const v = views[files.fund]!;
     expect(v.warnings).toEqual([]);
-    expect(images.fund).toBe(4);
-    expect(drawn(v)).toEqual({ Summary: { images: 4, charts: 4 } });
+    expect(images.fund).toBe(0);
+    expect(drawn(v)).toEqual({ Summary: { images: 0, charts: 4 } });
     for (const c of v.sheets['Summary']!.charts)
       for (const f of c.series) expect(f).toMatch(/^'Chart data'!\$[A-Z]+\$\d+:\$[A-Z]+\$\d+$/);
     expect(v.sheets['Summary']!.charts.map((c) => c.type)).toEqual([
@@ -71,6 +77,13 @@ describe('job workbooks in openpyxl', () => {
       'BarChart',
       'LineChart',
     ]);
+  });
+
+  it('fund match with chartImages: a picture beside each native chart', () => {
+    const v = views[files.fundImages]!;
+    expect(v.warnings).toEqual([]);
+    expect(images.fundImages).toBe(4);
+    expect(drawn(v)).toEqual({ Summary: { images: 4, charts: 4 } });
   });
 
   it("investor shortlist: each company's service charts as images and native charts", () => {

@@ -1,14 +1,17 @@
 /**
  * Every job kind's workbook, rendered from its test fixture (no Temporal), printed by
  * LibreOffice headless to PDF: the page count stays within a bound stated per workbook, and no
- * chart image is split across pages. `VIR_KEEP_PRINT=<dir>` keeps the workbooks and PDFs there
- * (to look at them: `pdftoppm -png -r 50 <pdf> <prefix>`).
+ * chart, picture or native chart, is split across pages. `VIR_KEEP_PRINT=<dir>` keeps the
+ * workbooks and PDFs there (to look at them: `pdftoppm -png -r 50 <pdf> <prefix>`).
  *
- * The split check: LibreOffice draws an image on every page it overlaps (clipped to each), so a
- * chart cut by a page edge is listed on two pages by `pdfimages -list`. Each image placed must
- * show up exactly once (a native chart sits beside the image of the same chart, as tall, so it
- * is cut where its image is). The same check on workbooks whose page breaks are taken out (the
- * placement broken on purpose) finds splits, so the check can fail.
+ * The split checks: LibreOffice draws a drawing object on every page it overlaps, clipped to the
+ * page's body. A picture cut by a page edge is so listed on two pages by `pdfimages -list`: each
+ * picture placed must show up exactly once. A native chart (the default: pictures only with a
+ * kind's `chartImages` option) is drawn as vectors and text, and its text stays in the file where
+ * the clip hides it: the part of a cut chart below the page's body prints words below the bottom
+ * margin (`pdftotext -bbox`), where nothing but the footer may be. The same checks on workbooks
+ * whose page breaks are taken out (the placement broken on purpose) find splits of both kinds, so
+ * each check can fail.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,8 +67,100 @@ async function withoutBreaks(xlsx: string, to: string): Promise<string> {
   return to;
 }
 
+/**
+ * A copy of `xlsx` with a page break put inside its first picture (three rows under its top): the
+ * placement broken on purpose for a workbook whose breaks keep every chart whole.
+ */
+async function withBreakInPicture(xlsx: string, to: string): Promise<string> {
+  const zip = await JSZip.loadAsync(readFileSync(xlsx));
+  for (const name of Object.keys(zip.files).filter((f) => /^xl\/worksheets\/sheet\d+\.xml$/.test(f))) {
+    const rels = zip.file(name.replace('worksheets/', 'worksheets/_rels/') + '.rels');
+    const drawing = rels && /Target="\.\.\/drawings\/(drawing\d+\.xml)"/.exec(await rels.async('string'));
+    if (!drawing) continue;
+    const anchors = (await zip.file(`xl/drawings/${drawing[1]!}`)!.async('string')).split(
+      /<\/xdr:\w+Anchor>/,
+    );
+    const pic = anchors.find((a) => a.includes('<xdr:pic>'));
+    if (!pic) continue;
+    const top = Number(/<xdr:from>.*?<xdr:row>(\d+)<\/xdr:row>/s.exec(pic)![1]);
+    const breaks = `<rowBreaks count="1" manualBreakCount="1"><brk id="${top + 3}" max="16383" man="1"/></rowBreaks>`;
+    const xml = (await zip.file(name)!.async('string')).replace(/<rowBreaks[^>]*>.*?<\/rowBreaks>/s, '');
+    zip.file(name, xml.replace(/<drawing /, `${breaks}<drawing `));
+    break;
+  }
+  writeFileSync(to, await zip.generateAsync({ type: 'nodebuffer' }));
+  return to;
+}
+
+/** Bottom margins (points) and the words of the headers and footers of a workbook's sheets. */
+async function printFrame(xlsx: string): Promise<{ bottom: number; frameWords: Set<string> }> {
+  const zip = await JSZip.loadAsync(readFileSync(xlsx));
+  const names = [
+    ...(await zip.file('xl/workbook.xml')!.async('string')).matchAll(/<sheet [^>]*name="([^"]*)"/g),
+  ].map((m) => m[1]!);
+  let bottom = Infinity;
+  const frameWords = new Set<string>();
+  for (const name of Object.keys(zip.files).filter((f) => /^xl\/worksheets\/sheet\d+\.xml$/.test(f))) {
+    const xml = await zip.file(name)!.async('string');
+    const margin = /<pageMargins[^>]*\bbottom="([\d.]+)"/.exec(xml);
+    bottom = Math.min(bottom, margin ? Number(margin[1]) * 72 : 0.75 * 72);
+    for (const m of xml.matchAll(/<(?:odd|even|first)(?:Header|Footer)>([^<]*)</g)) {
+      const text = m[1]!
+        .replace(/&amp;/g, '&')
+        .replace(/&A/g, ` ${names.join(' ')} `)
+        .replace(/&"[^"]*"|&\d+|&[A-Z]/g, ' ');
+      for (const w of text.split(/\s+/)) if (w) frameWords.add(w);
+    }
+  }
+  return { bottom, frameWords };
+}
+
+/**
+ * Words a printout draws below a page's body other than its footer's (page numbers included): the
+ * lower part of a native chart cut by the page's edge, drawn clipped on the page it starts on.
+ */
+async function wordsBelowBody(pdf: string, xlsx: string): Promise<string[]> {
+  const { bottom, frameWords } = await printFrame(xlsx);
+  const html = execFileSync('pdftotext', ['-bbox', pdf, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const out: string[] = [];
+  html
+    .split('<page ')
+    .slice(1)
+    .forEach((page, i) => {
+      const height = Number(/height="([\d.]+)"/.exec(page)![1]);
+      for (const m of page.matchAll(/<word [^>]*yMax="([\d.-]+)">([^<]*)<\/word>/g)) {
+        const word = m[2]!;
+        if (Number(m[1]) > height - bottom + 1 && !frameWords.has(word) && !/^\d+$/.test(word))
+          out.push(`page ${i + 1}: ${word}`);
+      }
+    });
+  return out;
+}
+
 /** The workbook of each kind, rendered from its fixture, and the page bound it must print within. */
-const books: Record<string, { path: string; maxPages: number; why: string }> = {};
+const books: Record<string, { path: string; maxPages: number; why: string; legible?: string }> = {};
+
+/** The median height (points) of the words on the printed pages of a sheet (named in its header). */
+function printedWordHeight(pdf: string, sheet: string): number {
+  const html = execFileSync('pdftotext', ['-bbox', pdf, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const heights: number[] = [];
+  for (const page of html.split('<page ').slice(1)) {
+    const words = [...page.matchAll(/yMin="([\d.-]+)" xMax="[\d.-]+" yMax="([\d.-]+)">([^<]*)</g)];
+    // The sheet's name is the header's last word, top right.
+    if (!words.slice(0, 12).some((w) => w[3] === sheet)) continue;
+    for (const w of words) heights.push(Number(w[2]) - Number(w[1]));
+  }
+  heights.sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? 0;
+}
+/** The kinds whose charts are native alone by default, written again with `chartImages`. */
+const pictures: Record<string, string> = {};
 
 beforeAll(async () => {
   const created = new Date('2026-11-23T06:00:00Z');
@@ -88,13 +183,23 @@ beforeAll(async () => {
       `(${sheets - 1 - n}: data tables of at most 60 rows, answers, methodology) one page. Before this ` +
       'change the same workbook printed on 54 pages (81 for the run in the issue)',
   };
+  // The same report with pictures asked for (chartImages): each native chart beside its picture.
+  const withPictures = await renderMarketReport(
+    { ...market, job: { ...market.job, chartImages: true } },
+    { outDir: dir, formats: ['xlsx'], fileBase: 'market-pictures', creationDate: created },
+  );
+  pictures.market = withPictures.files.xlsx!;
   const digest = fundDigests().third;
   const fundPath = join(dir, 'fund.xlsx');
-  await writeFundWorkbook(digest, fundPath, await renderFundCharts(digest), { created });
+  const fundCharts = await renderFundCharts(digest);
+  await writeFundWorkbook(digest, fundPath, fundCharts, { created });
+  pictures.fund = join(dir, 'fund-pictures.xlsx');
+  await writeFundWorkbook(digest, pictures.fund, fundCharts, { created, chartImages: true });
   books.fund = {
     path: fundPath,
-    maxPages: 3 + 2 + 3,
-    why: 'Summary at most 3 pages (figures and conflicts beside four charts one under the other); Batch at most 2 (30 startups, reasons and notes wrapped); Match history, Watchlist, Dropped one page each. Before: 14 pages',
+    maxPages: 3 + 3 + 3 + 1,
+    why: 'Summary at most 3 pages (figures and conflicts beside four charts one under the other); Batch at most 3 (30 startups, reasons and notes wrapped, only the 9 columns a partner reads, so at a legible size); Match history, Watchlist, Dropped, Chart data one page each. Before: 14 pages',
+    legible: 'Batch',
   };
   const report = shortlistReport();
   const shortPath = join(dir, 'shortlist.xlsx');
@@ -130,31 +235,96 @@ describe('workbooks printed by LibreOffice', () => {
       const images = await workbookImages(book.path);
       const perPage = imagesPerPage(pdf);
       const shown = perPage.reduce((a, b) => a + b, 0);
+      const cut = await wordsBelowBody(pdf, book.path);
       writeFileSync(
         join(dir, `${kind}.print.json`),
-        JSON.stringify({ pages, maxPages: book.maxPages, why: book.why, images, perPage }, null, 1),
+        JSON.stringify({ pages, maxPages: book.maxPages, why: book.why, images, perPage, cut }, null, 1),
       );
       expect(pages, book.why).toBeLessThanOrEqual(book.maxPages);
       // Every image once: a split image is drawn on two pages.
       expect(shown).toBe(images);
+      // No native chart cut: nothing but the footer below a page's body.
+      expect(cut).toEqual([]);
+      // A list sheet printed at a size a person reads: words at least 7 pt tall (a line of 8 pt
+      // text is about 9 pt from its top to its bottom in pdftotext's boxes).
+      if (book.legible) expect(printedWordHeight(pdf, book.legible), book.legible).toBeGreaterThanOrEqual(7);
     }, 180_000);
   }
 
   it('the check fails when the page breaks are taken out (every kind)', async () => {
     // Without the breaks each reader places its own; LibreOffice's fall lower than Excel's rule
-    // and cut a chart somewhere (the prospect list's last summary chart, at least).
-    let splits = 0;
-    for (const kind of ['market', 'fund', 'shortlist', 'prospects']) {
-      const broken = await withoutBreaks(books[kind]!.path, join(dir, `${kind}-no-breaks.xlsx`));
+    // and cut a chart somewhere: pictures (the prospect list's last summary chart, at least) and
+    // native charts (the fund digest's last summary chart, at least).
+    let pictureSplits = 0;
+    let nativeCuts = 0;
+    const printed = {
+      ...Object.fromEntries(Object.entries(books).map(([k, b]) => [k, b.path])),
+      ...Object.fromEntries(Object.entries(pictures).map(([k, p]) => [`${k}-pictures`, p])),
+    };
+    for (const [kind, path] of Object.entries(printed)) {
+      const broken = await withoutBreaks(path, join(dir, `${kind}-no-breaks.xlsx`));
       const pdf = sofficeConvert(soffice, broken, 'pdf', dir);
-      splits += imagesPerPage(pdf).reduce((a, b) => a + b, 0) - (await workbookImages(broken));
+      pictureSplits += imagesPerPage(pdf).reduce((a, b) => a + b, 0) - (await workbookImages(broken));
+      nativeCuts += (await wordsBelowBody(pdf, broken)).length;
     }
-    expect(splits).toBeGreaterThan(0);
+    expect(pictureSplits + nativeCuts, 'charts split').toBeGreaterThan(0);
+    expect(nativeCuts, 'native charts cut').toBeGreaterThan(0);
+    // The picture check alone: the pictures kept whole by their breaks (no kind's LibreOffice
+    // print cuts one without them any more), then a break put inside one.
+    let cutPictures = 0;
+    for (const [kind, path] of Object.entries(pictures)) {
+      const broken = await withBreakInPicture(path, join(dir, `${kind}-break-in-picture.xlsx`));
+      const pdf = sofficeConvert(soffice, broken, 'pdf', dir);
+      cutPictures += imagesPerPage(pdf).reduce((a, b) => a + b, 0) - (await workbookImages(broken));
+    }
+    expect(cutPictures, 'pictures split').toBeGreaterThan(0);
   }, 360_000);
 
-  it('every native chart starts in the row of a chart image (beside it, as tall), so the split check covers it too', async () => {
-    for (const kind of ['market', 'fund', 'shortlist', 'prospects']) {
-      const zip = await JSZip.loadAsync(readFileSync(books[kind]!.path));
+  it('a native chart alone sits where its picture would be; with pictures, beside it, as tall', async () => {
+    /** Top rows of the native charts and of the pictures, per drawing part. */
+    const anchorRows = async (xlsx: string) => {
+      const zip = await JSZip.loadAsync(readFileSync(xlsx));
+      const out: Record<string, { charts: number[]; pics: number[] }> = {};
+      for (const name of Object.keys(zip.files).filter((f) => /^xl\/drawings\/drawing\d+\.xml$/.test(f))) {
+        const xml = await zip.file(name)!.async('string');
+        const anchors = xml.split(/<\/xdr:(?:oneCellAnchor|twoCellAnchor)>/).slice(0, -1);
+        const top = (a: string) => Number(/<xdr:from>.*?<xdr:row>(\d+)<\/xdr:row>/s.exec(a)![1]);
+        out[name] = {
+          charts: anchors.filter((a) => a.includes('<xdr:graphicFrame')).map(top),
+          pics: anchors.filter((a) => a.includes('<xdr:pic>')).map(top),
+        };
+      }
+      return out;
+    };
+    // The kinds with native charts alone by default: each chart in the rows its picture takes
+    // when pictures are asked for (so the same breaks keep it whole); a picture only for a chart
+    // with no native form.
+    const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
+    for (const kind of Object.keys(pictures)) {
+      const alone = await anchorRows(books[kind]!.path);
+      const withPics = await anchorRows(pictures[kind]!);
+      expect(Object.keys(alone), kind).toEqual(Object.keys(withPics));
+      let native = 0;
+      for (const [name, d] of Object.entries(alone)) {
+        native += d.charts.length;
+        expect(sorted([...d.charts, ...d.pics]), `${kind} ${name}`).toEqual(sorted(withPics[name]!.pics));
+        expect(d.charts.length, `${kind} ${name}`).toBe(withPics[name]!.charts.length);
+      }
+      expect(native, kind).toBeGreaterThan(0);
+    }
+    // Every workbook with pictures (the kinds above with chartImages, and any kind that places
+    // pictures by default): each native chart beside its picture, so the picture check covers it.
+    const pictured = {
+      ...Object.fromEntries(Object.entries(pictures).map(([k, p]) => [`${k} (chartImages)`, p])),
+      ...Object.fromEntries(
+        Object.entries(books)
+          .filter(([k]) => !(k in pictures))
+          .map(([k, b]) => [k, b.path]),
+      ),
+    };
+    for (const [kind, path] of Object.entries(pictured)) {
+      if ((await workbookImages(path)) === 0) continue;
+      const zip = await JSZip.loadAsync(readFileSync(path));
       let charts = 0;
       for (const name of Object.keys(zip.files).filter((f) => /^xl\/drawings\/drawing\d+\.xml$/.test(f))) {
         const xml = await zip.file(name)!.async('string');

@@ -179,7 +179,7 @@ function matches(
     notes.push(
       digest.baseline
         ? `The other ${plural(all.length - shown.length, 'startup', 'startups')} of the batch are listed in the details (The batch) and the workbook.`
-        : `… and ${plural(all.length - shown.length, 'more new match', 'more new matches')}: see New matches, continued, in the details.`,
+        : `${plural(all.length - shown.length, 'more new match', 'more new matches')} in the details (New matches, continued).`,
     );
   for (const n of [...notes, ...standIns]) pdf.paragraph(n, { size: NOTE_SIZE, color: COLORS.muted, gap: 2 });
 }
@@ -200,12 +200,12 @@ export function changedStartups(digest: FundDigest): FundDigest['still'] {
 /** A bulleted list under a level-2 heading, at most `max` items, then how many more and where. */
 function shortList(pdf: ReportPdf, title: string, items: string[], max: number, where: string): void {
   if (items.length === 0) return;
-  // One more than the budget takes the line "… and 1 more" would: it is shown instead.
+  // One more than the budget takes the line "1 more in the details" would: it is shown instead.
   const shown = items.length <= max + 1 ? items : items.slice(0, max);
   pdf.heading(`${title} (${formatInt(items.length)})`, 2, { keepWith: 30 });
   pdf.bullets(shown, { size: 8.5 });
   if (items.length > shown.length)
-    pdf.paragraph(`… and ${formatInt(items.length - shown.length)} more: see ${where}, in the details.`, {
+    pdf.paragraph(`${formatInt(items.length - shown.length)} more in the details (${where}).`, {
       size: NOTE_SIZE,
       color: COLORS.muted,
     });
@@ -256,7 +256,7 @@ function events(pdf: ReportPdf, digest: FundDigest, budget: FirstPageBudget): vo
   );
   if (all.length > shown.length)
     pdf.paragraph(
-      `… and ${plural(all.length - shown.length, 'more startup', 'more startups')} with events: every event is in Watchlist events, in the details.`,
+      `${plural(all.length - shown.length, 'more startup', 'more startups')} with events in the details (Watchlist events, every event).`,
       { size: NOTE_SIZE, color: COLORS.muted },
     );
 }

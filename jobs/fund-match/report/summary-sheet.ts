@@ -5,7 +5,8 @@
  * not drawn.
  */
 import type { KeyFigureCell, ReportWorkbook } from '../../../reports/excel/index.js';
-import { formatInt, oneLine } from '../../../reports/format.js';
+import { readerSentence } from '../../../reports/editorial.js';
+import { formatDate, formatInt, oneLine } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
 import { BASELINE_LINE, digestSubtitle, digestTitle, previousRun, quietLine } from './text.js';
@@ -20,19 +21,23 @@ const ALERT = 'FFC0392B';
 function keyFigures(digest: FundDigest): KeyFigureCell[] {
   const c = digest.counts;
   const before = previousRun(digest);
-  const since = before ? `since ${before.date}` : 'the first run: nothing to compare';
+  // The run compared with is named once, on the run date's row (and in the line under the title).
   const compared = (label: string, value: number, note: string): KeyFigureCell =>
     digest.baseline
-      ? { label, value: 'Baseline', note: since }
-      : { label, value, kind: 'int', note: `${note}${note ? ', ' : ''}${since}` };
+      ? { label, value: 'Baseline', note: 'the first run: nothing to compare' }
+      : { label, value, kind: 'int', note };
   return [
-    { label: 'Run date', value: digest.date, kind: 'date', note: `run ${digest.run}` },
+    {
+      label: 'Run date',
+      value: formatDate(digest.date),
+      note: before ? `run ${digest.run}, compared with ${formatDate(before.date)}` : `run ${digest.run}`,
+    },
     { label: 'Startups in the batch', value: c.batch, kind: 'int' },
-    compared('New matches', c.new, ''),
+    compared('New matches', c.new, 'never matched before'),
     compared('Changed', c.changed, 'fit ±2 points, or moved among the still matched'),
-    compared('Still matched', c.still, ''),
-    compared('Dropped', c.dropped, ''),
-    compared('Watchlist events', c.events, 'rounds, stages, statuses'),
+    compared('Still matched', c.still, 'matched before and in this batch'),
+    compared('Dropped', c.dropped, 'in the last run, not in this batch'),
+    compared('Watchlist events', c.events, 'new rounds, stage and status changes'),
     {
       label: 'Portfolio conflicts',
       value: digest.conflicts.length,
@@ -66,7 +71,7 @@ export function writeSummarySheet(
   row = book.addKeyFigures(ws, keyFigures(digest), row);
   const conflicts =
     digest.conflicts.length > 0
-      ? digest.conflicts.map((c) => `${c.name}: ${oneLine(c.conflict)}`)
+      ? digest.conflicts.map((c) => `${c.name}: ${readerSentence(oneLine(c.conflict))}`)
       : ['None marked by the service in this batch.'];
   const first = row + 1;
   row = book.addParagraphs(ws, conflicts, row, {

@@ -4,7 +4,7 @@
  * in words, fit and rank changes with their sign, and names as the report's font can print them.
  */
 import { printableName, printableText, STAND_IN_MARK } from '../../../reports/fonts.js';
-import { formatFit, stageLabel } from '../../../reports/editorial.js';
+import { formatFit, readerSentence, stageLabel } from '../../../reports/editorial.js';
 import { formatDate } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import type { DropReason, WatchEvent, WatchKind } from '../history.js';
@@ -150,21 +150,16 @@ const UNPRINTABLE = '[…]';
 
 /**
  * The service's words about a startup (a reason, a note, a conflict, an event) as the PDF prints
- * them: on one line, stage keys in words, its own name as printed (its key when the font cannot draw it), any other
- * text the font cannot draw as `[…]`.
+ * them: on one line, stage keys and ISO dates in words (readerSentence), its own name as printed
+ * (its key when the font cannot draw it), any other text the font cannot draw as `[…]`.
  */
 export function serviceText(text: string, startup: { name: string; key: string }): string {
   const name = startup.name.trim();
   const shown = printedName(startup.name, startup.key);
   return printableText(
-    stagesInWords(name && shown !== name ? text.replaceAll(name, shown) : text),
+    readerSentence(name && shown !== name ? text.replaceAll(name, shown) : text),
     UNPRINTABLE,
   );
-}
-
-/** Stage keys inside the service's sentences in words: `series-b round` -> `Series B round`. */
-export function stagesInWords(text: string): string {
-  return text.replace(/\b(pre-seed|series-[a-z](?:-plus)?)\b/gi, (k) => stageLabel(k));
 }
 
 /**

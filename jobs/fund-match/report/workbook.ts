@@ -4,13 +4,13 @@
  * per run; Excel reserves the name "History"), Watchlist (the events) and Dropped. Every data
  * sheet is an Excel table: frozen header, filter buttons, number formats (fit as a percentage,
  * 0.0%, as in the PDF; changes in points with their sign; amounts in $M named in the header).
- * Stages in words. Every text cell from the service is formula-safe; names link to the startup's
+ * Stages in words, also inside the service's sentences, and their dates as 26 Nov 2026. Every text cell from the service is formula-safe; names link to the startup's
  * website, the service's profile is a link only when a reader can open it (readerUrl); lists
  * are joined by "; ". The charts are native Excel charts (pictures too with `chartImages`).
  */
 import { ReportWorkbook } from '../../../reports/excel/index.js';
 import type { DataColumn } from '../../../reports/excel/index.js';
-import { stageLabel } from '../../../reports/editorial.js';
+import { readerSentence, stageLabel } from '../../../reports/editorial.js';
 import { formatDate } from '../../../reports/format.js';
 import { readerUrl } from '../../../reports/links.js';
 import type { ServiceLinks } from '../../../reports/links.js';
@@ -27,6 +27,9 @@ const FIT_CHANGE = '+0.0;-0.0;0.0';
 const RANK_CHANGE = '+0;-0;0';
 
 const yesNo = (b: boolean): string => (b ? 'Yes' : 'No');
+
+/** The service's own sentence in the report's words (stages, dates), or null. */
+const words = (text: string | null): string | null => (text ? readerSentence(text) : null);
 
 /** The Batch sheet's columns, in order. */
 export const BATCH_COLUMNS: readonly DataColumn[] = [
@@ -66,9 +69,9 @@ function batchRows(digest: FundDigest, links: ServiceLinks | null): Record<strin
       sector: b.sector,
       stage: b.stage ? stageLabel(b.stage) : null,
       country: b.country,
-      conflict: b.conflict,
-      why: b.why.length > 0 ? tellingFirst(b.why).join('; ') : null,
-      note: b.note,
+      conflict: words(b.conflict),
+      why: b.why.length > 0 ? tellingFirst(b.why).map(readerSentence).join('; ') : null,
+      note: words(b.note),
       key: b.key,
     };
   });
@@ -137,7 +140,9 @@ export interface FundWorkbookResult {
   path: string;
   /** The sheets, in order. */
   sheets: string[];
-  /** Charts placed on the Summary sheet as images. */
+  /** Charts drawn on the Summary sheet, each a native Excel chart. */
+  charts: number;
+  /** Charts also placed as pictures (only with `chartImages`; 0 by default). */
   images: number;
   /** URL cells left empty: their value was not an http(s) URL. */
   urlsLeftOut: number;
@@ -162,7 +167,8 @@ export async function writeFundWorkbook(
     title: digestTitle(digest),
     created: options.created ?? (Number.isNaN(runDay.getTime()) ? new Date() : runDay),
   });
-  const images = writeSummarySheet(book, digest, charts, { chartImages: options.chartImages === true });
+  const chartImages = options.chartImages === true;
+  const drawn = writeSummarySheet(book, digest, charts, { chartImages });
   const table = (
     sheet: string,
     name: string,
@@ -190,7 +196,7 @@ export async function writeFundWorkbook(
         roundDate: e.round?.date ?? null,
         amount: typeof e.round?.amountUsd === 'number' ? e.round.amountUsd / 1e6 : null,
         leads: e.round && e.round.leads.length > 0 ? e.round.leads.join('; ') : null,
-        detail: e.detail,
+        detail: words(e.detail),
         inBatch: yesNo(e.inBatch),
         key: e.key,
       })),
@@ -204,10 +210,16 @@ export async function writeFundWorkbook(
     digest.dropped.map((d) => ({
       name: d.name,
       reason: DROP_REASONS[d.reason],
-      detail: d.detail,
+      detail: words(d.detail),
       key: d.key,
     })),
   );
   await book.writeTo(path);
-  return { path, sheets: book.wb.worksheets.map((w) => w.name), images, urlsLeftOut: book.urls.leftOut };
+  return {
+    path,
+    sheets: book.wb.worksheets.map((w) => w.name),
+    charts: drawn,
+    images: chartImages ? drawn : 0,
+    urlsLeftOut: book.urls.leftOut,
+  };
 }

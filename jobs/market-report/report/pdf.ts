@@ -14,7 +14,7 @@ import {
   moneyHeader,
   moneyUnit,
   plural,
-  proseInWords,
+  readerSentence,
   stageLabel,
   yearLabel,
   type MoneyUnit,
@@ -439,7 +439,7 @@ function countrySection(ctx: Ctx, c: CountrySection, index: number): void {
     4,
   );
   const prose: string[] = [];
-  if (c.summary) prose.push(proseInWords(c.summary.trim()));
+  if (c.summary) prose.push(readerSentence(c.summary.trim()));
   const facts = [
     f.earlyShare !== null
       ? `Seed and earlier rounds make up ${pct(f.earlyShare)} of deals over the last three years.`
@@ -631,7 +631,7 @@ function answersSection(ctx: Ctx): void {
       pdf.paragraph(`Not asked: ${a.skipped}`, { color: '#c0392b' });
       return;
     }
-    if (a.answer) pdf.paragraph(proseInWords(a.answer));
+    if (a.answer) pdf.paragraph(readerSentence(a.answer));
     const rows = a.rows ?? [];
     const { shown, left } = answerColumnsForPdf(a);
     let table: TableBlock | null = null;

@@ -21,7 +21,7 @@ import { reportTitle } from './pdf.js';
 import {
   moneyHeader,
   moneyUnit,
-  proseInWords,
+  readerSentence,
   stageLabel,
   yearLabel,
   type MoneyUnit,
@@ -305,7 +305,7 @@ export function buildMarketWorkbook(
     let r = book.addTitle(
       ws,
       c.country,
-      (c.summary ? proseInWords(c.summary) : undefined) ??
+      (c.summary ? readerSentence(c.summary) : undefined) ??
         (c.as_of ? `Data as of ${formatDate(c.as_of)}` : undefined),
     );
     if (book.addLink(ws, r - 1, 1, 'Interactive country view', url(c.url))) r++;
@@ -582,7 +582,7 @@ export function buildMarketWorkbook(
     ],
     rows: model.answers.map((a, i) => ({
       ...a,
-      answer: a.answer ? proseInWords(a.answer) : a.answer,
+      answer: a.answer ? readerSentence(a.answer) : a.answer,
       url: url(a.url),
       n: i + 1,
       rowCount: a.rows?.length ?? 0,

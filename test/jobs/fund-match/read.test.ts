@@ -96,7 +96,16 @@ test('the same fields under other names, and a conflict however the service mark
       profile: {
         funding_stage: 'seed',
         operating_status: 'closed',
-        funding_rounds: [{ date: '2025-01-02T00:00:00Z', stage: 'seed' }],
+        funding_rounds: [
+          { date: '2023-05-01', stage: 'pre-seed', amount_usd: 1_000_000 },
+          // The latest round, its fields under other names: its amount and leads are read too.
+          {
+            announced_on: '2025-01-02T00:00:00Z',
+            round_stage: 'seed',
+            amount: 4_000_000,
+            lead_investors: [{ name: 'Acme Ventures' }, { title: 'Bolt Capital' }],
+          },
+        ],
       },
     }),
   ).toEqual({
@@ -104,8 +113,14 @@ test('the same fields under other names, and a conflict however the service mark
     status: 'closed',
     lastRoundDate: '2025-01-02',
     lastRoundStage: 'seed',
-    roundsCount: 1,
+    roundsCount: 2,
     totalRaisedUsd: null,
+    lastRoundAmountUsd: 4_000_000,
+    lastRoundLeads: ['Acme Ventures', 'Bolt Capital'],
   });
+  // A round without amount or leads: none made up.
+  expect(
+    readProfileState({ profile: { funding_rounds: [{ date: '2025-01-02', stage: 'seed' }] } }),
+  ).toMatchObject({ lastRoundAmountUsd: null, lastRoundLeads: [] });
   expect(readProfileState(null)).toBeNull();
 });

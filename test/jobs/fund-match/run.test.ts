@@ -5,11 +5,14 @@
  * - then two startups that fit the thesis are founded and raise, a match is acquired, another
  *   raises a series B past the thesis stages, a third raises again at its stage (its fit moves);
  *   run 2 shows each as new, dropped with its reason, and changed, in the PDF and the workbook;
- * - then the startup that left the batch raises a series C: run 3 reports it on the watchlist
- *   although it is no longer matched.
+ * - then the startup that left the batch raises a series C with a lead investor: run 3 reports
+ *   it on the watchlist although it is no longer matched, with the round's stage in words, amount,
+ *   date and lead investor as get_startup itself answers them.
+ * Stages print in words (Series B), never as the service's keys (series-b).
  * What the service itself answers after each run is the witness of fits and membership, and each
  * run costs the account exactly one batch (3 credits) by the sandbox's books.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
@@ -89,14 +92,33 @@ function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
 }
 
 const flat = (pdf: string) => pdfText(pdf).replace(/\s+/g, ' ');
+/** The PDF's text in reading order with no white space at all (wrapped lines joined). */
+const squeezed = (pdf: string) =>
+  execFileSync('pdftotext', ['-raw', pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
 const today = () => new Date().toISOString().slice(0, 10);
 
-function addRound(key: string, stage: string, amount: number): void {
+function addRound(key: string, stage: string, amount: number, leadKey: string | null = null): void {
   sandbox.db
     .prepare(
-      'INSERT INTO rounds (startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, NULL)',
+      'INSERT INTO rounds (startup_key, date, year, stage, amount_usd, lead_investor_key) VALUES (?, ?, ?, ?, ?, ?)',
     )
-    .run(key, today(), Number(today().slice(0, 4)), stage, amount);
+    .run(key, today(), Number(today().slice(0, 4)), stage, amount, leadKey);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+interface ServiceRound {
+  date: string;
+  stage: string;
+  amount_usd: number;
+  lead_investors: { key: string; name: string }[];
+}
+
+/** The startup's latest round as get_startup answers it (the test's own call). */
+async function serviceLastRound(key: string): Promise<ServiceRound> {
+  const res = await callSandbox(sandbox, 'get_startup', { key: KEYS.vc, params: { key } });
+  const rounds = (res.body.data as { startup: { rounds: ServiceRound[] } }).startup.rounds;
+  return [...rounds].sort((a, b) => a.date.localeCompare(b.date)).at(-1)!;
 }
 
 test('a baseline, then new, changed, dropped with their reasons and a watchlist event, in the digest and the workbook', async () => {
@@ -167,7 +189,8 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   ])
     expect(text2).toContain(name);
   expect(text2).toMatch(/acquired \(was active\)/);
-  expect(text2).toMatch(/moved it to series-b, past the thesis stages/);
+  expect(text2).toMatch(/moved it to Series B, past the thesis stages/);
+  expect(text2).not.toMatch(/series-[a-z]/);
 
   const wb2 = await openWorkbook(second.files.xlsx!);
   const batch2 = rowsOf(wb2, 'Batch');
@@ -175,8 +198,9 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   for (const name of ['Quillstone Analytics', 'Brightloom Ledger'])
     expect(batch2.find((r) => r['Startup'] === name)?.['New or still']).toMatch(/new/i);
   const changedRow = batch2.find((r) => r['Startup'] === changed.name)!;
-  expect(Number(changedRow['Fit'])).toBeCloseTo(changedNow!.fit_pct, 1);
-  expect(Number(changedRow['Fit change']!.replace('−', '-'))).toBeCloseTo(
+  // Fit is a percentage cell (0.0%, as in the PDF): the cell holds the fraction.
+  expect(Number(changedRow['Fit']) * 100).toBeCloseTo(changedNow!.fit_pct, 1);
+  expect(Number(changedRow['Fit change (points)']!.replace('−', '-'))).toBeCloseTo(
     changedNow!.fit_pct - changed.fit_pct,
     1,
   );
@@ -184,22 +208,51 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   expect(dropped).toHaveLength(droppedKeys.length);
   const reasonOf = (name: string) => JSON.stringify(dropped.find((r) => r['Startup'] === name) ?? null);
   expect(reasonOf(acquired!.name)).toMatch(/acquired/);
-  expect(reasonOf(raised!.name)).toMatch(/series-b/);
+  expect(reasonOf(raised!.name)).toMatch(/Series B/);
   const history = rowsOf(wb2, 'Match history');
   expect(history.find((r) => r['Startup'] === acquired!.name)?.['In the batch']).toMatch(/no/i);
   expect(formulaLikeCells(wb2)).toEqual([]);
 
-  // The startup that left the batch raises again: run 3 follows it on the watchlist.
-  addRound(raised!.key, 'series-c', 60_000_000);
+  // The startup that left the batch raises again, led by an investor: run 3 follows it on the
+  // watchlist.
+  const lead = (
+    sandbox.db.prepare('SELECT key, name FROM investors ORDER BY key LIMIT 200').all() as {
+      key: string;
+      name: string;
+    }[]
+  ).find((i) => /^[A-Za-z][\x20-\x7e]*$/.test(i.name))!;
+  addRound(raised!.key, 'series-c', 60_000_000, lead.key);
   sandbox.db.prepare("UPDATE startups SET stage = 'series-c' WHERE key = ?").run(raised!.key);
   const third = await runOnce();
   expect(inB2.has(raised!.key) || (await serviceBatch()).some((m) => m.key === raised!.key)).toBe(false);
   expect(third.counts.events).toBeGreaterThanOrEqual(1);
   const text3 = flat(third.files.pdf!);
   expect(text3).toContain(raised!.name);
-  expect(text3).toMatch(/series-c/);
+  expect(text3).not.toMatch(/series-[a-z]/);
+
+  // The round as the service answers it: stage, amount, date and lead investor.
+  const svc = await serviceLastRound(raised!.key);
+  expect(svc.stage).toBe('series-c');
+  expect(svc.lead_investors.map((i) => i.name)).toEqual([lead.name]);
+  const d = new Date(`${svc.date.slice(0, 10)}T00:00:00Z`);
+  const dateWords = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  const amountWords = `$${(svc.amount_usd / 1e6).toFixed(1)}M`;
+  // In the digest: the event in words, as a partner reads it.
+  expect(squeezed(third.files.pdf!)).toContain(
+    `${raised!.name}:newround:SeriesCof${amountWords}on${dateWords},ledby${svc.lead_investors[0]!.name}`.replace(
+      /\s+/g,
+      '',
+    ),
+  );
+  // In the workbook: the round's facts in their own columns.
   const watch = rowsOf(await openWorkbook(third.files.xlsx!), 'Watchlist').filter(
     (r) => r['Startup'] === raised!.name,
   );
-  expect(watch.map((r) => JSON.stringify(r)).join('\n')).toMatch(/series-c/);
+  const round = watch.find((r) => r['Event'] === 'New round')!;
+  expect(round['Round stage']).toBe('Series C');
+  expect(Number(round['Amount ($M)'])).toBeCloseTo(svc.amount_usd / 1e6, 6);
+  expect(round['Lead investors']).toBe(lead.name);
+  expect(new Date(round['Round date']!).toISOString().slice(0, 10)).toBe(svc.date.slice(0, 10));
+  expect(round['Detail']).toBe(`new round: Series C of ${amountWords} on ${dateWords}, led by ${lead.name}`);
+  expect(watch.map((r) => JSON.stringify(r)).join('\n')).not.toMatch(/series-[a-z]/);
 }, 300_000);

@@ -121,7 +121,9 @@ describe('writeFundWorkbook', () => {
     });
     // The most telling reasons first: the one with figures before those that restate the thesis.
     const why = digests.second.batch.find((b) => b.name === 'Crediflow')!.why;
-    expect(crediflow['Why']).toBe([why[2], why[0], why[1]].join('; '));
+    // The service's stage keys in words inside its own sentences (series-a -> Series A).
+    expect(why[1]).toBe('series-a round within the thesis stages');
+    expect(crediflow['Why']).toBe([why[2], why[0], 'Series A round within the thesis stages'].join('; '));
     // The service's view (public here) in its own column; the name links to a website when given.
     expect(crediflow['Service profile']).toMatchObject({ hyperlink: 'https://startup103.example.com/' });
     expect(batch.map((r) => text(r['Startup'] ?? null))).toContain(CJK_NAME);
@@ -188,7 +190,8 @@ describe('writeFundWorkbook', () => {
   it('puts the key figures, the conflicts and the four charts on the Summary', () => {
     const ws = second.wb.getWorksheet('Summary')!;
     // Native charts only by default: no picture on the sheet (chartImages adds them).
-    expect(second.result.images).toBe(4);
+    expect(second.result.charts).toBe(4);
+    expect(second.result.images).toBe(0);
     expect(ws.getImages()).toHaveLength(0);
     const cells: string[] = [];
     ws.eachRow((row) => row.eachCell((c) => cells.push(text(c.value))));
@@ -215,7 +218,7 @@ describe('writeFundWorkbook', () => {
 
   it('says Baseline on the first run, and shows why the trend is not drawn', async () => {
     const { wb, result } = await write(digests.baseline, 'baseline');
-    expect(result.images).toBe(3);
+    expect(result.charts).toBe(3);
     const cells: string[] = [];
     wb.getWorksheet('Summary')!.eachRow((row) => row.eachCell((c) => cells.push(text(c.value))));
     expect(cells).toContain('Baseline: the first run of this job; the next runs will say what changed.');
