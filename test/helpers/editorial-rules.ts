@@ -11,7 +11,8 @@
  *   inside a company's name) is taken for data, not an address.
  * - `raw-stage-key`: a service stage key (`RAW_STAGE_KEYS`: `series-a`, `pre-seed`, …) as a
  *   word of its own (not inside a longer key) in the PDF's text or a workbook cell, except in the
- *   columns the caller names as machine columns (`machineColumns`) and inside URLs.
+ *   columns the caller names as machine columns (`machineColumns`) and inside URLs. Keys are
+ *   lower case, so the match is too: `Pre-seed`, the stage's word (`stageLabel`), is not a key.
  * - `cut-text`: in the PDF, any "…" or "..." at all: ReportPdf only ever writes one when it cuts
  *   text that did not fit, so each is a cut, unless its line matches the caller's
  *   `pdfEllipsisAllowed`. In a workbook or CSV, a cell of a column the caller names as full-text
@@ -79,7 +80,6 @@ const STAGE_KEY = new RegExp(
     .sort((a, b) => b.length - a.length)
     .map((k) => k.replace(/[-]/g, '\\-'))
     .join('|')})(?![\\w-])`,
-  'i',
 );
 
 const ELLIPSIS = /…|\.\.\./;

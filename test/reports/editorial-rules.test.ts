@@ -282,6 +282,9 @@ describe('the checker’s text rules', () => {
   it('finds stage keys as words of their own, not inside URLs or longer keys', () => {
     expect(rawStageKey('Round: series-d-plus')).toBe('series-d-plus');
     expect(rawStageKey('Series A, Series D+')).toBeNull();
+    // The word for pre-seed is spelt like its key but for its capital: the word is right.
+    expect(rawStageKey('Pre-seed')).toBeNull();
+    expect(rawStageKey('a pre-seed round')).toBe('pre-seed');
     expect(rawStageKey('https://vis.example.com/search?stage=series-a')).toBeNull();
   });
 
