@@ -175,7 +175,9 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     const printed = this.printedColumns.get(ws);
     if (printed !== undefined) {
       used = { lastCol: printed, lastRow: used.lastRow };
-      ws.pageSetup.printArea = `A1:${ws.getColumn(printed).letter}${Math.max(1, used.lastRow)}`;
+      // exceljs writes each end with a "$" before it ("A1" as "$A1", which LibreOffice does not
+      // take for the print area, printing the whole sheet): the rows' "$" makes "$A$1".
+      ws.pageSetup.printArea = `A$1:${ws.getColumn(printed).letter}$${Math.max(1, used.lastRow)}`;
     }
     const images = this.imagesOf(ws);
     const colPx = (c: number) => this.columnWidth(ws, c) * PX_PER_WIDTH_UNIT;
