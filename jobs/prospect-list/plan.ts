@@ -8,15 +8,16 @@ import { maxPagesOf, type PagingStream } from '../../workflows/engine.js';
 import type { JobEstimate } from '../kind.js';
 import type { ProspectListJob } from './job.js';
 import { MAX_ENRICH } from './limits.js';
+import { stageLabel } from '../../reports/editorial.js';
 
-/** A search of the job in words: `Germany, France · Fintech · seed, series-a · "payments"`. */
+/** A search of the job in words, stages as words: `Germany, France · Fintech · Seed, Series A · "payments"`. */
 export function searchFilters(search: ProspectListJob['searches'][number]): string {
   const parts = [
     search.region
       ? `${search.region} (${search.countries?.length ?? 0} countries)`
       : search.countries?.join(', '),
     search.sector,
-    search.stages?.join(', '),
+    search.stages?.map(stageLabel).join(', '),
     search.query === undefined ? undefined : `"${search.query}"`,
   ].filter((p): p is string => p !== undefined && p !== '');
   return parts.length > 0 ? parts.join(' · ') : 'every startup';

@@ -93,7 +93,7 @@ export interface BriefSource {
 export interface SearchSource {
   /** `search 1`, ... */
   label: string;
-  /** The filters in words: `Germany, France · Fintech · seed, series-a · "payments"`. */
+  /** The filters in words: `Germany, France · Fintech · Seed, Series A · "payments"`. */
   filters: string;
   /** Matching startups the service reported (null when it did not say). */
   total: number | null;

@@ -22,6 +22,8 @@ import { StreamDrawings } from './drawing.js';
 import { nativeChartOver, specChartData, valueKind } from './table-charts.js';
 import type { TableCells } from './table-charts.js';
 import { UrlTally } from '../web-url.js';
+import { measureText } from '../fonts.js';
+import { PX_PER_WIDTH_UNIT } from './print.js';
 
 /** One column of a streamed sheet: its header, width and how a row gives its cell. */
 export interface StreamColumn<R> {
@@ -32,6 +34,46 @@ export interface StreamColumn<R> {
   value: (row: R) => unknown;
   /** The url the cell links to; the cell is a link only when it is an absolute http(s) url. */
   link?: (row: R) => unknown;
+  /**
+   * Wrap the cell's text and grow the row to show it whole (a reason, a note: text a reader acts
+   * on is never cut, on screen or in print). The row's height is reckoned here from the text,
+   * as spreadsheets do not all grow a row by themselves.
+   */
+  wrap?: boolean;
+}
+
+/** Height of one line of 11 pt text in a sheet row, in points. */
+const LINE_PT = 15;
+/** Points a unit of column width holds (7 px), less a cell's padding (10 px). */
+const cellTextPt = (width: number) => (width * PX_PER_WIDTH_UNIT - 10) * 0.75;
+
+/**
+ * Lines `text` takes in an 11 pt cell `width` units wide, wrapped word by word. Each word is
+ * measured once (the font's widths are cached), so a long list costs as much as its text.
+ */
+export function cellLines(text: string, width: number, bold = false): number {
+  const room = cellTextPt(width);
+  const space = measureText(' ', 11, bold);
+  let lines = 0;
+  for (const para of text.split('\n')) {
+    let used = 0;
+    lines++;
+    for (const word of para.split(/\s+/).filter((w) => w !== '')) {
+      const w = measureText(word, 11, bold);
+      if (used > 0 && used + space + w > room) {
+        lines++;
+        used = w;
+      } else used += (used > 0 ? space : 0) + w;
+    }
+  }
+  return Math.max(1, lines);
+}
+
+/** The text of a cell's value as a reader sees it, for measuring (a link's text, a string). */
+function shownText(v: ExcelJS.CellValue): string {
+  if (typeof v === 'string') return v;
+  if (v !== null && typeof v === 'object' && 'text' in v && typeof v.text === 'string') return v.text;
+  return '';
 }
 
 /** How often (in rows) a streamed sheet waits for the zip to take what was written. */
@@ -82,6 +124,7 @@ export class RowSheet<R> {
    */
   async add(row: R): Promise<void> {
     const r = this.ws.getRow(this.count + 2);
+    let lines = 1;
     this.columns.forEach((c, i) => {
       const cell = r.getCell(i + 1);
       const v = c.kind === 'url' ? this.urls.cell(c.value(row)) : c.value(row);
@@ -91,7 +134,15 @@ export class RowSheet<R> {
         cell.value = link;
         cell.font = LINK_FONT;
       } else cell.value = cellValue(v, c.kind ?? 'text');
+      if (c.wrap) lines = Math.max(lines, cellLines(shownText(cell.value), c.width));
     });
+    if (lines > 1) {
+      // A grown row reads top down: every cell at the top, the wrapping ones wrapped.
+      r.height = lines * LINE_PT;
+      this.columns.forEach((c, i) => {
+        r.getCell(i + 1).alignment = c.wrap ? { wrapText: true, vertical: 'top' } : { vertical: 'top' };
+      });
+    }
     r.commit();
     this.count++;
     if (this.count % DRAIN_EVERY === 0) while (zipBacklog(this.ws) > MAX_BACKLOG) await nextTurn();
@@ -259,15 +310,17 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
   /**
    * A sheet of rows written one at a time: a bold header row frozen in view, column widths and
    * number formats per column, links where a column has them, and on `commit()` a filter over
-   * every row. Rows are added with `await sheet.add(row)`.
+   * every row. Rows are added with `await sheet.add(row)`. Columns marked `wrap` wrap and grow
+   * their row; `wrapHeader` wraps the header row where a header is wider than its column.
    */
   addRowSheet<R>(
     name: string,
     columns: readonly StreamColumn<R>[],
-    options: { tabColor?: string } = {},
+    options: { tabColor?: string; wrapHeader?: boolean } = {},
   ): RowSheet<R> {
     this.writeChartData();
-    const ws = this.addSheet(name, { ...options, frozenRows: 1 });
+    const { wrapHeader, ...sheet } = options;
+    const ws = this.addSheet(name, { ...sheet, frozenRows: 1 });
     ws.columns = columns.map((c) => {
       const numFmt = NUMBER_FORMATS[c.kind ?? 'text'];
       return { width: c.width, ...(numFmt ? { style: { numFmt } } : {}) };
@@ -277,6 +330,12 @@ export class StreamingReportWorkbook extends WorkbookBlocks<ExcelJS.stream.xlsx.
       1,
       columns.map((c) => c.header),
     );
+    if (wrapHeader) {
+      // Headers wider than their column wrap (the row grows) instead of being cut in print.
+      const lines = Math.max(...columns.map((c) => cellLines(c.header, c.width, true)));
+      columns.forEach((_, i) => (ws.getCell(1, i + 1).alignment = { wrapText: true, vertical: 'top' }));
+      if (lines > 1) ws.getRow(1).height = lines * LINE_PT;
+    }
     ws.getRow(1).commit();
     return new RowSheet(ws, columns, this.urls);
   }

@@ -103,6 +103,21 @@ export const COLORS = {
 } as const;
 
 const PAGE_MARGINS = { top: 56, bottom: 60, left: 50, right: 50 };
+/** A4's width in points. */
+const A4_WIDTH = 595.28;
+/** Gap between key figure tiles, and a tile's text padding (left and right together), points. */
+const TILE_GAP = 8;
+const TILE_PADDING = 18;
+
+/**
+ * The width (points) a key figure's note has on an A4 page's full width with `perRow` tiles to a
+ * row: the note is one line of 7.5 pt text and a longer one is cut, so a report whose notes vary
+ * in length picks one that fits (measured with `measureText(note, 7.5)`).
+ */
+export function keyFigureNoteWidth(perRow: number): number {
+  const content = A4_WIDTH - PAGE_MARGINS.left - PAGE_MARGINS.right;
+  return (content - TILE_GAP * (perRow - 1)) / perRow - TILE_PADDING;
+}
 /** Smallest share of its size a chart is drawn at to stay on the page with its text. */
 const MIN_CHART_SHRINK = 0.8;
 
@@ -532,7 +547,7 @@ export class ReportPdf {
   /** Key figures as tiles, `perRow` to a row. */
   keyFigures(tiles: KeyFigure[], perRow = 4): void {
     const { doc } = this;
-    const gap = 8;
+    const gap = TILE_GAP;
     const w = (this.contentWidth - gap * (perRow - 1)) / perRow;
     const h = 58;
     const { tags } = this;
@@ -574,7 +589,7 @@ export class ReportPdf {
                 .font(FONT_FAMILY)
                 .fontSize(7.5)
                 .fillColor(color)
-                .text(truncateToWidth(note, w - 18, 7.5), x + 10, y + 41, { lineBreak: false }),
+                .text(truncateToWidth(note, w - TILE_PADDING, 7.5), x + 10, y + 41, { lineBreak: false }),
             );
           }
         });

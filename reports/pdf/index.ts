@@ -1,5 +1,5 @@
 /** PDF building blocks: a report document with cover, contents, tables, tiles and charts. */
-export { ReportPdf, COLORS } from './document.js';
+export { ReportPdf, COLORS, keyFigureNoteWidth } from './document.js';
 export { chartCell, chartRows } from './charts.js';
 export { callout, calloutHeight, CALLOUT_TONES } from './callout.js';
 export { sizedColumns } from './columns.js';

@@ -3,8 +3,8 @@
  * report fixtures, no Temporal) opened with openpyxl, as a Python user would: every chart image
  * is there (exceljs's one-cell anchors without the `editAs` openpyxl refuses; the streamed
  * prospect list's own drawing), with a native chart beside each image, and all of them still
- * there after openpyxl saved the file. The fund-match workbook carries native charts alone by
- * default, and pictures beside them only with its `chartImages` option: both are opened. The market report's
+ * there after openpyxl saved the file. The fund-match and prospect-list workbooks carry native
+ * charts alone by default, and pictures beside them only with their `chartImages` option. The market report's
  * workbook has its own test (test/jobs/market-report/workbook-readers.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,11 +96,12 @@ describe('job workbooks in openpyxl', () => {
     });
   });
 
-  it('prospect list (streamed): the five Summary chart images and native charts of the Chart data tables', () => {
+  it('prospect list (streamed): the five Summary charts native alone, of the Chart data tables', () => {
     const v = views[files.prospects]!;
     expect(v.warnings).toEqual([]);
-    expect(images.prospects).toBe(5);
-    expect(drawn(v)).toEqual({ Summary: { images: 5, charts: 5 } });
+    // Native charts only by default (pictures only when the job asks for them: chartImages).
+    expect(images.prospects).toBe(0);
+    expect(drawn(v)).toEqual({ Summary: { images: 0, charts: 5 } });
     expect(Object.keys(v.sheets)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed']);
     for (const c of v.sheets['Summary']!.charts)
       for (const f of c.series) expect(f).toMatch(/^'Chart data'!\$B\$\d+:\$B\$\d+$/);

@@ -1,7 +1,8 @@
 /**
  * Every job kind's workbook, rendered from its test fixture (no Temporal), printed by
  * LibreOffice headless to PDF: the page count stays within a bound stated per workbook, and no
- * chart, picture or native chart, is split across pages. `VIR_KEEP_PRINT=<dir>` keeps the
+ * chart, picture or native chart, is split across pages (the prospect list's native charts also
+ * by each chart's title and labels on one page). `VIR_KEEP_PRINT=<dir>` keeps the
  * workbooks and PDFs there (to look at them: `pdftoppm -png -r 50 <pdf> <prefix>`).
  *
  * The split checks: LibreOffice draws a drawing object on every page it overlaps, clipped to the
@@ -23,7 +24,7 @@ import { renderFundCharts, writeFundWorkbook } from '../../jobs/fund-match/repor
 import { renderShortlistCharts, writeShortlistWorkbook } from '../../jobs/investor-shortlist/report/index.js';
 import { marketModelFixture } from '../../jobs/market-report/fixtures/market-model.js';
 import { renderMarketReport } from '../../jobs/market-report/report/index.js';
-import { writeProspectWorkbook } from '../../jobs/prospect-list/report/index.js';
+import { planProspectCharts, writeProspectWorkbook } from '../../jobs/prospect-list/report/index.js';
 import { fundDigests } from '../jobs/fund-match/report/fixture.js';
 import { shortlistReport } from '../jobs/investor-shortlist/report/fixture.js';
 import { prospectRows, prospectSummary, suppressedRows } from '../jobs/prospect-list/report/fixture.js';
@@ -140,6 +141,37 @@ async function wordsBelowBody(pdf: string, xlsx: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * The native charts of a sheet cut by a page edge, from LibreOffice's PDF. LibreOffice draws a
+ * chart on every page it overlaps, clipped to each, and its text stays in the page's text: a
+ * chart cut by a page edge has its last category label on two pages (and its title on the
+ * first only). A chart is whole when its title and its last label are on one page of the sheet
+ * and on no other (LibreOffice prints the sheet's name in each page's header; it wraps long
+ * labels, so white space is taken out). Returns the titles of the charts not whole.
+ */
+function splitNativeCharts(
+  pdf: string,
+  sheet: string,
+  charts: readonly { title: string; labels: readonly string[] }[],
+): string[] {
+  const squeeze = (t: string) => t.replace(/\s+/g, '');
+  const pages = execFileSync('pdftotext', ['-raw', pdf, '-'], { encoding: 'utf8' })
+    .split('\f')
+    .filter((t) => new RegExp(`\\b${sheet}\\b`).test(t.split('\n').slice(0, 2).join(' ')))
+    .map(squeeze);
+  return charts
+    .filter((c) => {
+      const title = squeeze(c.title);
+      const last = squeeze(c.labels.at(-1) ?? '');
+      const on = pages.flatMap((t, i) => (t.includes(title) || t.includes(last) ? [i] : []));
+      return on.length !== 1 || !pages[on[0]!]!.includes(title) || !pages[on[0]!]!.includes(last);
+    })
+    .map((c) => c.title);
+}
+
+/** The prospect list's drawn charts: their titles and category labels. */
+let prospectCharts: { title: string; labels: string[] }[] = [];
+
 /** The workbook of each kind, rendered from its fixture, and the page bound it must print within. */
 const books: Record<string, { path: string; maxPages: number; why: string; legible?: string }> = {};
 
@@ -210,6 +242,9 @@ beforeAll(async () => {
     why: `Summary 1 page; each of the ${report.companies.length} company sheets at most 2 (its investors, then the service's charts under them); Shared investors 1. Before: 16 pages`,
   };
   const prospectPath = join(dir, 'prospects.xlsx');
+  prospectCharts = planProspectCharts(prospectSummary({ listed: 60 })).flatMap((c) =>
+    c.spec ? [{ title: c.title, labels: (c.spec.data as { label: string }[]).map((d) => d.label) }] : [],
+  );
   await writeProspectWorkbook(
     prospectSummary({ listed: 60 }),
     prospectRows(60),
@@ -220,8 +255,8 @@ beforeAll(async () => {
   );
   books.prospects = {
     path: prospectPath,
-    maxPages: 3 + 2 + 1,
-    why: 'Summary at most 3 pages (the five charts one under the other beside the figures); 60 prospects of 27 columns fitted to one landscape page wide (about a quarter scale, some 100 rows a page): at most 2; 30 suppressed: 1. Before: 23 pages',
+    maxPages: 3 + 2 + 3 + 1,
+    why: 'Summary at most 3 pages (the five native charts one under the other beside the figures); Chart data 2; 60 prospects, the 10 columns a person reads at 7 pt or more, rows grown to their reasons: at most 3; 30 suppressed: 1. Before: 23 pages',
   };
 }, 240_000);
 
@@ -248,8 +283,16 @@ describe('workbooks printed by LibreOffice', () => {
       // A list sheet printed at a size a person reads: words at least 7 pt tall (a line of 8 pt
       // text is about 9 pt from its top to its bottom in pdftotext's boxes).
       if (book.legible) expect(printedWordHeight(pdf, book.legible), book.legible).toBeGreaterThanOrEqual(7);
+      // The prospect list's charts are native alone: each whole on one page.
+      if (kind === 'prospects') expect(splitNativeCharts(pdf, 'Summary', prospectCharts)).toEqual([]);
     }, 180_000);
   }
+
+  it('prospects: the native-chart check finds a split chart when the page breaks are taken out', async () => {
+    const broken = await withoutBreaks(books.prospects!.path, join(dir, 'prospects-native-no-breaks.xlsx'));
+    const pdf = sofficeConvert(soffice, broken, 'pdf', join(dir, 'native'));
+    expect(splitNativeCharts(pdf, 'Summary', prospectCharts).length).toBeGreaterThan(0);
+  }, 180_000);
 
   it('the check fails when the page breaks are taken out (every kind)', async () => {
     // Without the breaks each reader places its own; LibreOffice's fall lower than Excel's rule

@@ -6,12 +6,18 @@ import { formatInt, headlineText } from '../../../reports/format.js';
 import type { KeyFigure } from '../../../reports/pdf/index.js';
 import type { ProspectSummary } from '../types.js';
 import { plural } from '../../../reports/editorial.js';
-import { leftOutNote, leftOutTotal } from './text.js';
+import { measureText } from '../../../reports/fonts.js';
+import { leftOutNote, leftOutTileNote, leftOutTotal } from './text.js';
+import { keyFigureNoteWidth } from '../../../reports/pdf/index.js';
+
+/** Tiles a row of the brief's key figures holds. */
+export const TILES_PER_ROW = 5;
 
 /**
  * The key figures under the brief's title, in order: what the sales lead acts on. The run's
  * credits and calls are not among them (the brief's last section and the manifest have them).
- * The "Left out" tile's note names the counts by reason, as the manifest records them.
+ * The "Left out" tile's note names the counts by reason when they fit the tile whole, and how
+ * many reasons otherwise (never a note cut short: the brief's "Left out" section has the counts).
  */
 export function openingFigures(summary: ProspectSummary): KeyFigure[] {
   const c = summary.counts;
@@ -24,7 +30,7 @@ export function openingFigures(summary: ProspectSummary): KeyFigure[] {
     {
       label: 'Left out',
       value: formatInt(leftOutTotal(summary)),
-      note: leftOutNote(summary),
+      note: leftOutTileNote(summary, (t) => measureText(t, 7.5) <= keyFigureNoteWidth(TILES_PER_ROW)),
     },
     {
       label: 'Net new',

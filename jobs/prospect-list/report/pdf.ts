@@ -17,8 +17,8 @@ import { chartRows, COLORS, firstFitting, ReportPdf, sizedColumns } from '../../
 import type { TableColumn } from '../../../reports/pdf/index.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
-import { openingFigures } from './opening.js';
-import { briefTitle, gaveText, leftOutLines, sourceLines } from './text.js';
+import { openingFigures, TILES_PER_ROW } from './opening.js';
+import { briefTitle, gaveText, leftOutLines, reasonText, sourceLines } from './text.js';
 import type { SourceLine } from './text.js';
 
 /** The most pages the brief takes. */
@@ -78,7 +78,7 @@ function header(pdf: ReportPdf, summary: ProspectSummary): void {
       (summary.stats.partial ? ' · partial run (see the end of this brief)' : ''),
     { size: 9, color: COLORS.muted },
   );
-  pdf.keyFigures(openingFigures(summary), 5);
+  pdf.keyFigures(openingFigures(summary), TILES_PER_ROW);
 }
 
 /**
@@ -128,14 +128,16 @@ function printedName(r: ProspectRow): string {
 }
 
 /**
- * The reasons as the service gave them (its most telling first), whole; the last round beside
- * when the service gave its date, so a seller sees how recent it is.
+ * The reasons as the service gave them (its most telling first), whole, with their dates in the
+ * report's format; the last round beside them when the service gave its date and no reason
+ * already names that day, so a seller sees how recent it is.
  */
 function whyText(r: ProspectRow): string {
-  const why = r.why.map((w) => oneLine(w)).filter((w) => w !== '');
+  const why = r.why.map((w) => reasonText(oneLine(w))).filter((w) => w !== '');
+  const day = r.lastRoundDate !== null ? formatDate(r.lastRoundDate) : null;
   const round =
-    r.lastRoundDate !== null
-      ? `Last round ${formatDate(r.lastRoundDate)}${r.lastRoundStage ? ` (${stageLabel(r.lastRoundStage)})` : ''}.`
+    day !== null && !why.some((w) => w.includes(day))
+      ? `Last round ${day}${r.lastRoundStage ? ` (${stageLabel(r.lastRoundStage)})` : ''}.`
       : '';
   return [why.join(' · '), round].filter((t) => t !== '').join(' · ') || '—';
 }

@@ -118,7 +118,8 @@ function sourcesBlock(
         ? [`${formatInt(s.credits)} credits charged`, s.note]
         : [
             s.total !== null ? `${formatInt(s.total)} matching` : 'matching count not given',
-            `cap ${formatInt(s.cap)}`,
+            // A capped search's note says its cap already.
+            /\bcap\b/.test(s.note) ? null : `cap ${formatInt(s.cap)}`,
             s.note,
           ];
     return [`${s.label}: ${s.asked}`, s.rows, details.filter(Boolean).join(' · ')];

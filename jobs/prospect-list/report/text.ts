@@ -98,18 +98,26 @@ export const REASON_LABELS: Record<SuppressionReason, string> = {
   'no-round-date': 'No last round date',
 };
 
-/** Companies left out for each reason, with the reason in words (zero counts included). */
+/**
+ * Companies left out for each reason, with the reason in words (zero counts included; the
+ * raisedWithin reasons only for a job with that rule).
+ */
 export function leftOutCounts(summary: ProspectSummary): { reason: string; count: number }[] {
   const c = summary.counts;
   const since = summary.raisedSince ? formatDate(summary.raisedSince) : null;
   return [
     { reason: "closed (the service's status)", count: c.leftOutClosed ?? 0 },
     { reason: "acquired (the service's status)", count: c.leftOutAcquired ?? 0 },
-    {
-      reason: `last round before ${since ?? 'the raisedWithin period'} (raised within ${summary.job.raisedWithin ?? '—'})`,
-      count: c.leftOutRaisedBefore ?? 0,
-    },
-    { reason: 'no last round date given (raisedWithin)', count: c.leftOutNoRoundDate ?? 0 },
+    // The raisedWithin reasons only when the job has that rule.
+    ...(summary.job.raisedWithin
+      ? [
+          {
+            reason: `last round before ${since ?? 'the raisedWithin period'} (raised within ${summary.job.raisedWithin})`,
+            count: c.leftOutRaisedBefore ?? 0,
+          },
+          { reason: 'no last round date given (raisedWithin)', count: c.leftOutNoRoundDate ?? 0 },
+        ]
+      : []),
     { reason: 'in the CRM export, matched by domain', count: c.suppressedByDomain },
     { reason: 'in the CRM export, matched by name', count: c.suppressedByName },
     { reason: 'delivered by an earlier run (net new only)', count: c.suppressedDelivered },
@@ -145,8 +153,8 @@ export function leftOutTotal(summary: ProspectSummary): number {
   return leftOutCounts(summary).reduce((a, l) => a + l.count, 0);
 }
 
-/** The left-out counts in a short note: `71 closed, 36 acquired, 243 last round too old`. */
-export function leftOutNote(summary: ProspectSummary): string {
+/** The left-out counts by reason in short words, the reasons with none left out. */
+function leftOutParts(summary: ProspectSummary): [number, string][] {
   const c = summary.counts;
   const parts: [number, string][] = [
     [c.leftOutClosed ?? 0, 'closed'],
@@ -155,6 +163,39 @@ export function leftOutNote(summary: ProspectSummary): string {
     [c.suppressedByDomain + c.suppressedByName, 'in the CRM'],
     [c.suppressedDelivered, 'delivered before'],
   ];
-  const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${formatInt(n)} ${w}`);
+  return parts.filter(([n]) => n > 0);
+}
+
+/** The left-out counts in a short note: `71 closed, 36 acquired, 136 no round in the period`. */
+export function leftOutNote(summary: ProspectSummary): string {
+  const shown = leftOutParts(summary).map(([n, w]) => `${formatInt(n)} ${w}`);
   return shown.length > 0 ? shown.join(', ') : 'none left out';
+}
+
+/**
+ * The left-out note as it fits `fits` whole (a key figure's tile has one short line): the
+ * counts by reason when they fit; else, for one reason, the reason alone (the tile's value is
+ * its count); else how many reasons (the brief's "Left out" section and the Summary sheet give
+ * each count). Never a note cut short.
+ *
+ * @example leftOutTileNote(summary, (t) => t.length <= 20) // 'for 3 reasons'
+ */
+export function leftOutTileNote(summary: ProspectSummary, fits: (text: string) => boolean): string {
+  const full = leftOutNote(summary);
+  if (fits(full)) return full;
+  const parts = leftOutParts(summary);
+  if (parts.length === 1) return parts[0]![1];
+  return `for ${parts.length} reasons`;
+}
+
+const ISO_DAY = /\b(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?\b/g;
+
+/**
+ * A reason of the service as the report prints it: its ISO dates in the report's date format
+ * (`closed a $30M Series A round on 12 Nov 2026`), the rest as the service wrote it.
+ *
+ * @example reasonText('raised on 2026-11-12: docs follow') // 'raised on 12 Nov 2026: docs follow'
+ */
+export function reasonText(reason: string): string {
+  return reason.replace(ISO_DAY, (_, day: string) => formatDate(day));
 }

@@ -8,8 +8,8 @@
  */
 import type ExcelJS from 'exceljs';
 import type { StreamColumn } from '../../../reports/excel/index.js';
-import { columnLetters, StreamingReportWorkbook } from '../../../reports/excel/index.js';
-import { printableArea, PX_PER_WIDTH_UNIT } from '../../../reports/excel/print.js';
+import { StreamingReportWorkbook } from '../../../reports/excel/index.js';
+import { printableArea } from '../../../reports/excel/print.js';
 import type { ProspectRow, ProspectSummary, SuppressedRow } from '../types.js';
 import { renderProspectCharts } from './charts.js';
 import type { ProspectChart } from './charts.js';
@@ -18,39 +18,46 @@ import { stageLabel } from '../../../reports/editorial.js';
 import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
 import { webUrl } from '../../../reports/web-url.js';
 import { closedFlag } from '../profiles.js';
-import { briefTitle, REASON_LABELS } from './text.js';
+import { briefTitle, reasonText, REASON_LABELS } from './text.js';
 
 const list = (items: readonly string[]): string | null => (items.length > 0 ? items.join('; ') : null);
 
 /**
  * The columns a person reads, first and printed: the print area of the Prospects sheet ends
- * after the last of them (the rest are for filters, lookups and imports).
+ * after the last of them (the rest are for filters, lookups and imports). A list that keeps
+ * closed and acquired companies (keepClosed) prints their flag too, the column after these.
  */
-export const PRINTED_COLUMNS = 12;
+export const PRINTED_COLUMNS = 10;
+
+/** The printed columns of a list: with the "Closed or acquired" flag when the job keeps them. */
+export function printedColumns(keepClosed: boolean): number {
+  return PRINTED_COLUMNS + (keepClosed ? 1 : 0);
+}
 
 /**
  * The Prospects sheet's columns, in order: the ones a person reads first (printed), then the
- * ones kept for filters and imports. Stages in words; the service profile link only where a
- * reader can open it (`readerUrl`); the website linked.
+ * ones kept for filters and imports. Stages in words; reasons whole (they wrap, the row grows)
+ * with their dates in the report's format; the service profile link only where a reader can
+ * open it (`readerUrl`); the company's name and its website linked.
  */
 export function prospectColumns(links?: ServiceLinks): StreamColumn<ProspectRow>[] {
   return [
     { header: 'Rank', width: 6, kind: 'int', value: (r) => r.rank },
-    { header: 'Company', width: 26, value: (r) => r.name, link: (r) => webUrl(r.website) },
-    { header: 'Country', width: 12, value: (r) => r.country },
-    { header: 'Stage', width: 10, value: (r) => (r.stage === null ? null : stageLabel(r.stage)) },
+    { header: 'Company', width: 24, value: (r) => r.name, link: (r) => webUrl(r.website), wrap: true },
+    { header: 'Country', width: 11, value: (r) => r.country, wrap: true },
+    { header: 'Stage', width: 9, value: (r) => (r.stage === null ? null : stageLabel(r.stage)) },
     { header: 'Fit', width: 7, kind: 'pct', value: (r) => r.fitPct },
-    { header: 'Momentum', width: 10, kind: 'int', value: (r) => r.momentum },
-    { header: 'Why', width: 60, value: (r) => list(r.why) },
-    { header: 'Last round', width: 12, kind: 'date', value: (r) => r.lastRoundDate },
+    { header: 'Momentum', width: 11, kind: 'int', value: (r) => r.momentum },
+    { header: 'Why', width: 48, value: (r) => list(r.why.map(reasonText)), wrap: true },
+    { header: 'Last round', width: 11, kind: 'date', value: (r) => r.lastRoundDate },
+    { header: 'Last round (USD)', width: 13, kind: 'usd', value: (r) => r.lastRoundAmountUsd },
+    { header: 'Website', width: 22, kind: 'url', value: (r) => r.website, link: (r) => r.website },
+    { header: 'Closed or acquired', width: 10, value: closedFlag },
     {
       header: 'Last round stage',
       width: 11,
       value: (r) => (r.lastRoundStage === null ? null : stageLabel(r.lastRoundStage)),
     },
-    { header: 'Last round (USD)', width: 14, kind: 'usd', value: (r) => r.lastRoundAmountUsd },
-    { header: 'Closed or acquired', width: 10, value: closedFlag },
-    { header: 'Website', width: 26, kind: 'url', value: (r) => r.website, link: (r) => r.website },
     // Not links: exceljs's streaming writer keeps every link of a sheet in memory until the sheet
     // ends (about 0.4 MB per 1,000 links), so only the company's website links.
     { header: 'Service profile', width: 30, kind: 'url', value: (r) => readerUrl(r.profileUrl, links) },
@@ -88,14 +95,25 @@ export const SUPPRESSED_COLUMNS: readonly StreamColumn<SuppressedRow>[] = [
 export const MIN_PRINT_SCALE = 64;
 
 /**
- * How the Prospects sheet prints: landscape, the header row on every page, the columns a person
- * reads as the print area, and one page wide only as far as the text stays at least 7 pt (a
- * fixed scale of at least 64% otherwise, the rest of the width on further pages). The Why column
- * wraps (its rows grow) so no reason is cut in print.
+ * Points a unit of column width takes on paper in the widest reader: LibreOffice, drawing
+ * Calibri's cells in Noto Sans, prints a unit at about 6.4 pt (Excel at 5.25 pt).
  */
-export function printReadable(ws: ExcelJS.Worksheet, columns: readonly StreamColumn<ProspectRow>[]): void {
-  const printed = columns.slice(0, PRINTED_COLUMNS);
-  const widthPt = printed.reduce((a, c) => a + c.width * PX_PER_WIDTH_UNIT, 0) * 0.75;
+const PRINTED_PT_PER_UNIT = 6.5;
+
+/**
+ * How the Prospects sheet prints: landscape, the header row on every page (a header wider than
+ * its column wraps), the columns a person reads as the print area (`printColumns`: down to the
+ * last row, the keys and imports' columns left out), and one page wide only as far as the text
+ * stays at least 7 pt (a fixed scale of at least 64% otherwise, the rest of the width on further
+ * pages). The Why column wraps and its rows grow (the column's `wrap`), so no reason is cut.
+ */
+export function printReadable(
+  book: StreamingReportWorkbook,
+  ws: ExcelJS.Worksheet,
+  columns: readonly StreamColumn<ProspectRow>[],
+  printed: number,
+): void {
+  const widthPt = columns.slice(0, printed).reduce((a, c) => a + c.width * PRINTED_PT_PER_UNIT, 0);
   const fit = Math.floor((100 * printableArea('landscape').width) / widthPt);
   ws.pageSetup.orientation = 'landscape';
   if (fit >= MIN_PRINT_SCALE) {
@@ -106,9 +124,7 @@ export function printReadable(ws: ExcelJS.Worksheet, columns: readonly StreamCol
     ws.pageSetup.fitToPage = false;
     ws.pageSetup.scale = MIN_PRINT_SCALE;
   }
-  ws.pageSetup.printArea = `A:${columnLetters(PRINTED_COLUMNS)}`;
-  const why = columns.findIndex((c) => c.header === 'Why') + 1;
-  if (why > 0) ws.getColumn(why).alignment = { wrapText: true, vertical: 'top' };
+  book.printColumns(ws, printed);
 }
 
 /** What `writeProspectWorkbook` wrote. */
@@ -149,8 +165,8 @@ export async function writeProspectWorkbook(
   try {
     const images = writeSummarySheet(book, summary, rendered);
     const columns = prospectColumns(options.links);
-    const prospects = book.addRowSheet('Prospects', columns, { tabColor: 'FF2E8B57' });
-    printReadable(prospects.ws, columns);
+    const prospects = book.addRowSheet('Prospects', columns, { tabColor: 'FF2E8B57', wrapHeader: true });
+    printReadable(book, prospects.ws, columns, printedColumns(summary.job.keepClosed === true));
     for await (const row of rows) await prospects.add(row);
     prospects.commit();
     const left = book.addRowSheet('Suppressed', SUPPRESSED_COLUMNS, { tabColor: 'FF7F8C8D' });

@@ -5,6 +5,8 @@
  * searches, many limits and malformed suppression rows).
  */
 import { emptyRow } from '../../../../jobs/prospect-list/merge.js';
+import { JOB_REGIONS } from '../../../../config/regions.js';
+import { searchFilters } from '../../../../jobs/prospect-list/plan.js';
 import type {
   CountBar,
   ProspectRow,
@@ -167,11 +169,25 @@ export function prospectSummary(options: FixtureOptions = {}): ProspectSummary {
   }));
   const searches = Array.from({ length: searchCount }, (_, i) => ({
     label: `search ${i + 1}`,
-    filters: stress
-      ? `Germany, Austria, Switzerland, Netherlands, Belgium, Luxembourg · Finance & Blockchain · seed, series-a, series-b · "payments reconciliation ${i + 1}"`
-      : i === 0
-        ? 'Germany, Austria, Switzerland · Finance & Blockchain · seed, series-a'
-        : 'Europe · "payments"',
+    // The filters in words as the workflow writes them (stages as words).
+    filters: searchFilters(
+      stress
+        ? {
+            countries: ['Germany', 'Austria', 'Switzerland', 'Netherlands', 'Belgium', 'Luxembourg'],
+            sector: 'Finance & Blockchain',
+            stages: ['seed', 'series-a', 'series-b'],
+            query: `payments reconciliation ${i + 1}`,
+            cap: 1000,
+          }
+        : i === 0
+          ? {
+              countries: ['Germany', 'Austria', 'Switzerland'],
+              sector: 'Finance & Blockchain',
+              stages: ['seed', 'series-a'],
+              cap: 1000,
+            }
+          : { region: 'europe', countries: [...JOB_REGIONS.europe], query: 'payments', cap: 1000 },
+    ),
     total: i === 1 ? null : 12_345,
     fetched: i === 0 ? 1000 : 440,
     cap: 1000,

@@ -40,24 +40,24 @@ async function brief(summary: ProspectSummary, name: string): Promise<{ pages: n
 const squeeze = (s: string) => s.replace(/\s+/g, '');
 
 describe('writeProspectBrief', () => {
-  it('prints the title, the sources, the top 25 with their first reason, the charts and what was left out', async () => {
+  it('prints the title, the sources, the top targets with their reasons whole, the charts and what was left out', async () => {
     const summary = prospectSummary();
     const { pages, text } = await brief(summary, 'brief');
     expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
     for (const s of [
       'DACH payments prospects',
       'Prospect list of 23 Nov 2026',
+      'no closed or acquired company',
       'Sources',
       'brief 2',
       'free: a repeat within 24 hours',
       '1,000 of 12,345',
       'stopped at its cap of 1,000',
-      'Top 25 targets',
+      // The search's stages in words, as the workflow writes its filters.
+      'Finance & Blockchain · Seed, Series A',
       FORMULA_NAME,
       MINUS_NAME,
       ACCENT_NAME,
-      'Company 25 GmbH',
-      'Processes card payments (25)',
       'not scored',
       'The list in charts',
       'Sector mix',
@@ -68,8 +68,18 @@ describe('writeProspectBrief', () => {
       'search 1 stopped at its cap of 1,000 rows (12,345 matching).',
     ])
       expect(text, s).toContain(squeeze(s));
-    // Rank 26 is not in the top 25.
-    expect(text).not.toContain(squeeze('Bare Company 26'));
+    // As many targets as three pages hold with every reason whole: each row's reasons all
+    // there, its last round's date in the report's format; the next rank is not printed.
+    const shown = Number(/Top(\d+)of500targets/.exec(text)?.[1]);
+    expect(shown).toBeGreaterThanOrEqual(10);
+    for (let rank = 6; rank <= shown; rank++)
+      expect(text, `rank ${rank}`).toContain(squeeze(`Company ${rank} GmbH`));
+    expect(text).toContain(squeeze(`Processes card payments (${shown}) · Hiring a payments team`));
+    expect(text).toContain(
+      squeeze('Processes card payments (6) · Hiring a payments team · Last round 15 Jul 2025 (Pre-seed).'),
+    );
+    expect(text).not.toContain(squeeze(`Company ${shown + 1} GmbH`));
+    expect(text).not.toContain('…');
   });
 
   it('prints a Chinese name itself (the fallback font draws it): no stand-in, no note', async () => {
@@ -92,7 +102,10 @@ describe('writeProspectBrief', () => {
     expect(text).toContain('brief1');
     expect(text).toContain('search1');
     expect(text).toMatch(/morelimits/);
-    expect(text).toContain(squeeze('Company 25 Internationa'));
+    // The names are long but whole (they wrap): the last target's too.
+    const shown = Number(/Top(\d+)of500targets/.exec(text)?.[1]);
+    expect(shown).toBeGreaterThanOrEqual(10);
+    expect(text).toContain(squeeze(`Company ${shown} Internationale Zahlungsverkehrs-`));
   });
 
   it('says there are no scored rows instead of drawing empty score charts', async () => {
@@ -132,18 +145,38 @@ describe('renderProspectList: the key figures and the headline the brief opens w
     expect(out.files.pdf).toBeDefined();
     expect(drawn[0]).toEqual(openingFigures(summary));
     expect(out.figures).toEqual(asFigures(drawn[0]!));
+    // The run's credits are not a tile (the brief's appendix has them); the left-out counts
+    // are a tile whose note fits it whole: the two reasons' counts do not, so it says how many
+    // reasons (the "Left out" section has each count).
     expect(out.figures).toEqual([
-      { label: 'Companies listed', value: '500', note: '412 left out' },
+      { label: 'Companies listed', value: '500', note: 'of 912 found' },
+      { label: 'Left out', value: '412', note: 'for 2 reasons' },
       { label: 'Net new', value: '450', note: '50 delivered before' },
       { label: 'Scored by fit', value: '60', note: 'of 500 listed' },
       { label: 'Enriched', value: '100', note: 'of the top 100' },
-      { label: 'Credits spent', value: '6', note: 'budget 9' },
     ]);
     expectHeadline(out.headline);
     expect(out.headline).toBe(
       '500 companies listed from 2 briefs and 2 searches, 450 of them net new; 412 companies left out ' +
-        '(in the CRM export or delivered before).',
+        '(353 in the CRM, 59 delivered before).',
     );
+  });
+
+  it('writes the "Left out" note whole: the counts when they fit the tile, else the reasons', () => {
+    const note = (counts: Partial<ProspectSummary['counts']>) => {
+      const base = prospectSummary();
+      const zero = { suppressedByDomain: 0, suppressedByName: 0, suppressedDelivered: 0 };
+      const s = { ...base, counts: { ...base.counts, ...zero, ...counts } };
+      return openingFigures(s).find((f) => f.label === 'Left out')!.note;
+    };
+    expect(note({ suppressedByDomain: 3 })).toBe('3 in the CRM');
+    expect(note({ leftOutClosed: 7 })).toBe('7 closed');
+    // Two counts are wider than a fifth of the page: how many reasons, never a cut note.
+    expect(note({ leftOutClosed: 7, leftOutAcquired: 2 })).toBe('for 2 reasons');
+    // One reason too long for the tile: its words alone (the tile's value is its count).
+    expect(note({ leftOutRaisedBefore: 136 })).toBe('no round in the period');
+    // The demo's counts (71 closed, 36 acquired, 136 last round too old) do not fit whole.
+    expect(note({ leftOutClosed: 71, leftOutAcquired: 36, leftOutRaisedBefore: 136 })).toBe('for 3 reasons');
   });
 
   it('returns them when the job asks no PDF, and for an empty list', async () => {
@@ -158,7 +191,11 @@ describe('renderProspectList: the key figures and the headline the brief opens w
     const empty = prospectSummary({ listed: 0 });
     const none = await render(empty, ['pdf'], 'empty');
     expect(none.result.figures).toEqual(asFigures(none.drawn[0]!));
-    expect(none.result.figures?.[0]).toEqual({ label: 'Companies listed', value: '0', note: '412 left out' });
+    expect(none.result.figures?.[0]).toEqual({
+      label: 'Companies listed',
+      value: '0',
+      note: `of ${empty.counts.merged.toLocaleString('en-US')} found`,
+    });
     expectHeadline(none.result.headline);
     expect(none.result.headline).toMatch(/^No company listed from 2 briefs and 2 searches/);
   });

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeProspectWorkbook } from '../../../../jobs/prospect-list/report/index.js';
 import type { ProspectWorkbookResult } from '../../../../jobs/prospect-list/report/index.js';
@@ -57,14 +59,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('writeProspectWorkbook', () => {
   it("writes Summary first (its charts' data on Chart data), then Prospects and Suppressed, with every row", () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed']);
-    expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 5 });
+    // Native charts alone by default: no chart pictures (a printout shows each chart once).
+    expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 0 });
     expect(wb.getWorksheet('Prospects')?.rowCount).toBe(61);
     expect(wb.getWorksheet('Suppressed')?.rowCount).toBe(31);
   });
 
   it('freezes the header and puts a filter over the rows of both lists', () => {
     for (const [name, last] of [
-      ['Prospects', 'AA61'],
+      ['Prospects', 'AB61'],
       ['Suppressed', 'E31'],
     ] as const) {
       const ws = wb.getWorksheet(name)!;
@@ -95,7 +98,12 @@ describe('writeProspectWorkbook', () => {
   it('links websites to http(s) urls only; the profile url is text (a link a row costs memory to the end)', () => {
     const ws = wb.getWorksheet('Prospects')!;
     const site = column(ws, 'Website');
-    const profile = column(ws, 'Profile');
+    const profile = column(ws, 'Service profile');
+    // The company's name links to its website too.
+    expect(ws.getRow(7).getCell(column(ws, 'Company')).value).toMatchObject({
+      text: 'Company 6 GmbH',
+      hyperlink: 'https://company6.de/',
+    });
     expect(ws.getRow(7).getCell(site).value).toMatchObject({
       text: 'https://company6.de',
       hyperlink: 'https://company6.de/',
@@ -110,8 +118,16 @@ describe('writeProspectWorkbook', () => {
   it('stores formula-like names as inert text and keeps non-Latin names intact', () => {
     const ws = wb.getWorksheet('Prospects')!;
     const names = [2, 3, 4, 5].map((r) => ws.getRow(r).getCell(2));
-    expect(names.map((c) => c.value)).toEqual([`'${FORMULA_NAME}`, `'${MINUS_NAME}`, CJK_NAME, ACCENT_NAME]);
-    expect(names.every((c) => c.type === ExcelJS.ValueType.String)).toBe(true);
+    // The names link to the companies' websites: a link's text is as inert as a string.
+    expect(names.map((c) => text(c.value))).toEqual([
+      `'${FORMULA_NAME}`,
+      `'${MINUS_NAME}`,
+      CJK_NAME,
+      ACCENT_NAME,
+    ]);
+    expect(names.every((c) => [ExcelJS.ValueType.String, ExcelJS.ValueType.Hyperlink].includes(c.type))).toBe(
+      true,
+    );
     expect(allCells(wb).filter(({ cell }) => cell.type === ExcelJS.ValueType.Formula)).toEqual([]);
     // No text anywhere starts like a formula: the list's founders and investors are quoted too.
     expect(formulaLikeCells(wb).map((u) => `${u.sheet}!${u.address}`)).toEqual([]);
@@ -128,7 +144,7 @@ describe('writeProspectWorkbook', () => {
     expect(row.getCell(column(ws, 'Enriched')).value).toBe('No');
   });
 
-  it('puts the counts, sources, suppression stats, malformed rows, limits and five chart images on Summary', () => {
+  it('puts the counts, sources, suppression stats, malformed rows, limits and five native charts on Summary', async () => {
     const ws = wb.getWorksheet('Summary')!;
     const texts = allCells(wb)
       .filter((c) => c.sheet === 'Summary')
@@ -136,17 +152,40 @@ describe('writeProspectWorkbook', () => {
     expect(texts).toContain('DACH payments prospects');
     expect(texts).toContain('Companies listed');
     expect(texts.some((t) => t.startsWith('brief 1: Automated reconciliation'))).toBe(true);
+    // The search's stages in words; its cap said once.
     expect(texts).toContain(
-      'search 1: Germany, Austria, Switzerland · Finance & Blockchain · seed, series-a',
+      'search 1: Germany, Austria, Switzerland · Finance & Blockchain · Seed, Series A',
     );
-    expect(texts).toContain('12,345 matching · cap 1,000 · stopped at its cap of 1,000');
+    expect(texts).toContain('12,345 matching · stopped at its cap of 1,000');
     expect(texts).toContain('hubspot-companies-export-2026-11-20.csv');
     expect(texts).toContain('line 12: no domain nor name ("=cmd|\' /C calc\'!A0")');
     expect(texts).toContain('search 1 stopped at its cap of 1,000 rows (12,345 matching).');
-    const images = ws.getImages();
+    // The run's figures under their own heading, last (an appendix, not among the key figures).
+    const appendix = texts.indexOf('Appendix: the run');
+    expect(appendix).toBeGreaterThan(texts.indexOf('Limits'));
+    expect(texts.indexOf('Credits spent')).toBeGreaterThan(appendix);
+    // No raisedWithin rule in this job: no row for its reasons.
+    expect(texts.some((t) => /raisedWithin|raised within/.test(t))).toBe(false);
+    // Native charts, no pictures: five chart parts, no image on the sheet.
+    expect(ws.getImages()).toHaveLength(0);
+    const zip = await JSZip.loadAsync(readFileSync(result.path));
+    expect(Object.keys(zip.files).filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p))).toHaveLength(5);
+    expect(Object.keys(zip.files).filter((p) => p.startsWith('xl/media/'))).toEqual([]);
+  });
+
+  it('draws the chart pictures too when the job asks (chartImages)', async () => {
+    const summary = prospectSummary({ listed: 10 });
+    const path = join(dir, 'pictures.xlsx');
+    const out = await writeProspectWorkbook(
+      { ...summary, job: { ...summary.job, chartImages: true } },
+      prospectRows(10),
+      suppressedRows(0),
+      path,
+    );
+    expect(out.images).toBe(5);
+    const images = (await openWorkbook(path)).getWorksheet('Summary')!.getImages();
     expect(images).toHaveLength(5);
     expect(images.every((i) => i.range.tl.nativeCol === 4)).toBe(true);
-    for (const i of images) expect(wb.getImage(Number(i.imageId)).extension).toBe('png');
   });
 
   it('opens in LibreOffice (converted to PDF: the summary and the names are there)', () => {
@@ -158,6 +197,47 @@ describe('writeProspectWorkbook', () => {
     expect(out).toContain(`'${FORMULA_NAME}`);
     expect(out).toContain('Company 60 GmbH');
   });
+
+  it('prints the Prospects sheet legibly: landscape, its header on every page, the columns a person reads, 7 pt at least, reasons whole', async () => {
+    // Long names and reasons (the fixture's long rows): they wrap and their rows grow.
+    const path = join(dir, 'print.xlsx');
+    await writeProspectWorkbook(
+      prospectSummary({ listed: 60 }),
+      prospectRows(60, true),
+      suppressedRows(5),
+      path,
+    );
+    const pdf = sofficeConvert(sofficePath(), path, 'pdf', join(dir, 'print'));
+    const doc = await getDocumentProxy(new Uint8Array(readFileSync(pdf)));
+    let prospectsPages = 0;
+    for (let p = 1; p <= doc.numPages; p++) {
+      const page = await doc.getPage(p);
+      const items = (await page.getTextContent()).items
+        .flatMap((i) => ('str' in i ? [{ str: i.str, transform: i.transform as number[] }] : []))
+        .filter((i) => i.str.trim() !== '');
+      const words = items.map((i) => i.str).join(' ');
+      // LibreOffice prints the sheet's name in each page's header, a text of its own.
+      if (!items.some((i) => i.str.trim() === 'Prospects')) continue;
+      prospectsPages++;
+      const { width, height } = page.getViewport({ scale: 1 });
+      expect(width, `page ${p}`).toBeGreaterThan(height);
+      for (const h of ['Rank', 'Company', 'Country', 'Stage', 'Fit', 'Momentum', 'Why', 'Website'])
+        expect(words, `page ${p}: ${h}`).toContain(h);
+      // The print area ends with the columns a person reads: no keys, links or import columns.
+      for (const h of ['Service key', 'Service profile', 'Founders', 'Description', 'Closed or acquired'])
+        expect(words, `page ${p}: ${h}`).not.toContain(h);
+      // Text at least 7 pt on paper: the size of each piece of text (its matrix's vertical scale).
+      const smallest = Math.min(...items.map((i) => Math.hypot(i.transform[2]!, i.transform[3]!)));
+      expect(smallest, `page ${p}`).toBeGreaterThanOrEqual(7);
+    }
+    expect(prospectsPages).toBeGreaterThanOrEqual(1);
+    // Every reason is printed whole (the rows grew), and no row of the list is blank.
+    const printed = execFileSync('pdftotext', ['-raw', pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+    for await (const r of prospectRows(60, true))
+      for (const w of r.why) expect(printed, `rank ${r.rank}`).toContain(w.replace(/\s+/g, ''));
+    const ws = (await openWorkbook(path)).getWorksheet('Prospects')!;
+    for (let r = 2; r <= 61; r++) expect(ws.getRow(r).getCell(1).value, `row ${r}`).toBe(r - 1);
+  }, 120_000);
 
   it('removes the partial file when reading the rows fails', async () => {
     async function* failing(): AsyncGenerator<ProspectRow> {
