@@ -3,7 +3,7 @@
  * report fixtures, no Temporal) opened with openpyxl, as a Python user would: every chart image
  * is there (exceljs's one-cell anchors without the `editAs` openpyxl refuses; the streamed
  * prospect list's own drawing), with a native chart beside each image, and all of them still
- * there after openpyxl saved the file. The fund-match and prospect-list workbooks carry native
+ * there after openpyxl saved the file. The three workbooks carry native
  * charts alone by default, and pictures beside them only with their `chartImages` option. The market report's
  * workbook has its own test (test/jobs/market-report/workbook-readers.test.ts).
  */
