@@ -167,15 +167,19 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
       const date = input.date ?? new Date().toISOString().slice(0, 10);
       const since = job.raisedWithin ? raisedSince(date, job.raisedWithin) : null;
+      const missing = absentFields(searchItems, STARTUP_FIELDS).filter((f) => f !== 'url');
+      // A service that gives no last round date at all: raisedWithin cannot judge, so it leaves
+      // no one out for want of a date, and the report says so.
+      const undated = since !== null && missing.includes('last_round_date');
       const ruled = applyRules(merger.ordered(), suppression, previous, job.delivered, {
         keepClosed: job.keepClosed ?? false,
         raisedSince: since,
+        keepUndated: undated,
       });
       const enrichKeys = ruled.listed
         .slice(0, job.enrich)
         .map((r) => r.key)
         .filter((k): k is string => k !== null);
-      const missing = absentFields(searchItems, STARTUP_FIELDS).filter((f) => f !== 'url');
       return {
         rowChunks: await putChunks(store, input.runKey, 'list/merged', ruled.listed),
         suppressedChunks: await putChunks(store, input.runKey, 'list/suppressed', ruled.suppressed),
@@ -196,7 +200,14 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           malformed: suppression.malformed,
           examples: suppression.examples.map((e) => `line ${e.line}: ${e.reason}`),
         },
-        notProvided: missing.map((f) => `search_startups: ${String(f)}`),
+        notProvided: [
+          ...missing.map((f) => `search_startups: ${String(f)}`),
+          ...(undated
+            ? [
+                `raisedWithin (${job.raisedWithin ?? ''}): not applied to companies without a last round date, which the service does not give`,
+              ]
+            : []),
+        ],
       };
     },
 

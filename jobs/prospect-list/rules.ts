@@ -85,6 +85,11 @@ export interface ListRules {
   keepClosed: boolean;
   /** Leave out companies whose last round is before this day (YYYY-MM-DD); null: no such rule. */
   raisedSince: string | null;
+  /**
+   * Keep a company without a last round date under `raisedSince` (the service gives no such date
+   * at all, so the rule cannot tell; the report says it was not applied to them). Default: left out.
+   */
+  keepUndated?: boolean;
 }
 
 /** The list after the rules: rows in order (ranked), and what was left out and why. */
@@ -162,12 +167,14 @@ export function applyRules(
     }
     if (rules.raisedSince !== null) {
       const last = /^\d{4}-\d{2}-\d{2}$/.test(row.lastRoundDate ?? '') ? row.lastRoundDate : null;
-      if (last === null) {
+      // Without a date there is nothing to judge by: left out, unless the service gives no such
+      // date at all (kept; the report says the rule could not apply).
+      if (last === null && !rules.keepUndated) {
         out.counts.leftOutNoRoundDate += 1;
         leave(row, 'no-round-date', 'the service gave no last round date');
         continue;
       }
-      if (last < rules.raisedSince) {
+      if (last !== null && last < rules.raisedSince) {
         out.counts.leftOutRaisedBefore += 1;
         leave(
           row,

@@ -79,7 +79,9 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
   expect(text).toContain(acquired);
   expect(text).toMatch(new RegExp(`${acquired} .{0,80}acquired \\(was active\\)`));
   expect(text).toContain(pastStage);
-  expect(text).toMatch(/a new round moved it to series-b, past the thesis stages \(seed, series-a\)/);
+  // Stages in words (issue 27), never the service's keys.
+  expect(text).toMatch(/a new round moved it to Series B, past the thesis stages \(Seed, Series A\)/);
+  expect(text).not.toMatch(/\bseries-[a-z]\b|\bpre-seed\b/);
   expect(text).toContain(sameStage);
 
   // The workbook says the same.
@@ -90,7 +92,7 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
   expect(row(pastStage!)).toBeUndefined();
   const same = row(sameStage!);
   expect(same?.['New or still']).toBe('still');
-  expect(Number(same?.['Fit change'])).toBeGreaterThanOrEqual(2);
+  expect(Number(same?.['Fit change (points)'])).toBeGreaterThanOrEqual(2);
   const dropped = await sheetRows(second.files.xlsx!, 'Dropped');
   expect(dropped.find((r) => r.Startup === acquired)).toMatchObject({
     Reason: 'Status changed',
@@ -99,7 +101,7 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
   expect(dropped.find((r) => r.Startup === pastStage)).toMatchObject({
     Reason: 'Moved past the thesis stages',
   });
-  expect(dropped.find((r) => r.Startup === pastStage)?.Detail).toMatch(/series-b/);
+  expect(dropped.find((r) => r.Startup === pastStage)?.Detail).toMatch(/Series B/);
   const events = await sheetRows(second.files.xlsx!, 'Watchlist');
   expect(events.some((e) => e.Startup === sameStage && /new round/.test(e.Detail ?? ''))).toBe(true);
 

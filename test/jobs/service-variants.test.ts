@@ -77,7 +77,16 @@ async function exampleJob(kind: (typeof JOB_KINDS)[number]): Promise<AnyJob> {
       ? DEMO_JOB.file
       : (kind.examples.find((f) => f.endsWith('/demo.yaml')) ?? kind.examples[0]!);
   const { jobs } = await loadJobFile(resolve(root, file));
-  return jobs.find((j) => j.kind === kind.kind)!;
+  const job = jobs.find((j) => j.kind === kind.kind)!;
+  // The prospect demo keeps companies that raised within 12 months: a rule on the very field
+  // one variant removes (the last round date), so that variant would list other companies by
+  // design (the rule cannot judge; see list.test.ts). The companies must be the same here: the
+  // example runs without the rule, which worth-calling.test.ts proves against the sandbox.
+  if (job.kind === 'prospect-list') {
+    const { raisedWithin: _r, ...rest } = job;
+    return rest;
+  }
+  return job;
 }
 
 /** The account's balance before every run, so that runs that spend the same end the same. */

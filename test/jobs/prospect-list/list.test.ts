@@ -103,6 +103,26 @@ test('the CRM export leaves companies out by domain, then by name; earlier deliv
   expect(next.runs).toBe(2);
 });
 
+test('raisedWithin leaves out older and undated companies, but not for want of a date the service never gives', () => {
+  const m = new ProspectMerger();
+  m.add(startup('fresh', { last_round_date: '2026-10-01T00:00:00Z' }), 'search 1', false);
+  m.add(startup('stale', { last_round_date: '2024-03-01T00:00:00Z' }), 'search 1', false);
+  m.add(startup('undated', { last_round_date: undefined }), 'search 1', false);
+  const rules = { keepClosed: false, raisedSince: '2025-11-26' };
+  const strict = applyRules(m.ordered(), null, null, 'exclude', rules);
+  expect(strict.listed.map((r) => r.key)).toEqual(['fresh']);
+  expect(strict.counts).toMatchObject({ leftOutRaisedBefore: 1, leftOutNoRoundDate: 1 });
+  expect(strict.suppressed.map((s) => [s.key, s.reason])).toEqual([
+    ['stale', 'raised-before'],
+    ['undated', 'no-round-date'],
+  ]);
+  // A service that gives no last round date at all: the rule still leaves out what it can judge,
+  // and keeps the rest (the report says the rule was not applied to them).
+  const lenient = applyRules(m.ordered(), null, null, 'exclude', { ...rules, keepUndated: true });
+  expect(lenient.listed.map((r) => r.key)).toEqual(['fresh', 'undated']);
+  expect(lenient.counts).toMatchObject({ leftOutRaisedBefore: 1, leftOutNoRoundDate: 0 });
+});
+
 test('a row is enriched from its profile: founders with roles, investors leads first, rounds', () => {
   const base = applyRules([startupRow()], null, null, 'mark').listed[0]!;
   const row = enrichRow(base, {
