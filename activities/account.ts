@@ -78,23 +78,33 @@ const OVERLOAD_MAX_BACKOFF_MS = 2_000;
 /** gRPC's RESOURCE_EXHAUSTED. */
 const RESOURCE_EXHAUSTED = 8;
 
+/** Links of a cause chain looked at, at most. */
+const CAUSE_DEPTH = 6;
+
+/** Whether the error or one of its causes (an object's `cause`, a few links deep) passes `test`. */
+function someCause(err: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < CAUSE_DEPTH; depth += 1) {
+    if (test(e)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Whether `message` is text that matches `re`. */
+const says = (message: unknown, re: RegExp) => typeof message === 'string' && re.test(message);
+
 /**
  * Whether the server refused an update as overloaded: the workflow's in-flight update limit
  * ("limit on number of concurrent in-flight updates has been reached") or another
  * RESOURCE_EXHAUSTED, on the error or a cause of it.
  */
 export function isUpdateOverload(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (code === RESOURCE_EXHAUSTED) return true;
-    if (
-      typeof message === 'string' &&
-      /in-flight updates|RESOURCE_EXHAUSTED|resource exhausted/i.test(message)
-    )
-      return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  return someCause(
+    err,
+    ({ code, message }) =>
+      code === RESOURCE_EXHAUSTED ||
+      says(message, /in-flight updates|RESOURCE_EXHAUSTED|resource exhausted/i),
+  );
 }
 
 /** gRPC's DEADLINE_EXCEEDED. */
@@ -102,13 +112,11 @@ const DEADLINE_EXCEEDED = 4;
 
 /** Whether a request was given up at its deadline (gRPC's DEADLINE_EXCEEDED), on the error or a cause. */
 export function isDeadlineExceeded(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (code === DEADLINE_EXCEEDED) return true;
-    if (typeof message === 'string' && /DEADLINE_EXCEEDED|deadline exceeded/i.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  return someCause(
+    err,
+    ({ code, message }) =>
+      code === DEADLINE_EXCEEDED || says(message, /DEADLINE_EXCEEDED|deadline exceeded/i),
+  );
 }
 
 /**
@@ -117,12 +125,7 @@ export function isDeadlineExceeded(err: unknown): boolean {
  * right after the workflow's start; asked again a moment later, it is answered.
  */
 export function isNotScheduledYet(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
-    const { message } = e as { message?: unknown };
-    if (typeof message === 'string' && /workflow task is not scheduled yet/i.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  return someCause(err, ({ message }) => says(message, /workflow task is not scheduled yet/i));
 }
 
 /** A counting semaphore: at most `limit` holders at once, the others wait in order. */
