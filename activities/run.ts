@@ -39,7 +39,11 @@ export async function readPreviousSnapshot<T>(store: Store, jobId: string): Prom
   return store.getJson<T>(snapshotRefOf(jobId)).catch(() => null);
 }
 
-/** Picks a free output folder: <root>/<job>/<date>, or <date>_2, <date>_3... when another run used it. */
+/**
+ * Picks a free output folder: <root>/<job>/<date>, or <date>_2, <date>_3... when another run used it.
+ * A folder is claimed by creating its `.run.json` marker exclusively (`wx`), so runs started in the
+ * same instant on different workers never share one; a retry of the same run finds its marker.
+ */
 export async function outputFolder(
   root: string,
   jobId: string,
@@ -47,22 +51,31 @@ export async function outputFolder(
   workflowId: string,
 ): Promise<string> {
   const base = join(root, safeFileName(jobId), safeFileName(date));
-  for (let i = 1; i < 1000; i++) {
-    const dir = i === 1 ? base : `${base}_${i}`;
+  const ownedBy = async (dir: string): Promise<boolean> => {
     try {
       const marker = JSON.parse(await readFile(join(dir, '.run.json'), 'utf8')) as { workflowId?: string };
-      if (marker.workflowId === workflowId) return dir;
+      return marker.workflowId === workflowId;
+    } catch {
+      // Missing, or being written by the run that claimed it this instant: not this run's.
+      return false;
+    }
+  };
+  for (let i = 1; i < 1000; i++) {
+    const dir = i === 1 ? base : `${base}_${i}`;
+    await mkdir(dir, { recursive: true });
+    const entries = await readdir(dir);
+    if (entries.includes('.run.json')) {
+      if (await ownedBy(dir)) return dir;
+      continue;
+    }
+    // A folder with files but no marker belongs to a run of an older version: leave it.
+    if (entries.length > 0) continue;
+    try {
+      await writeFile(join(dir, '.run.json'), JSON.stringify({ workflowId }), { flag: 'wx' });
+      return dir;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        const entries = await readdir(dir).catch(() => null);
-        if (entries === null || entries.length === 0) {
-          await mkdir(dir, { recursive: true });
-          await writeFile(join(dir, '.run.json'), JSON.stringify({ workflowId }));
-          return dir;
-        }
-      } else {
-        throw err;
-      }
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (await ownedBy(dir)) return dir;
     }
   }
   throw new Error(`no free output folder under ${base}`);

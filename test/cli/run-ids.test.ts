@@ -5,11 +5,13 @@
  * against the sandbox, each with its own output folder. The ids stay readable, sortable and
  * safe in file names and S3 keys, and `vir runs list --job` still finds them.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { listRuns } from '../../cli/commands/runs.js';
+import { outputFolder } from '../../activities/run.js';
 import { followRun, manualWorkflowId, startJobRun } from '../../cli/run-job.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { runStamp, safeFileName, timeStamp } from '../../lib/names.js';
@@ -36,6 +38,29 @@ describe('manual run ids', () => {
     const times = ['2026-11-22T00:54:28.999Z', '2026-11-22T00:54:29.000Z', '2026-11-22T10:00:00.000Z'];
     const ids = times.map((t) => manualWorkflowId(job, new Date(t)));
     expect([...ids].sort()).toEqual(ids);
+  });
+});
+
+describe('output folders claimed at the same instant', () => {
+  it('go to twenty runs as twenty folders, a retry finds its own, an older run\'s folder is left alone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vir-folders-'));
+    try {
+      // A folder an older version filled without a marker is never claimed.
+      mkdirSync(join(root, 'job', '2026-11-26'), { recursive: true });
+      writeFileSync(join(root, 'job', '2026-11-26', 'report.pdf'), 'old');
+      const runs = Array.from({ length: 20 }, (_, i) => `run-${i}`);
+      const dirs = await Promise.all(runs.map((id) => outputFolder(root, 'job', '2026-11-26', id)));
+      expect(new Set(dirs).size).toBe(20);
+      expect(dirs).not.toContain(join(root, 'job', '2026-11-26'));
+      for (const [i, dir] of dirs.entries()) {
+        expect(JSON.parse(readFileSync(join(dir, '.run.json'), 'utf8'))).toEqual({ workflowId: runs[i] });
+      }
+      // The same runs asked again (activity retries, concurrently) get the same folders.
+      const again = await Promise.all(runs.map((id) => outputFolder(root, 'job', '2026-11-26', id)));
+      expect(again).toEqual(dirs);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
