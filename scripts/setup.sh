@@ -10,6 +10,7 @@
 #  - versitygw (S3-compatible server for the delivery tests), built the same way (skipped when present)
 #  - the PDF/UA-1 checker (veraPDF's library in one jar, .tools/verapdf), built with Maven from
 #    tools/verapdf; needs Java 17 and Maven (skipped when built from the same sources)
+#  - Temporal's time-skipping test server (Java, from the Maven registry) for the workflow tests
 #  - Python tools (schemathesis) in a virtualenv at .tools/venv (skipped when present)
 #  - npm dependencies (npm ci)
 # Safe to run again: each step skips what is already there.
@@ -23,6 +24,7 @@ bash scripts/build-temporal.sh
 bash scripts/build-temporal-server.sh
 bash scripts/build-versitygw.sh
 bash scripts/build-verapdf.sh
+bash scripts/build-test-server.sh
 bash scripts/install-python-tools.sh
 
 # shellcheck source=/dev/null
