@@ -18,6 +18,12 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
+import {
+  isDeadlineExceeded,
+  isUpdateOverload,
+  QueryNotAnsweredError,
+  queryWhenReady,
+} from '../lib/temporal-errors.js';
 import type {
   CallDecision,
   CreditCaps,
@@ -75,59 +81,6 @@ export const ACCOUNT_MAX_IN_FLIGHT = 8;
 export const ACCOUNT_OVERLOAD_BUDGET_MS = 60_000;
 /** The longest backoff between two sends of a refused update. */
 const OVERLOAD_MAX_BACKOFF_MS = 2_000;
-/** gRPC's RESOURCE_EXHAUSTED. */
-const RESOURCE_EXHAUSTED = 8;
-
-/** Links of a cause chain looked at, at most. */
-const CAUSE_DEPTH = 6;
-
-/** Whether the error or one of its causes (an object's `cause`, a few links deep) passes `test`. */
-function someCause(err: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < CAUSE_DEPTH; depth += 1) {
-    if (test(e)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-/** Whether `message` is text that matches `re`. */
-const says = (message: unknown, re: RegExp) => typeof message === 'string' && re.test(message);
-
-/**
- * Whether the server refused an update as overloaded: the workflow's in-flight update limit
- * ("limit on number of concurrent in-flight updates has been reached") or another
- * RESOURCE_EXHAUSTED, on the error or a cause of it.
- */
-export function isUpdateOverload(err: unknown): boolean {
-  return someCause(
-    err,
-    ({ code, message }) =>
-      code === RESOURCE_EXHAUSTED ||
-      says(message, /in-flight updates|RESOURCE_EXHAUSTED|resource exhausted/i),
-  );
-}
-
-/** gRPC's DEADLINE_EXCEEDED. */
-const DEADLINE_EXCEEDED = 4;
-
-/** Whether a request was given up at its deadline (gRPC's DEADLINE_EXCEEDED), on the error or a cause. */
-export function isDeadlineExceeded(err: unknown): boolean {
-  return someCause(
-    err,
-    ({ code, message }) =>
-      code === DEADLINE_EXCEEDED || says(message, /DEADLINE_EXCEEDED|deadline exceeded/i),
-  );
-}
-
-/**
- * Whether a query found its workflow before its first workflow task was scheduled (the server's
- * FAILED_PRECONDITION "Workflow task is not scheduled yet"), on the error or a cause: a query
- * right after the workflow's start; asked again a moment later, it is answered.
- */
-export function isNotScheduledYet(err: unknown): boolean {
-  return someCause(err, ({ message }) => says(message, /workflow task is not scheduled yet/i));
-}
-
 /** A counting semaphore: at most `limit` holders at once, the others wait in order. */
 export class Semaphore {
   #free: number;
@@ -316,7 +269,7 @@ export class AccountLink {
 
   /** The balance the ledger knew when a paid call's reservation was granted (null: unknown). */
   async reservationBalance(id: string): Promise<number | null> {
-    return this.options.client.workflow.getHandle(this.options.accountId).query(reservationBalanceQuery, id);
+    return queryWhenReady(this.options.client, this.options.accountId, reservationBalanceQuery, [id], 10_000);
   }
 
   /**
@@ -324,28 +277,17 @@ export class AccountLink {
    * with none running it fails after `timeoutMs`, saying so.
    */
   async view(timeoutMs = 5000): Promise<AccountView | null> {
-    const { client } = this.options;
-    const started = Date.now();
-    for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
-      try {
-        return await client.withDeadline(started + timeoutMs, () =>
-          client.workflow.getHandle(this.options.accountId).query(accountViewQuery),
-        );
-      } catch (err) {
-        const late = Date.now() - started >= timeoutMs - 50;
-        // A workflow just started has no workflow task yet to answer a query: ask again.
-        if (!late && isNotScheduledYet(err)) {
-          await new Promise((r) => setTimeout(r, pause));
-          continue;
-        }
-        if (late) {
-          throw new Error(`no answer within ${timeoutMs / 1000} s: is a worker running (vir worker)?`, {
-            cause: err,
-          });
-        }
-        if ((err as Error).name === 'WorkflowNotFoundError') return null;
-        throw err;
+    try {
+      return await queryWhenReady(this.options.client, this.options.accountId, accountViewQuery, [], timeoutMs);
+    } catch (err) {
+      if ((err as Error).name === 'WorkflowNotFoundError') return null;
+      if (err instanceof QueryNotAnsweredError || isDeadlineExceeded(err)) {
+        throw new Error(`no answer within ${timeoutMs / 1000} s: is a worker running (vir worker)?`, {
+          cause: err,
+        });
       }
+      throw err;
     }
   }
+
 }

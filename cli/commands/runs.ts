@@ -2,6 +2,7 @@
  * `vir runs …`: list job runs (workflow executions of the job workflow types), show one with
  * its live progress or its result, cancel one.
  */
+import { queryWhenReady } from '../../lib/temporal-errors.js';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowFailedError,
@@ -141,8 +142,8 @@ export async function listRuns(ctx: CliContext, options: ListRunsOptions = {}): 
 }
 
 async function queryProgress(client: Client, workflowId: string, timeoutMs: number): Promise<RunProgress> {
-  const handle = client.workflow.getHandle(workflowId);
-  return client.withDeadline(Date.now() + timeoutMs, () => handle.query(progressQuery));
+  // A run that just started or continued as new answers a moment later: asked again meanwhile.
+  return queryWhenReady(client, workflowId, progressQuery, [], timeoutMs);
 }
 
 /**

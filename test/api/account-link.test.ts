@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { AccountLink, isNotScheduledYet, isUpdateOverload, Semaphore } from '../../activities/account.js';
+import { AccountLink, Semaphore } from '../../activities/account.js';
+import { isNotScheduledYet, isUpdateOverload } from '../../lib/temporal-errors.js';
 import { accountMaxInFlightOf } from '../../runtime/workers.js';
 
 /** The server's refusal at a workflow's in-flight update limit, as the client surfaces it. */
