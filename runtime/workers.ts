@@ -28,7 +28,7 @@ import { ACCOUNT_MAX_IN_FLIGHT, AccountLink, accountIdOf } from '../activities/a
 import type { KindActivities, KindActivityDeps } from '../jobs/kind.js';
 import { JOB_KINDS } from '../jobs/registry.js';
 import { serviceClient } from './service.js';
-import { workflowBundle } from './workflow-bundle.js';
+import { workflowCode } from './workflow-bundle.js';
 
 /** Tuning of the workers beyond the settings (tests and benchmarks set these). */
 export interface WorkerTuning {
@@ -228,6 +228,8 @@ export interface RunningWorkers {
  * await workers.run();
  */
 export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}): Promise<RunningWorkers> {
+  // Bundled once per process for both workers that run workflows (and any later startWorkers).
+  const code = await workflowCode(settings.workflowsModule);
   const connection = await NativeConnection.connect({ address: settings.temporalAddress });
   const ownClient = tuning.client ? null : serviceClient(settings);
   const client = tuning.client ?? ownClient!;
@@ -278,7 +280,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     connection,
     namespace,
     taskQueue: settings.taskQueue,
-    ...workflowBundle(settings.workflowsModule),
+    ...code,
     // Every job activity heartbeats, so a worker that dies while building or rendering is seen
     // within the heartbeat timeout of the workflows' options (JOB_ACTIVITY_OPTIONS).
     activities: withHeartbeats(
@@ -299,7 +301,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     connection,
     namespace,
     taskQueue: settings.accountTaskQueue,
-    ...workflowBundle(settings.workflowsModule),
+    ...code,
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
   const all = [apiWorker, jobWorker, accountWorker];

@@ -7,10 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { JOB_KINDS } from '../jobs/registry.js';
 import { accountWorkflow } from '../workflows/account.js';
 import { redeliverRunWorkflow } from '../workflows/delivery.js';
@@ -68,4 +69,60 @@ export function workflowBundle(
       },
     },
   };
+}
+
+/** The bundled code of each workflow module, by module path ('' for the product's): once per process. */
+const bundled = new Map<string, Promise<string>>();
+
+/** The bundler's log: its progress lines dropped, warnings and errors on stderr. */
+const BUNDLER_LOG = {
+  log() {},
+  trace() {},
+  debug() {},
+  info() {},
+  warn: (message: string) => console.error(`[workflow bundle] ${message}`),
+  error: (message: string) => console.error(`[workflow bundle] ${message}`),
+};
+
+/**
+ * The workflow code for Worker.create, bundled once per process and shared by every worker it
+ * starts (bundling takes a second or two of CPU). A file of the product's workflows already
+ * bundled (`VIR_WORKFLOW_BUNDLE`, written by `writeWorkflowBundle`: the tests' global setup)
+ * is used as it is; `module` (VIR_WORKFLOWS_MODULE) is always bundled from its source.
+ *
+ * @example
+ * const worker = await Worker.create({ ...(await workflowCode()), connection, taskQueue, activities });
+ */
+export async function workflowCode(
+  module: string | null = null,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Pick<WorkerOptions, 'workflowBundle'>> {
+  const prebuilt = env.VIR_WORKFLOW_BUNDLE;
+  if (module === null && prebuilt) {
+    if (!existsSync(prebuilt)) throw new Error(`VIR_WORKFLOW_BUNDLE: no file ${prebuilt}`);
+    return { workflowBundle: { codePath: prebuilt } };
+  }
+  const key = module ?? '';
+  let code = bundled.get(key);
+  if (!code) {
+    const { workflowsPath: path, bundlerOptions } = workflowBundle(module);
+    code = bundleWorkflowCode({
+      workflowsPath: path!,
+      ...(bundlerOptions?.webpackConfigHook ? { webpackConfigHook: bundlerOptions.webpackConfigHook } : {}),
+      logger: BUNDLER_LOG,
+    }).then((b) => b.code);
+    bundled.set(key, code);
+    code.catch(() => bundled.delete(key));
+  }
+  return { workflowBundle: { code: await code } };
+}
+
+/**
+ * Bundles the product's workflows into `file` (for VIR_WORKFLOW_BUNDLE): the tests' global
+ * setup does it once for every test process and worker process it starts.
+ */
+export async function writeWorkflowBundle(file: string): Promise<void> {
+  const { workflowBundle: code } = await workflowCode(null, {});
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, (code as { code: string }).code);
 }

@@ -1,7 +1,7 @@
 /**
  * Temporal's time-skipping test environment for workflow decisions: the Java test server
  * (scripts/build-test-server.sh, fetched from the Maven registry) started by
- * @temporalio/testing, the project's workflow code bundled once per test file, and workers
+ * @temporalio/testing, the project's workflow code bundled once (the global setup's bundle), and workers
  * whose activities are plain functions. Timers (the daily-limit wait, retry backoffs, the
  * account's windows) pass as soon as nothing else is running, so a test of a ten-hour wait
  * takes milliseconds. What only real servers prove (the sandbox's balance and request log, a
@@ -10,31 +10,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  Worker,
-  type WorkerOptions,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
-import { workflowBundle } from '../../runtime/workflow-bundle.js';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
 import { captureRuntimeLogs } from './runner.js';
 
 const TEST_SERVER = fileURLToPath(new URL('../../.tools/bin/temporal-test-server', import.meta.url));
-
-let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
-
-/** The project's workflow code (every kind's workflow, the engine's, the account's), bundled once per process. */
-export function projectWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  if (!bundle) {
-    const { workflowsPath, bundlerOptions } = workflowBundle();
-    bundle = bundleWorkflowCode({
-      workflowsPath: workflowsPath!,
-      ...(bundlerOptions?.webpackConfigHook ? { webpackConfigHook: bundlerOptions.webpackConfigHook } : {}),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m), log() {} },
-    });
-  }
-  return bundle;
-}
 
 /**
  * Starts a time-skipping test server for one test file.
@@ -67,7 +47,7 @@ export async function skippingWorker(
 ): Promise<Worker> {
   return Worker.create({
     connection: env.nativeConnection,
-    workflowBundle: await projectWorkflows(),
+    ...(await workflowCode()),
     ...options,
   });
 }
