@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, inject, test, vi } from 'vitest';
 import { AccountLink } from '../../activities/account.js';
-import { workflowBundle } from '../../runtime/workflow-bundle.js';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
 
 let connection: Connection;
 let client: Client;
@@ -69,7 +69,7 @@ test('an update given up at its deadline is answered once a worker polls the que
   // The first send has hung (no worker); now a worker comes.
   await vi.waitFor(() => expect(l.hungUpdates).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
   const native = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await Worker.create({ connection: native, taskQueue: queue, ...workflowBundle() });
+  const worker = await Worker.create({ connection: native, taskQueue: queue, ...(await workflowCode()) });
   const running = worker.run();
   try {
     await expect(decision).resolves.toMatchObject({ granted: true });

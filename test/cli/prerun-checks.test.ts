@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { runVir } from '../../cli/entry.js';
-import { workflowBundle } from '../../runtime/workflow-bundle.js';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { startRunner, type RunnerHarness } from '../helpers/runner.js';
@@ -207,7 +207,7 @@ test('a schedule whose suppression list goes bad fails its next run before any p
     })),
   );
   const replayed: string[] = [];
-  for await (const r of Worker.runReplayHistories(workflowBundle(), histories)) {
+  for await (const r of Worker.runReplayHistories(await workflowCode(), histories)) {
     expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
     replayed.push(r.workflowId);
   }

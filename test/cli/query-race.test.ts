@@ -12,7 +12,7 @@ import { AccountLink } from '../../activities/account.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { smokeWorkflow } from '../../jobs/smoke/workflow.js';
 import { isNotScheduledYet, QueryNotAnsweredError, queryWhenReady } from '../../lib/temporal-errors.js';
-import { workflowBundle } from '../../runtime/workflow-bundle.js';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
 import { accountWorkflow } from '../../workflows/account.js';
 import { progressQuery } from '../../workflows/progress.js';
 import { captureRuntimeLogs } from '../helpers/runner.js';
@@ -38,7 +38,7 @@ describe('a query sent the moment its workflow starts', () => {
 
   /** Serves the workflows (only: the runs then wait for their first activity, which no one serves). */
   async function startWorker(): Promise<void> {
-    worker = await Worker.create({ connection: native, taskQueue, ...workflowBundle() });
+    worker = await Worker.create({ connection: native, taskQueue, ...(await workflowCode()) });
     running = worker.run();
   }
 

@@ -18,7 +18,7 @@ import { parseInvestorShortlistJob } from '../../jobs/investor-shortlist/index.j
 import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { accountIdOf } from '../../activities/account.js';
-import { workflowBundle } from '../../runtime/workflow-bundle.js';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import {
   freezeHistories,
@@ -49,7 +49,7 @@ afterAll(async () => {
 
 async function replay(histories: RecordedHistory[]) {
   const results: { workflowId: string; error?: unknown }[] = [];
-  for await (const r of Worker.runReplayHistories(workflowBundle(), histories)) {
+  for await (const r of Worker.runReplayHistories(await workflowCode(), histories)) {
     results.push(r);
   }
   return results;
