@@ -41,6 +41,7 @@ function link(taskQueue: string) {
 function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
   return Promise.race([
     promise,
+    // What did not happen within `ms`: a time is the point, no event can say it.
     new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), ms)),
   ]);
 }

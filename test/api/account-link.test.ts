@@ -77,7 +77,7 @@ describe('AccountLink updates', () => {
       async () => {
         now += 1;
         most = Math.max(most, now);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5)); // an update that takes time, so updates overlap
         now -= 1;
         return { granted: true };
       },

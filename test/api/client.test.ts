@@ -488,7 +488,7 @@ describe('transport failures', () => {
   it("the caller's AbortSignal aborts the call (not retryable)", async () => {
     server.script({ delayMs: 2000, body: okEnvelope('my_account', { plan: 'paid' }) });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 50); // the caller gives up mid-answer (2 s), as a user would
     const err = await failure(() => client.call('my_account', {}, { signal: controller.signal }));
     expect(err).toBeInstanceOf(RequestAbortedError);
     expect(err.code).toBe('aborted');

@@ -70,6 +70,7 @@ describe('RateGate with calls in flight', () => {
     // The one call left is in flight: a new one looks again soon, and is not a long wait.
     expect(gate.waitMs()).toBeLessThanOrEqual(100);
     expect(gate.usedUp).toBe(false);
+    // Another holder releases the gate later (the time is the point: the waiter must wait for it).
     setTimeout(() => gate.release({ remaining: 5, resetAt: new Date(Date.now() + 60_000) }), 150);
     await gate.acquire(2_000);
   });

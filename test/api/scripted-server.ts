@@ -142,7 +142,8 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         if (answer.hang) return;
         send(res, answer);
       };
-      if (answer.delayMs) setTimeout(act, answer.delayMs);
+      if (answer.delayMs)
+        setTimeout(act, answer.delayMs); // a slow answer, as scripted
       else act();
     });
   });

@@ -67,7 +67,7 @@ export async function eventually<T>(
       last = err;
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`, { cause: last });
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // polls for the event, until the deadline
   }
 }
 

@@ -42,7 +42,7 @@ describe('manual run ids', () => {
 });
 
 describe('output folders claimed at the same instant', () => {
-  it('go to twenty runs as twenty folders, a retry finds its own, an older run\'s folder is left alone', async () => {
+  it("go to twenty runs as twenty folders, a retry finds its own, an older run's folder is left alone", async () => {
     const root = mkdtempSync(join(tmpdir(), 'vir-folders-'));
     try {
       // A folder an older version filled without a marker is never claimed.
@@ -86,7 +86,7 @@ describe('five starts of one job in the same second', () => {
       records: 20,
       destination: join(h.dir, 'reports'),
     });
-    // Start at the beginning of a second, so the five starts share it.
+    // Start at the beginning of a second, so the five starts share it (a time, not an event).
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
     const handles = await Promise.all([1, 2, 3, 4, 5].map(() => startJobRun(h.client, h.settings, job)));
     const ids = handles.map((x) => x.workflowId);

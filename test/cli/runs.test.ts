@@ -57,7 +57,7 @@ describe('vir runs', () => {
     // Another job whose id starts with this job's id: not listed under --job.
     const other = `market-report-${job}-x-20250103-070000`;
     await start(older, job, queue);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 20)); // later start times: the list's order is the point
     await start(newer, job, queue);
     await start(other, `${job}-x`, queue);
 

@@ -322,7 +322,7 @@ describe('under faults', () => {
   test('the signal cancels an attempt in flight', async () => {
     hook = await startWebhookServer(['hang']);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    setTimeout(() => controller.abort(), 100); // the caller gives up while the endpoint hangs
     const err = await postWebhook({ url: hook.url, timeoutMs: 5_000 }, '{}', {
       secret: SECRET,
       idempotencyKey: 'k-abort',

@@ -178,7 +178,7 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Run
       while (messages.length < count) {
         if (Date.now() > until)
           throw new Error(`SMTP test server: ${messages.length} of ${count} messages after ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 10)); // polls the inbox for the messages
       }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

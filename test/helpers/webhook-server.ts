@@ -94,7 +94,8 @@ export async function startWebhookServer(answers: WebhookAnswer[] = []): Promise
         }
         res.end(a.body ?? (a.status < 300 ? 'ok' : `status ${a.status}`));
       };
-      if (a.delayMs) setTimeout(send, a.delayMs);
+      if (a.delayMs)
+        setTimeout(send, a.delayMs); // a slow endpoint, as scripted
       else send();
     });
   });

@@ -71,7 +71,7 @@ export async function stopWorkerProcess(child: ChildProcess, graceMs = 40_000): 
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   killGroup(child, 'SIGTERM');
-  const force = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+  const force = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs); // a stop that outlives its grace
   await exited;
   clearTimeout(force);
 }

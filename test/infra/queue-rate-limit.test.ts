@@ -40,7 +40,7 @@ test('is written when it differs from the settings, and only then', async () => 
     });
     rps = described.config?.queueRateLimit?.rateLimit?.requestsPerSecond;
     if (rps !== undefined && rps !== null && Math.abs(rps - 0.5) < 1e-6) break;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100)); // polls the server until the limit shows
   }
   expect(rps).toBeCloseTo(0.5, 6);
 });

@@ -31,7 +31,7 @@ async function lineMatching(lines: string[], re: RegExp, timeoutMs = 20_000): Pr
     const found = lines.find((l) => re.test(l));
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no line matching ${re}:\n${lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50)); // polls the lines for the event, until the deadline
   }
 }
 

@@ -157,6 +157,7 @@ describe('analyze_deck past the wait', () => {
     let polls = 0;
     const deadline = Date.now() + 20_000;
     while (last.status === 'running' && Date.now() < deadline) {
+      // Polls get_deck_analysis, as a client of the service must (the spec's way to wait).
       await new Promise((resolve) => setTimeout(resolve, 200));
       const p = await poll(slow, data.room_id);
       expect(p.status).toBe(200);
@@ -185,6 +186,7 @@ describe('a service that puts room_id elsewhere in data (the spec does not show 
       let status = room.status;
       const deadline = Date.now() + 20_000;
       while (status === 'running' && Date.now() < deadline) {
+        // Polls get_deck_analysis, as a client of the service must.
         await new Promise((resolve) => setTimeout(resolve, 200));
         const p = readRecord(
           (await client.call('get_deck_analysis', { room_id: room.room_id! })).data,
@@ -219,6 +221,7 @@ describe('an analysis that takes longer than the wait (deckAnalysisMs)', () => {
       expect(data.status).toBe('running');
       expect(Date.parse(data.ready_at) - Date.parse(data.created_at)).toBe(1_500);
       expect((await poll(long, data.room_id)).body.data).toMatchObject({ status: 'running' });
+      // The analysis is ready at a time (created_at + 1.5 s), not on an event: wait for it.
       await new Promise((resolve) => setTimeout(resolve, 1_300));
       const done = (await poll(long, data.room_id)).body.data as Data;
       expect(done.status).toBe('done');

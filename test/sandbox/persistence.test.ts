@@ -73,7 +73,7 @@ async function pollUntilDone(target: RunningSandbox, roomId: string): Promise<Da
     const r = await callSandbox(target, 'get_deck_analysis', { key: KEYS.vc, params: { room_id: roomId } });
     expect(r.status).toBe(200);
     if ((r.body.data as Data).status !== 'running') return r.body.data as Data;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 250)); // polls the service, as a client must
   }
   throw new Error(`room ${roomId} still running`);
 }

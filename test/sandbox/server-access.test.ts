@@ -10,7 +10,7 @@ import { KEYS, callSandbox, startTestSandbox } from '../helpers/sandbox.js';
 /** Handlers of paid operations scripted for the pipeline tests (the real ones have their own tests). */
 const handlers: HandlerMap = {
   ask: async ({ params }) => {
-    await sleep(20);
+    await sleep(20); // a handler that takes time: the work the test measures around
     if (params.query === 'please fail')
       throw new SandboxError(422, 'unanswerable', 'the agent could not answer');
     if (params.query === 'please crash') throw new Error('boom');

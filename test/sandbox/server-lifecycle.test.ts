@@ -27,6 +27,8 @@ describe('close()', () => {
     expect((await callSandbox(sandbox, 'my_account', { key: KEYS.vc })).status).toBe(200);
     sandbox.setFaults({ latencyMs: 400 });
     const inFlight = callSandbox(sandbox, 'my_account', { key: KEYS.vc });
+    // No event says the sandbox is handling a request: 100 ms is ample for it to arrive over
+    // loopback and well inside its 400 ms latency.
     await sleep(100);
     const started = performance.now();
     await sandbox.close();
@@ -47,6 +49,7 @@ describe('close()', () => {
       () => 'answered',
       () => 'cut',
     );
+    // No event says the request arrived: 100 ms is ample over loopback, inside its 5 s latency.
     await sleep(100);
     const started = performance.now();
     await sandbox.close();
@@ -226,6 +229,7 @@ describe('npm run sandbox', () => {
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
+      // Polls the output for the ready line (the event), for 30 s at most.
       for (let i = 0; i < 300 && !/Press Ctrl\+C/.test(out); i += 1) await sleep(100);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
       expect(url, out).toBeDefined();

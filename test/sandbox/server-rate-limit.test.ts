@@ -72,6 +72,7 @@ describe('per-minute limit', () => {
     expect(header(other, 'x-ratelimit-remaining')).toBe(2);
 
     // Wait until the announced reset; refused calls did not count, so the window is full again.
+    // The window's reset is a time, not an event: wait for the time the sandbox announced.
     await sleep(Math.max(0, reset * 1000 - Date.now()) + 50);
     const again = await callSandbox(sandbox, 'my_account', { key: KEYS.vc });
     expect(again.status).toBe(200);
@@ -117,6 +118,7 @@ describe('per-day limit', () => {
     expect(header(refused, 'x-ratelimit-remaining')).toBe(0);
     const reset = header(refused, 'x-ratelimit-reset');
     expect(reset).toBe(header(refused, 'x-ratelimit-reset-day'));
+    // The window's reset is a time, not an event: wait for the time the sandbox announced.
     await sleep(Math.max(0, reset * 1000 - Date.now()) + 50);
     const again = await callSandbox(sandbox, 'my_account', { key: KEYS.org });
     expect(again.status).toBe(200);
