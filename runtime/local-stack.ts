@@ -16,13 +16,7 @@ import {
   type RunningTemporalServer,
   type TemporalServerOptions,
 } from './temporal-server.js';
-import {
-  installRuntimeLogger,
-  quietTemporalWarnings,
-  startWorkers,
-  type RunningWorkers,
-  type WorkerTuning,
-} from './workers.js';
+import { quietTemporalWarnings, startWorkers, type RunningWorkers, type WorkerTuning } from './workers.js';
 
 /** Key the workers use against the sandbox when VIS_API_KEY is not set (a seeded sandbox key). */
 export const SANDBOX_DEFAULT_KEY = 'vis_live_sandbox_vc';
@@ -191,10 +185,13 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
     let workers: RunningWorkers | null = null;
     let running: Promise<void> | null = null;
     if (options.workers) {
-      if (options.logger) installRuntimeLogger(options.logger);
       // The deliveries read the environment the delivery settings were written to.
       const env = options.delivery ? options.delivery.env : undefined;
-      const started = await startWorkers(settings, env ? { ...options.workers, env } : options.workers);
+      const started = await startWorkers(settings, {
+        ...options.workers,
+        ...(env ? { env } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
       workers = started;
       running = started.run();
       // A failure of the run is reported by whoever awaits `running`, not again while closing.

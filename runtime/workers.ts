@@ -46,6 +46,12 @@ export interface WorkerTuning {
   store?: Store;
   /** Where the deliveries read SMTP settings, webhook secrets and S3 keys (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The project's logger for the Temporal SDK's own logs ({@link installRuntimeLogger}), installed
+   * before the first connection or worker exists: a worker created first would make the SDK's
+   * default runtime, which prints its notices raw to the console (and can no longer be replaced).
+   */
+  logger?: Logger;
 }
 
 /**
@@ -228,6 +234,7 @@ export interface RunningWorkers {
  * await workers.run();
  */
 export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}): Promise<RunningWorkers> {
+  if (tuning.logger) installRuntimeLogger(tuning.logger);
   // Bundled once per process for both workers that run workflows (and any later startWorkers).
   const code = await workflowCode(settings.workflowsModule);
   const connection = await NativeConnection.connect({ address: settings.temporalAddress });

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds the Temporal server and its SQL schema tool from their Go module (go.temporal.io/server,
-# the same server version as the CLI's embedded one) into .tools/bin: temporal-server and
-# temporal-sql-tool, for the cluster on PostgreSQL (scripts/cluster.sh). Copies the module's
-# PostgreSQL schema (schema/postgresql/v12: temporal and visibility, versioned) to
-# .tools/temporal-schema/postgresql/v12, so that the cluster script does not depend on Go's module
-# cache. Skips what is already there at this version. Needs Go >= 1.25.
+# Builds the Temporal server and its SQL schema tool from their Go module (go.temporal.io/server)
+# into .tools/bin: temporal-server and temporal-sql-tool, for the cluster on PostgreSQL
+# (scripts/cluster.sh). Copies the module's PostgreSQL schema (schema/postgresql/v12: temporal and
+# visibility, versioned) to .tools/temporal-schema/postgresql/v12, so that the cluster script does
+# not depend on Go's module cache. Skips what is already there at this version. Needs Go >= 1.25.
+# The version is the server the Temporal CLI embeds (scripts/build-temporal.sh; `temporal
+# --version` says "Server 1.29.1"): scripts/temporal-version.sh keeps the two as a pair, so that
+# the cluster runs the server the dev server of the demo and the tests runs. It stays a Go build:
+# only the test and cluster set-up (scripts/setup.sh without --demo) needs it, where its build
+# time does not hold up the first demo.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-version=v1.29.1
+# shellcheck source=scripts/temporal-version.sh
+source "$root/scripts/temporal-version.sh"
+version="v$TEMPORAL_SERVER_VERSION"
 module=go.temporal.io/server
 bindir="$root/.tools/bin"
 stamp="$bindir/temporal-server.version"

@@ -5,7 +5,7 @@
  * with a simulated week of market news in the sandbox before each run after the first.
  */
 import { readdir } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { findJob, loadJobFile, type AnyJob } from '../../config/jobs.js';
 import { DEMO_JOB, JOB_KINDS } from '../../jobs/registry.js';
@@ -86,17 +86,33 @@ function fileLabel(format: string): string {
   return rest.length > 0 ? `${label} ${rest.join(' ')}` : label;
 }
 
+/**
+ * How a file is printed: a store URL (s3://…, runs whose files are kept in the store) as it is; a
+ * local path under the current folder relative to it (`.data/reports/…`, or under the folder the
+ * user named); any other path absolute, never a relative path climbing out of the current folder
+ * (`../../…`) when the reports folder lies elsewhere.
+ *
+ * @example
+ * displayPath('/srv/app/.data/reports/x.pdf', '/srv/app') // '.data/reports/x.pdf'
+ * displayPath('/tmp/reports/x.pdf', '/srv/app') // '/tmp/reports/x.pdf'
+ */
+export function displayPath(path: string, cwd = process.cwd()): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(path)) return path;
+  const absolute = resolve(cwd, path);
+  const rel = relative(cwd, absolute);
+  const climbs = rel === '..' || rel.startsWith(`..${sep}`);
+  return rel === '' || climbs || isAbsolute(rel) ? absolute : rel;
+}
+
 /** Prints where a run's files are, then what the kind adds (when the job is known). */
 export function printResult(ctx: CliContext, job: AnyJob | null, result: JobRunResult): void {
-  // A local path relative to here; a store URL (s3://…, runs whose files are kept in the store) as it is.
-  const rel = (p: string) => (/^[a-z][a-z0-9+.-]*:\/\//.test(p) ? p : relative(process.cwd(), p) || p);
   ctx.io.out(`${result.partial ? 'Partial' : 'Complete'} run ${result.workflowId}`);
   const labels = [
     ...Object.entries(result.files).map(([format, path]) => [`${fileLabel(format)}:`, path] as const),
     ['Manifest:', result.manifestPath] as const,
   ];
   const width = Math.max(10, ...labels.map(([label]) => label.length + 1));
-  for (const [label, path] of labels) ctx.io.out(`  ${label.padEnd(width)}${rel(path)}`);
+  for (const [label, path] of labels) ctx.io.out(`  ${label.padEnd(width)}${displayPath(path)}`);
   ctx.io.out(
     `  ${result.callsMade} calls, ${result.creditsSpent} of ${result.creditsBudget} budgeted credits spent`,
   );
@@ -263,7 +279,7 @@ export async function runDemo(
   ctx.defer(() => stack.close());
   ctx.useSettings(stack.settings);
   ctx.io.err(`Temporal UI ${stack.uiUrl ?? '(headless)'}, sandbox ${stack.sandboxUrl}`);
-  if (opts.runs > 1) ctx.io.err(`job history of this demo: ${relative(process.cwd(), base.storeDir)}`);
+  if (opts.runs > 1) ctx.io.err(`job history of this demo: ${displayPath(base.storeDir)}`);
   const results: (JobRunResult | null)[] = [];
   for (let run = 1; run <= opts.runs; run++) {
     if (run > 1 && stack.sandbox) {

@@ -19,9 +19,8 @@ export interface WorkersHandle {
  * context, so they stop before anything registered earlier (sandbox, Temporal).
  */
 export async function startWorkersFor(ctx: CliContext, settings: Settings): Promise<WorkersHandle> {
-  const { installRuntimeLogger, startWorkers } = await import('../../runtime/workers.js');
-  installRuntimeLogger(ctx.logger());
-  const workers = await startWorkers(settings);
+  const { startWorkers } = await import('../../runtime/workers.js');
+  const workers = await startWorkers(settings, { logger: ctx.logger() });
   const q = workers.queueRateLimit;
   const rate = (rps: number) => `${(rps * 60).toFixed(1)} calls a minute`;
   ctx
