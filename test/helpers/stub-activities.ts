@@ -17,7 +17,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { CATALOG, creditsOf, type PagedOperation } from '../../api/catalog.js';
 import type { OperationName } from '../../api/operations.js';
-import type { ApiCallInput, ApiCallOutput, RenderOutput } from '../../activities/types.js';
+import {
+  ATTEMPTS_DETAIL,
+  type ApiCallInput,
+  type ApiCallOutput,
+  type RenderOutput,
+} from '../../activities/types.js';
 import type { DeliveryOutcome } from '../../activities/delivery/types.js';
 import { runDeliveryOf } from '../../activities/delivery/deliver.js';
 import { progressQuery, type RunProgress } from '../../workflows/progress.js';
@@ -25,7 +30,6 @@ import type { JobRunInput, JobRunResult } from '../../workflows/engine.js';
 import { skippingWorker } from './time-skipping.js';
 
 // Activities are called by name with whatever the workflow passes: the stubs read only what they need.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type StubFn = (input: any) => unknown;
 
 /** One activity the workflow scheduled: its name, input and the run's phase when it started. */
@@ -56,9 +60,22 @@ export interface StubOptions {
 
 let seq = 0;
 
-/** A non-retryable failure of a stub, as an activity throws it (`type` the client's error code). */
+/** A non-retryable failure of a stub activity (`type`: its failure type). */
 export function failure(message: string, type = 'failed', nonRetryable = true): ApplicationFailure {
   return ApplicationFailure.create({ message, type, nonRetryable });
+}
+
+/**
+ * A failed API call as the real callApi throws it (activities/api.ts): the client's error code
+ * as its type, and what its attempts sent appended to its details (one request, failed).
+ */
+export function apiFailure(message: string, type: string, nonRetryable = true): ApplicationFailure {
+  return ApplicationFailure.create({
+    message,
+    type,
+    nonRetryable,
+    details: [{ kind: ATTEMPTS_DETAIL, sent: 1, failed: 1 }],
+  });
 }
 
 /** A render's output, its files in `outDir`. */

@@ -3,8 +3,10 @@
  * every activity a plain function (test/helpers/stub-activities.ts). The engine is driven
  * through the smoke job, the smallest kind: its phases and progress as `progressQuery` tells
  * them, paging in children (pages and records reported to the run, the plan revised to the
- * pages the total needs), a failed paging child or read that makes the run partial, and
- * paging resumed from the state continue-as-new hands over.
+ * pages the total needs), a failed paging child or read that makes the run partial, the job
+ * check and the guard of a failed run, and paging resumed from the state continue-as-new hands
+ * over. The credit budget is driven through the market report's data-agent questions (1 credit
+ * each): a paid call the budget or the balance cannot pay for is refused before it is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
@@ -12,10 +14,12 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { parseJob } from '../../../config/jobs.js';
 import { smokeWorkflow } from '../../../jobs/smoke/workflow.js';
+import { marketReportWorkflow } from '../../../jobs/market-report/workflow.js';
+import type { MarketReportJob } from '../../../jobs/market-report/job.js';
 import type { SmokeJob } from '../../../jobs/smoke/job.js';
 import { pageSearchWorkflow } from '../../../workflows/paging.js';
 import { progressQuery } from '../../../workflows/progress.js';
-import { failure, stubWorker, type StubOptions } from '../../helpers/stub-activities.js';
+import { apiFailure, failure, stubWorker, type StubOptions } from '../../helpers/stub-activities.js';
 import { startTimeSkipping } from '../../helpers/time-skipping.js';
 
 const smokeJob = (over: Record<string, unknown> = {}) =>
@@ -136,11 +140,13 @@ describe('the run engine on the time-skipping server', () => {
       api: {
         search_startups: (input) => {
           if ((input.params as { offset?: number }).offset === 100)
-            throw failure('search is down', 'server_error');
+            throw apiFailure('search is down', 'server_error');
           return {};
         },
       },
-      total: 300,
+      // Two pages: the first, then the one that fails (no third page in flight whose answer
+      // would race the failure).
+      total: 200,
     });
     expect(result.partial).toBe(true);
     expect(result.reasons).toEqual(['search_startups Germany: search is down']);
@@ -149,16 +155,16 @@ describe('the run engine on the time-skipping server', () => {
     expect(kit.inputsOf('writeSmokeSummary')[0]).toMatchObject({ pages: [], total: null, profile: null });
     expect(kit.operations()).not.toContain('get_startup');
     expect(kit.inputsOf('finalizeRun')[0].stats).toMatchObject({ partial: true, reasons: result.reasons });
-    // The failed page's request is counted as sent and failed.
-    // Three pages were asked (the first, then two at once); the failed one counts as sent and failed.
-    expect(progress.attempts?.search_startups).toEqual({ attempted: 3, succeeded: 2, failed: 1 });
+    // The first page was reported as it came; the failed page's request counts as sent and failed.
+    expect(progress).toMatchObject({ pages: 1, records: 100 });
+    expect(progress.attempts?.search_startups).toEqual({ attempted: 2, succeeded: 1, failed: 1 });
   });
 
   it('a read that fails makes the run partial with its reason', async () => {
     const { kit, result } = await runSmoke({
       api: {
         get_startup: () => {
-          throw failure('no such startup', 'not_found');
+          throw apiFailure('no such startup', 'not_found');
         },
       },
     });
@@ -228,7 +234,7 @@ describe('the run engine on the time-skipping server', () => {
     const { kit, cause } = await failSmoke({
       api: {
         get_startup: () => {
-          throw failure('the API key was revoked', 'unauthorized');
+          throw apiFailure('the API key was revoked', 'unauthorized');
         },
       },
       overrides: {
@@ -281,5 +287,81 @@ describe('the run engine on the time-skipping server', () => {
     expect(out).toMatchObject({ records: 730, pages: 8, total: 730, capped: false });
     expect(out.refs.slice(0, 3)).toEqual(carried);
     expect(out.refs).toHaveLength(8);
+  });
+
+  const marketJob = (credits: number) =>
+    parseJob({
+      id: 'engine-budget',
+      kind: 'market-report',
+      title: 'Budget',
+      countries: ['France'],
+      top: { investors: 5, startups: 5 },
+      paging: { maxInvestorsPerCountry: 100, maxStartupsPerCountry: 100 },
+      enrich: { investors: 1, startups: 1 },
+      questions: ['first question', 'second question', 'third question'],
+      budget: { credits },
+    }) as MarketReportJob;
+
+  /** The asks the fake service received, by their question. */
+  const asked = (kit: ReturnType<typeof stubs.use>) =>
+    kit
+      .calls()
+      .filter((c) => c.operation === 'ask')
+      .map((c) => (c.input.params as { query: string }).query);
+
+  it('a paid call the budget cannot pay for is refused before it is sent', async () => {
+    const kit = stubs.use({ total: 20, probe: false });
+    const result = await (await kit.start(marketReportWorkflow, marketJob(2))).result();
+    // Two questions fit the 2 credits; the third was never sent.
+    expect(asked(kit)).toEqual(['first question', 'second question']);
+    expect(kit.balance()).toBe(998);
+    expect(result).toMatchObject({ creditsSpent: 2, creditsBudget: 2, partial: true });
+    expect(result.reasons).toEqual(['1 of 3 data-agent questions skipped: credit budget of 2 credits']);
+    const answers = kit.inputsOf('buildMarketModel')[0].answers;
+    expect(answers.map((a: { charged: number }) => a.charged)).toEqual([1, 1, 0]);
+    expect(answers[2].ref).toBeNull();
+    expect(answers[2].skipped).toBe('not asked: credit budget of 2 reached (0 spent, 2 reserved)');
+    // Each paid call reserved its price in the account's ledger before it went out.
+    const reservations = kit
+      .calls()
+      .filter((c) => c.operation === 'ask')
+      .map((c) => c.input.account);
+    expect(reservations.map((a) => a.credits)).toEqual([1, 1]);
+    expect(reservations.map((a) => a.jobId)).toEqual(['engine-budget', 'engine-budget']);
+  });
+
+  it("the account's balance bounds the paid calls too; a failed paid call is a partial reason", async () => {
+    const kit = stubs.use({ total: 20, probe: false, balance: 1 });
+    const low = await (await kit.start(marketReportWorkflow, marketJob(10))).result();
+    expect(asked(kit)).toEqual(['first question']);
+    expect(low.creditsSpent).toBe(1);
+    const answers = kit.inputsOf('buildMarketModel')[0].answers;
+    expect(answers.slice(1).map((a: { skipped: string }) => a.skipped)).toEqual([
+      'not asked: account balance too low (1 credits left)',
+      'not asked: account balance too low (1 credits left)',
+    ]);
+    expect(low.reasons).toEqual(['2 of 3 data-agent questions skipped: credit budget of 10 credits']);
+
+    const failing = stubs.use({
+      total: 20,
+      probe: false,
+      api: {
+        ask: (input) => {
+          if ((input.params as { query: string }).query === 'second question')
+            throw apiFailure('the data agent refused the question', 'bad_request');
+          return {};
+        },
+      },
+    });
+    const partial = await (await failing.start(marketReportWorkflow, marketJob(10))).result();
+    // The refused question was sent once (a known failure is not charged, not asked again).
+    expect(asked(failing)).toEqual(['first question', 'second question', 'third question']);
+    expect(partial).toMatchObject({ partial: true, creditsSpent: 2 });
+    expect(partial.reasons).toEqual(['ask "second question": the data agent refused the question']);
+    expect(failing.inputsOf('buildMarketModel')[0].answers[1]).toMatchObject({
+      ref: null,
+      charged: 0,
+      skipped: 'the call failed (see methodology)',
+    });
   });
 });
