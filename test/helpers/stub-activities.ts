@@ -9,9 +9,10 @@
  * real service do is proven by their own tests and by the end-to-end runs.
  *
  * @example
- * const kit = stubKit(env, { api: { country_overview: () => { throw failure('boom') } } });
- * const worker = await skippingWorker(env, { taskQueue: kit.taskQueue, activities: kit.activities });
- * const result = await worker.runUntil(kit.execute(smokeWorkflow, job));
+ * const stubs = await stubWorker(env); // one worker per test file (beforeAll)
+ * const kit = stubs.use({ api: { get_startup: () => { throw apiFailure('gone', 'not_found'); } } });
+ * const result = await (await kit.start(smokeWorkflow, job)).result();
+ * expect(kit.names().slice(0, 3)).toEqual(['checkJob', 'reserveDayCalls', 'callApi:my_account']);
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
