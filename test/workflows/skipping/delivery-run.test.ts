@@ -49,6 +49,7 @@ describe('delivery on the time-skipping server', () => {
   beforeAll(async () => {
     env = await startTimeSkipping();
     stubs = await stubWorker(env);
+    // The timeout covers the Java test server's start (a JVM) and the worker's, on a busy machine.
   }, 120_000);
   afterAll(async () => {
     await stubs?.close();
