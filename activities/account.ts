@@ -278,7 +278,13 @@ export class AccountLink {
    */
   async view(timeoutMs = 5000): Promise<AccountView | null> {
     try {
-      return await queryWhenReady(this.options.client, this.options.accountId, accountViewQuery, [], timeoutMs);
+      return await queryWhenReady(
+        this.options.client,
+        this.options.accountId,
+        accountViewQuery,
+        [],
+        timeoutMs,
+      );
     } catch (err) {
       if ((err as Error).name === 'WorkflowNotFoundError') return null;
       if (err instanceof QueryNotAnsweredError || isDeadlineExceeded(err)) {
@@ -289,5 +295,4 @@ export class AccountLink {
       throw err;
     }
   }
-
 }

@@ -14,7 +14,10 @@ const RESOURCE_EXHAUSTED = 8;
 const DEADLINE_EXCEEDED = 4;
 
 /** Whether the error or one of its causes (an object's `cause`, a few links deep) passes `test`. */
-export function someCause(err: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean): boolean {
+export function someCause(
+  err: unknown,
+  test: (e: { code?: unknown; message?: unknown }) => boolean,
+): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < CAUSE_DEPTH; depth += 1) {
     if (test(e)) return true;
     e = (e as { cause?: unknown }).cause;
