@@ -1,14 +1,14 @@
 /**
- * Two worker processes (separate OS processes, the same queues) page 56 calls against a sandbox
- * at its limit of 12 calls a window, its window scaled from 60 to 5 seconds
+ * Two worker processes (separate OS processes, the same queues) page 40 calls against a sandbox
+ * at its limit of 10 calls a window, its window scaled from 60 to 4 seconds
  * (the sandbox's `minuteWindowMs`). The scaled window tests the real thing: the runner paces by
  * the service's own rate-limit headers (X-RateLimit-Remaining and -Reset, read by the API
  * activity and kept by the account workflow's ledger), never by a minute of its own; the API
- * queue's rate limit (`apiQueueRate`: a window's calls a second) is only a backstop and lets 60
- * calls through in a 5-second window. The limit is low enough that even a loaded machine asks
+ * queue's rate limit (`apiQueueRate`: a window's calls a second) is only a backstop and lets 40
+ * calls through in a 4-second window. The limit is low enough that even a loaded machine asks
  * for more calls than a window takes (four runs paging at once). The two processes share one view of the window
  * through the account workflow, so the service answers no 429 and none of its windows takes more
- * than 12 calls. The witness is the sandbox's request log: every call the service took, when,
+ * than 10 calls. The witness is the sandbox's request log: every call the service took, when,
  * and the status it answered; and each worker's identity in the histories.
  */
 import { join } from 'node:path';
@@ -22,13 +22,13 @@ import { QUIET } from '../helpers/runner.js';
 import { workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
-const LIMIT = 12;
-const WINDOW_MS = 5_000;
+const LIMIT = 10;
+const WINDOW_MS = 4_000;
 const RUNS = 4;
-/** Startups of the country each run pages: 12 pages of 100, so 14 calls a run with my_account and get_startup. */
-const RECORDS = 1_200;
-const CALLS_PER_RUN = 14;
-/** Four runs of 14 calls at 12 calls a window of 5 s: five windows, about 25 s; the rest is margin for a loaded machine. */
+/** Startups of the country each run pages: 8 pages of 100, so 10 calls a run with my_account and get_startup. */
+const RECORDS = 800;
+const CALLS_PER_RUN = 10;
+/** Four runs of 10 calls at 10 calls a window of 4 s: four windows, about 16 s; the rest is margin for a loaded machine. */
 const TEST_TIMEOUT_MS = 180_000;
 
 let sandbox: RunningSandbox;
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 test(
-  'two worker processes page 56 calls at 12 calls a window of 5 s: no 429, no window over the limit',
+  'two worker processes page 40 calls at 10 calls a window of 4 s: no 429, no window over the limit',
   async () => {
     // Four runs paging one country's startups at once: more calls asked for than a window takes.
     const jobs = Array.from({ length: RUNS }, (_, i) =>
