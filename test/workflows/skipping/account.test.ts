@@ -22,6 +22,8 @@ import {
 import { RESET_MARGIN_MS, type CallDecision, type CallReport } from '../../../workflows/account-ledger.js';
 import { skippingWorker, startTimeSkipping } from '../../helpers/time-skipping.js';
 
+/** The time-skipping test server's start (and the sandbox's), with margin for a loaded machine. */
+const SERVER_START_MS = 120_000;
 const QUEUE = 'accounts';
 const PER_MINUTE = 3;
 const PER_DAY = 6;
@@ -36,7 +38,7 @@ describe('the account workflow on the time-skipping server', () => {
     env = await startTimeSkipping();
     worker = await skippingWorker(env, { taskQueue: QUEUE });
     running = worker.run();
-  }, 120_000);
+  }, SERVER_START_MS);
   afterAll(async () => {
     worker?.shutdown();
     await running;

@@ -25,6 +25,8 @@ import { callSandbox, KEYS, startFixedDateSandbox } from '../../helpers/sandbox.
 import { skippingRunBed, until, type SkippingRunBed } from '../../helpers/skipping-runs.js';
 import { startTimeSkipping } from '../../helpers/time-skipping.js';
 
+/** The time-skipping test server's start (and the sandbox's), with margin for a loaded machine. */
+const SERVER_START_MS = 120_000;
 const HOUR = 3_600_000;
 const E = temporal.api.enums.v1.EventType;
 
@@ -34,7 +36,7 @@ const beds: SkippingRunBed[] = [];
 
 beforeAll(async () => {
   [env, sandbox] = await Promise.all([startTimeSkipping(), startFixedDateSandbox()]);
-}, 120_000);
+}, SERVER_START_MS);
 afterAll(async () => {
   for (const b of beds) b.close();
   await env?.teardown();
