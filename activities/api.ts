@@ -48,6 +48,11 @@ export interface ApiActivityOptions {
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
+  /**
+   * A test seam: each operation's answer time (api/catalog's answerTimeoutMsOf) is multiplied
+   * by this (default 1), so a test sees a read's own 20 s as 1 s. Workers never set it.
+   */
+  answerTimeoutScale?: number;
 }
 
 /** The failure the workflow waits out durably until `resetAt` (the daily limit). */
@@ -169,6 +174,7 @@ export function createApiActivities(deps: {
   const threshold = deps.options?.dailyLimitThresholdMs ?? 120_000;
   const now = deps.options?.now ?? (() => new Date());
   const link = deps.account ?? null;
+  const answerTimeoutScale = deps.options?.answerTimeoutScale ?? 1;
   const gate = link || deps.options?.rateGate === false ? null : new RateGate();
 
   /**
@@ -263,7 +269,7 @@ export function createApiActivities(deps: {
       tally.sending();
       // A hung answer fails in the operation's time, not the client's longest one.
       res = await deps.client.callDetailed(input.operation, input.params, {
-        signal: AbortSignal.timeout(answerTimeoutMsOf(input.operation)),
+        signal: AbortSignal.timeout(answerTimeoutMsOf(input.operation) * answerTimeoutScale),
       });
     } catch (err) {
       tally.reached(requestReachedService(err));

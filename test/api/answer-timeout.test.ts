@@ -1,7 +1,9 @@
 /**
  * A hung answer fails in the operation's own time (a read: 20 s), not the client's longest
  * timeout: the API activity gives each call a deadline from the operation, and the failure is a
- * retryable timeout whose request counts as sent (the sandbox saw it).
+ * retryable timeout whose request counts as sent (the sandbox saw it). The activity's test seam
+ * `answerTimeoutScale` makes every operation's time a twentieth of itself (a read's 20 s is 1 s):
+ * the deadline is still the operation's (answerTimeoutMsOf), against a client that waits 300 s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ import { VisClient } from '../../api/client.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
+/** A twentieth of each operation's answer time: a read's 20 s becomes 1 s. */
+const SCALE = 1 / 20;
 let sandbox: RunningSandbox;
 let dir: string;
 
@@ -28,7 +32,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a read whose answer hangs fails after its own 20 s, not the client five minutes', async () => {
+test('a read whose answer hangs fails after its own 20 s (scaled to 1 s), not the client five minutes', async () => {
   expect(answerTimeoutMsOf('get_startup')).toBe(20_000);
   expect(answerTimeoutMsOf('analyze_deck')).toBeGreaterThanOrEqual(90_000);
   const client = new VisClient({
@@ -40,7 +44,7 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
   const activities = createApiActivities({
     client,
     store: new LocalStore(join(dir, 'store')),
-    options: { rateGate: false },
+    options: { rateGate: false, answerTimeoutScale: SCALE },
   });
   sandbox.setFaults({ hangRate: 1 });
   const from = sandbox.requestLog().length;
@@ -61,8 +65,10 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).type).toBe('service_unavailable');
     expect((err as ApplicationFailure).nonRetryable).toBe(false);
-    expect(seconds).toBeGreaterThanOrEqual(19);
-    expect(seconds).toBeLessThan(40);
+    // Its own (scaled) time: 1 s, not less; far below the client's 300 s and the unscaled 20 s.
+    const own = (answerTimeoutMsOf('get_startup') * SCALE) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(own * 0.95);
+    expect(seconds).toBeLessThan(10);
     // The request went out: the service's log has it, and the failure counts it as sent.
     expect(sandbox.requestLog().slice(from)).toHaveLength(1);
     expect((err as ApplicationFailure).details?.at(-1)).toMatchObject({ sent: 1, failed: 1 });
@@ -70,4 +76,5 @@ test('a read whose answer hangs fails after its own 20 s, not the client five mi
     sandbox.setFaults({});
     await client.close();
   }
-}, 60_000);
+  // The hang lasts the scaled 1 s; the rest is margin for a loaded machine.
+}, 30_000);

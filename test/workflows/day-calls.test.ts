@@ -14,12 +14,20 @@ import { describePhase, progressQuery, type RunProgress } from '../../workflows/
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
-const DAY_MS = 12_000;
+/**
+ * The sandbox's day: long enough for the first run (5 calls) and the second run's reservation
+ * before it ends, on a loaded machine. The decisions themselves are proven on the time-skipping
+ * server (test/workflows/skipping/account.test.ts, skipping/daily-limit.test.ts); this test is
+ * their outside witness: two real runs sharing the service's real day.
+ */
+const DAY_MS = 10_000;
+/** Two runs and a day of 10 s between them, with margin for a loaded machine. */
+const TEST_TIMEOUT_MS = 120_000;
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
 beforeAll(async () => {
-  // 12 calls a "day" of 12 seconds.
+  // 12 calls a "day" of 10 seconds.
   sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000, rateLimitPerDay: 12, dayWindowMs: DAY_MS });
   h = await startRunner({
     baseUrl: sandbox.url,
@@ -38,42 +46,47 @@ afterAll(async () => {
 const smoke = (id: string, records: number) =>
   parseSmokeJob({ id, title: id, country: 'Germany', records, destination: `${h.dir}/reports` });
 
-test('a run needing more calls than the day has left waits for the next day before it starts them', async () => {
-  // The first run: my_account, 3 pages, get_startup: 5 of the day's 12 calls.
-  const first = await followRun(await startJobRun(h.client, h.settings, smoke('day-first', 300)), QUIET);
-  expect(first.callsMade).toBe(5);
-  const dayStart = sandbox.requestLog()[0]!.at;
+test(
+  'a run needing more calls than the day has left waits for the next day before it starts them',
+  async () => {
+    // The first run: my_account, 3 pages, get_startup: 5 of the day's 12 calls.
+    const first = await followRun(await startJobRun(h.client, h.settings, smoke('day-first', 300)), QUIET);
+    expect(first.callsMade).toBe(5);
+    const dayStart = sandbox.requestLog()[0]!.at;
 
-  // The second needs 10 (my_account, 8 pages, get_startup): more than the 7 left.
-  const handle = await startJobRun(h.client, h.settings, smoke('day-second', 800));
-  let waiting: RunProgress | null = null;
-  for (let i = 0; i < 200 && !waiting; i++) {
-    const p = await handle.query(progressQuery).catch(() => null);
-    if (p?.waitingUntil) waiting = p;
-    else await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(waiting).not.toBeNull();
-  expect(waiting!.callsMade).toBe(0);
-  expect(describePhase(waiting!)).toBe(`waiting for the daily limit until ${waiting!.waitingUntil}`);
-  expect(sandbox.requestLog()).toHaveLength(5);
+    // The second needs 10 (my_account, 8 pages, get_startup): more than the 7 left.
+    const handle = await startJobRun(h.client, h.settings, smoke('day-second', 800));
+    let waiting: RunProgress | null = null;
+    for (let i = 0; i < 200 && !waiting; i++) {
+      const p = await handle.query(progressQuery).catch(() => null);
+      if (p?.waitingUntil) waiting = p;
+      // A poll of the progress, every 50 ms, until it shows the wait.
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(waiting).not.toBeNull();
+    expect(waiting!.callsMade).toBe(0);
+    expect(describePhase(waiting!)).toBe(`waiting for the daily limit until ${waiting!.waitingUntil}`);
+    expect(sandbox.requestLog()).toHaveLength(5);
 
-  const second = await followRun(handle, QUIET);
-  expect(second.partial).toBe(false);
-  expect(second.callsMade).toBe(10);
-  const log = sandbox.requestLog();
-  expect(log.filter((r) => r.status === 429)).toEqual([]);
-  // Its first call came when the service's day had ended.
-  expect(log[5]!.at).toBeGreaterThanOrEqual(dayStart + DAY_MS);
+    const second = await followRun(handle, QUIET);
+    expect(second.partial).toBe(false);
+    expect(second.callsMade).toBe(10);
+    const log = sandbox.requestLog();
+    expect(log.filter((r) => r.status === 429)).toEqual([]);
+    // Its first call came when the service's day had ended.
+    expect(log[5]!.at).toBeGreaterThanOrEqual(dayStart + DAY_MS);
 
-  // The wait was a durable timer, before the run's first service call.
-  const E = temporal.api.enums.v1.EventType;
-  const events = (await handle.fetchHistory()).events ?? [];
-  const timer = events.findIndex((e) => e.eventType === E.EVENT_TYPE_TIMER_STARTED);
-  const firstCall = events.findIndex(
-    (e) =>
-      e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
-      e.activityTaskScheduledEventAttributes?.activityType?.name === 'callApi',
-  );
-  expect(timer).toBeGreaterThan(-1);
-  expect(timer).toBeLessThan(firstCall);
-}, 120_000);
+    // The wait was a durable timer, before the run's first service call.
+    const E = temporal.api.enums.v1.EventType;
+    const events = (await handle.fetchHistory()).events ?? [];
+    const timer = events.findIndex((e) => e.eventType === E.EVENT_TYPE_TIMER_STARTED);
+    const firstCall = events.findIndex(
+      (e) =>
+        e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+        e.activityTaskScheduledEventAttributes?.activityType?.name === 'callApi',
+    );
+    expect(timer).toBeGreaterThan(-1);
+    expect(timer).toBeLessThan(firstCall);
+  },
+  TEST_TIMEOUT_MS,
+);
