@@ -330,6 +330,8 @@ describe('vir dev and the servers it leaves', () => {
     );
     expect(readDevPidFile(devPidFilePath(dataDir))).toMatchObject({ reusedTemporal: true, temporal: null });
     expect(temporalServersOf(dataDir)).toEqual([]);
+    // A fixed wait, as no event can say that something does not happen: a second in which
+    // vir dev, with nothing of its own running, does not exit by itself.
     await new Promise((r) => setTimeout(r, 1000));
     expect(dev.child.exitCode).toBeNull(); // it waits for Ctrl-C with nothing of its own running
 

@@ -15,6 +15,8 @@ import { killGroup } from '../helpers/worker-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'vis_live_logstream_secret_42';
+/** How long the core may take to warn about the dead server (its retries back off). */
+const CORE_WARNINGS_WITHIN_MS = 60_000;
 let server: RunningTemporalServer | null = null;
 const dir = mkdtempSync(join(tmpdir(), 'vir-worker-logs-'));
 
@@ -55,11 +57,13 @@ test('the core SDK warnings of a worker whose server died go through the project
     const before = stderr.length;
     // The server dies under the running worker.
     server.process.kill('SIGKILL');
-    const until = Date.now() + 60_000;
-    while (!/"component":"temporal"/.test(stderr.slice(before)) && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 250));
+    // Until the core has said several things about it (its pollers and its connection), each
+    // line complete: the lines checked below are more than the first warning.
+    const coreLines = () => (stderr.slice(before).match(/"component":"temporal"[^\n]*\n/g) ?? []).length;
+    const until = Date.now() + CORE_WARNINGS_WITHIN_MS;
+    while (coreLines() < 3 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 2000));
     // The one line that is not a log entry: the CLI's own status line (`workers polling ...`).
     const lines = stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('workers polling '));
     // Every line is the logger's JSON: nothing printed raw by the native core, no colours.

@@ -15,7 +15,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createS3Client,
   claimRunFolder,
@@ -344,9 +344,20 @@ describe('presignedUrls', () => {
       }
       const tampered = links[0]!.url.replace(/X-Amz-Expires=\d+/, 'X-Amz-Expires=7200');
       expect((await fetch(tampered)).status).toBe(403);
-      const expiring = await presignedUrls(client, dest, keys.slice(0, 1), 1);
-      await new Promise((r) => setTimeout(r, 2100));
+      // Links signed a minute ago (the signing clock set back, not waited for): one valid for
+      // a second has expired, one valid for an hour still fetches.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      let expiring: Awaited<ReturnType<typeof presignedUrls>>;
+      let valid: Awaited<ReturnType<typeof presignedUrls>>;
+      try {
+        vi.setSystemTime(Date.now() - 60_000);
+        expiring = await presignedUrls(client, dest, keys.slice(0, 1), 1);
+        valid = await presignedUrls(client, dest, keys.slice(0, 1), 3600);
+      } finally {
+        vi.useRealTimers();
+      }
       expect((await fetch(expiring[0]!.url)).status).toBe(403);
+      expect((await fetch(valid[0]!.url)).status).toBe(200);
       await expect(presignedUrls(client, dest, keys, 8 * 24 * 3600)).rejects.toThrow(/expiresInSeconds/);
 
       // A name with a space and a non-ASCII letter: escaped once in the path, signed as sent.

@@ -19,6 +19,7 @@ import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { runHistories } from '../helpers/histories.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { callSandbox, KEYS } from '../helpers/sandbox.js';
+import { eventually } from '../cli/helpers.js';
 
 let dir: string;
 let port: number;
@@ -39,6 +40,17 @@ function stateOf(s: RunningSandbox) {
     balances: Object.fromEntries([...s.state.accounts.values()].map((a) => [a.id, a.credits])),
     freeRuns: Object.fromEntries(s.state.freeFinderRunsUsed),
   };
+}
+
+/** Whether an activity of the run or of one of its paging children failed and waits to be tried again. */
+async function callFoundNoServer(workflowId: string): Promise<boolean> {
+  const run = await h.client.workflow.getHandle(workflowId).describe();
+  const ids = [workflowId, ...(run.raw.pendingChildren ?? []).map((c) => c.workflowId!)];
+  for (const id of ids) {
+    const d = await h.client.workflow.getHandle(id).describe();
+    if ((d.raw.pendingActivities ?? []).some((a) => (a.attempt ?? 1) > 1 || a.lastFailure)) return true;
+  }
+  return false;
 }
 
 beforeAll(async () => {
@@ -91,7 +103,13 @@ test('a sandbox restarted mid-run keeps balances and the free plan, and the run 
   log.push(...first.requestLog());
   const stopped = stateOf(first);
   sandbox = null;
-  await new Promise((r) => setTimeout(r, 1500));
+  // The service stays down until a call of the run found no server (an activity failed and
+  // waits for its next attempt), as Temporal's server shows the run and its paging children.
+  await eventually(
+    async () => ((await callFoundNoServer(handle.workflowId)) ? true : undefined),
+    60_000,
+    'a call of the run that found no server',
+  );
   const second = await start();
   sandbox = second;
 
