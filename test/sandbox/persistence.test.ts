@@ -232,16 +232,23 @@ describe('a persisted sandbox closed and started again on the same state file', 
   });
 
   it("starts over with state 'reset'", async () => {
-    const stateFile = join(dir, 'reset', 'state.sqlite');
-    const first = await startPersisted(stateFile);
-    await callSandbox(first, 'find_investors', { key: KEYS.free, params: INVESTORS });
-    await first.close();
+    // The state file the first test left (a free-plan run used, balances and windows moved):
+    // reopened as it is first, to see that there is something to start over from.
+    const stateFile = join(dir, 'restart', 'state.sqlite');
+    const kept = await startPersisted(stateFile);
+    try {
+      expect(await balance(kept, KEYS.free)).toBe(7);
+    } finally {
+      await kept.close();
+    }
     const second = await startPersisted(stateFile, { state: 'reset' });
     try {
       expect(await balance(second, KEYS.free)).toBe(10);
+      expect(await balance(second, KEYS.vc)).toBe(100_000);
       const r = await callSandbox(second, 'my_account', { key: KEYS.free });
       expect(r.body.data).toMatchObject({ free_find_investors_runs_used: 0 });
       expect(r.headers.get('x-ratelimit-remaining')).toBe(String(LIMITS.rateLimitPerMinute - 2));
+      expect((await callSandbox(second, 'search_startups', { key: KEYS.readonly })).status).toBe(200);
     } finally {
       await second.close();
     }
@@ -293,13 +300,19 @@ describe('the default state (memory)', () => {
     const a = await startTestSandbox(options);
     try {
       expect(a.stateFile).toBeNull();
-      await callSandbox(a, 'find_investors', { key: KEYS.free, params: INVESTORS });
-      expect(await balance(a, KEYS.free)).toBe(7);
+      // A charged call (ask: no finder, so no scoring snapshot to build) and used windows.
+      const asked = await callSandbox(a, 'ask', {
+        key: KEYS.startup,
+        params: { query: 'How many seed rounds in 2025?' },
+      });
+      expect(asked.body.credits).toEqual({ charged: 1, remaining: 99_999 });
+      expect(await balance(a, KEYS.free)).toBe(10);
     } finally {
       await a.close();
     }
     const b = await startTestSandbox(options);
     try {
+      expect(await balance(b, KEYS.startup)).toBe(100_000);
       expect(await balance(b, KEYS.free)).toBe(10);
       const r = await callSandbox(b, 'my_account', { key: KEYS.free });
       expect(r.headers.get('x-ratelimit-remaining')).toBe('58');

@@ -1,6 +1,7 @@
 /**
  * The pipeline with the operations' real handlers, over real HTTP: atomic debits of paid
- * calls, the free plan's one find_investors run, stored results and their views.
+ * calls, stored results and their views. (The free plan's one find_investors run, then 402
+ * upgrade_required at no cost, is finders-investors.test.ts's, which checks all this one did.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -50,25 +51,5 @@ describe('paid calls with real handlers', () => {
     const page = await fetch(r.body.url ?? '');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('seed rounds');
-  });
-});
-
-describe('free plan find_investors', () => {
-  it('gives one run with the top 5, then 402 upgrade_required at no cost', async () => {
-    const before = sandbox.state.accounts.get('acct_free')?.credits ?? 0;
-    const first = await callSandbox(sandbox, 'find_investors', {
-      key: KEYS.free,
-      params: { description: 'AI tools for radiologists.' },
-    });
-    expect(first.status).toBe(200);
-    expect((first.body.data?.investors as unknown[]).length).toBeLessThanOrEqual(5);
-    expect(first.body.credits).toEqual({ charged: 3, remaining: before - 3 });
-    const second = await callSandbox(sandbox, 'find_investors', {
-      key: KEYS.free,
-      params: { description: 'AI tools for radiologists.' },
-    });
-    expect(second.status).toBe(402);
-    expect(second.body.error?.code).toBe('upgrade_required');
-    expect(second.body.credits).toEqual({ charged: 0, remaining: before - 3 });
   });
 });

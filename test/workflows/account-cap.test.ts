@@ -1,6 +1,6 @@
 /**
  * The account's cap holds across runs: two runs of one account started together, each with a
- * budget of 5 credits, under a job file's cap of 4 credits a day (and with answers lost after
+ * budget of 3 credits, under a job file's cap of 2 credits a day (and with answers lost after
  * the charge, so reconciliation settles in the ledger too). Proven from the outside: the
  * account's balance in the sandbox's own books falls by at most the cap, and by exactly what
  * the two manifests say; every question skipped for the cap is named in its run's reasons.
@@ -26,10 +26,14 @@ function balance(): number {
   return sandbox.state.accounts.get(id)!.credits;
 }
 
+/** The account's cap a day, below what the two runs' budgets together allow (2 x 3). */
+const CAP = 2;
+const QUESTIONS = 6;
+
 const jobFile = (dir: string) => `
 group: cap
 account:
-  caps: { day: 4 }
+  caps: { day: ${CAP} }
 jobs:
 ${['north', 'south']
   .map(
@@ -38,15 +42,13 @@ ${['north', 'south']
     title: Cap ${id}
     countries: [Germany]
     top: { investors: 2, startups: 2 }
-    paging: { maxInvestorsPerCountry: 50, maxStartupsPerCountry: 50 }
+    paging: { maxInvestorsPerCountry: 10, maxStartupsPerCountry: 10 }
     enrich: { investors: 0, startups: 0 }
     questions:
       - how many seed rounds were there in Germany in 2025
-      - top 10 investors by number of deals in Germany
       - median series A size in Germany
-      - total capital raised in fintech by year
       - which countries raised the most in 2025
-    budget: { credits: 5 }
+    budget: { credits: 3 }
     outputs: [pdf]
     destination: ${dir}`,
   )
@@ -55,7 +57,7 @@ ${['north', 'south']
 
 test('two runs started together never pass the account cap together; the balance agrees with the manifests', async () => {
   const file = parseJobFile(jobFile(join(h.dir, 'reports')), 'cap.yaml');
-  expect(file.jobs.map((j) => j.accountCaps)).toEqual([{ day: 4 }, { day: 4 }]);
+  expect(file.jobs.map((j) => j.accountCaps)).toEqual([{ day: CAP }, { day: CAP }]);
   // One answer lost after the charge: its credit is settled in the ledger by reconciliation.
   sandbox.setFaults({ afterCharge: { dropRate: 1, operations: ['ask'], times: 1 }, seed: 5 });
   const before = balance();
@@ -70,22 +72,24 @@ test('two runs started together never pass the account cap together; the balance
         reasons: string[];
       },
   );
-  expect(paid).toBeLessThanOrEqual(4);
+  expect(paid).toBeLessThanOrEqual(CAP);
   expect(paid).toBe(manifests[0]!.credits.charged + manifests[1]!.credits.charged);
   // Every question not answered is named: refused for the cap, or lost after the charge.
   const reasons = manifests.flatMap((m) => m.reasons);
-  expect(reasons.length).toBeGreaterThanOrEqual(10 - paid);
+  expect(reasons.length).toBeGreaterThanOrEqual(QUESTIONS - paid);
   for (const reason of reasons) {
-    expect(reason).toMatch(/the account's cap of 4 credits a day is reached|for an answer that was lost/);
+    expect(reason).toMatch(
+      new RegExp(`the account's cap of ${CAP} credits a day is reached|for an answer that was lost`),
+    );
   }
   expect(
-    reasons.filter((x) => x.includes("the account's cap of 4 credits a day")).length,
-  ).toBeGreaterThanOrEqual(10 - paid - 1);
+    reasons.filter((x) => x.includes(`the account's cap of ${CAP} credits a day`)).length,
+  ).toBeGreaterThanOrEqual(QUESTIONS - paid - 1);
   // And the reports say so, where a partner reads them.
   results.forEach((r, i) => {
     if (manifests[i]!.reasons.some((x) => x.includes("the account's cap"))) {
       expect(pdfText(r.files.pdf!).replace(/\s+/g, ' ')).toContain(
-        "the account's cap of 4 credits a day is reached",
+        `the account's cap of ${CAP} credits a day is reached`,
       );
     }
   });
