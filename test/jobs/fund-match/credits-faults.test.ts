@@ -7,7 +7,9 @@
  * anything (the log's get_startup calls are free): the fall is 3 credits for each batch the log
  * shows charged. The spec gives no way to read a lost batch back (my_account names the match
  * list's latest batch, not its startups), so a lost batch is asked again, and paid again, when
- * the budget has room; without room the run fails, saying what the lost batch cost.
+ * the budget has room; without room the run fails, saying what the lost batch cost. Those
+ * decisions (a budget of exactly one batch not asked again, three attempts at most) are also
+ * tested on the time-skipping server: test/workflows/skipping/paid-reconcile.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -36,7 +38,12 @@ paidFaultsBed('fund-credits', KEY, (s, r) => ((sandbox = s), (h = r)));
 let seq = 0;
 
 /** Runs a fund match under the faults; what the books say, whether the run ended or failed. */
-async function runWithFaults(faults: AfterChargeFaults, budget: number, seed = 7) {
+async function runWithFaults(
+  faults: AfterChargeFaults,
+  budget: number,
+  seed = 7,
+  outputs: ('pdf' | 'xlsx')[] = ['xlsx'],
+) {
   const id = `fund-credits-${++seq}`;
   const job = parseFundMatchJob({
     id,
@@ -45,7 +52,7 @@ async function runWithFaults(faults: AfterChargeFaults, budget: number, seed = 7
     limit: 6,
     watchlist: 6,
     budget: { credits: budget },
-    outputs: ['pdf', 'xlsx'],
+    outputs,
     destination: `${h.dir}/reports`,
   });
   sandbox.setFaults({ afterCharge: faults, seed });
@@ -94,55 +101,34 @@ function expectBooksAgree(r: Outcome, budget: number): void {
   if (r.manifest) expect(r.manifest.credits.charged).toBe(r.paid);
 }
 
-const MODES = [
-  ['dropRate', 'after-charge drop'],
-  ['errorRate', /after-charge error50[03]/],
-  ['hangRate', 'after-charge hang'],
-  ['malformedRate', 'after-charge malformed'],
-] as const;
-
-test.each(MODES)(
-  '%s: the lost batch is asked again within the budget; the account paid both, as the manifest says',
-  async (mode, fault) => {
-    const r = await runWithFaults({ [mode]: 1, operations: [FIND], times: 1 }, 6);
-    expect(r.faulted).toBe(1);
-    expect(r.failure).toBeNull();
-    expectBooksAgree(r, 6);
-    // The batch was charged twice: the answer lost after the charge, then the answer kept.
-    const finds = r.requests.filter((x) => x.operation === FIND);
-    expect(finds).toHaveLength(2);
-    expect(finds[0]!.fault).toMatch(fault);
-    expect(finds[1]).toMatchObject({ status: 200 });
-    expect(finds[1]!.fault).toBeUndefined();
-    expect(r.paid).toBe(6);
-    expect(r.manifest!.calls.attempts!.byOperation[FIND]).toEqual({ attempted: 2, succeeded: 1, failed: 1 });
-    expect(r.manifest!.calls.byOperation[FIND]).toBe(1);
-    // The profiles were read, free: every get_startup answered, and cost nothing.
-    const gets = r.requests.filter((x) => x.operation === 'get_startup');
-    expect(gets.length).toBeGreaterThanOrEqual(6);
-    expect(gets.every((g) => g.status === 200 && g.fault === undefined)).toBe(true);
-    expect(r.manifest!.calls.byOperation.get_startup).toBe(gets.length);
-    // The run completed with its digest.
-    expect(r.result!.partial, r.result!.reasons.join('; ')).toBe(false);
-    expect(r.manifest!.status).toBe('complete');
-    expect(existsSync(r.result!.files.pdf!)).toBe(true);
-    expect(existsSync(r.result!.files.xlsx!)).toBe(true);
-    expect(r.result!.counts.batch).toBe(6);
-  },
-);
-
-test('a budget of exactly one batch: the lost batch is not asked again, and the run fails saying what it cost', async () => {
-  const r = await runWithFaults({ dropRate: 1, operations: [FIND], times: 1 }, 3);
+test('a batch dropped after the charge is asked again within the budget; the account paid both, as the manifest says', async () => {
+  // One mode stands for the four here: the kind sees each of them as the same failure (see
+  // activities/api.ts toActivityFailure: every one is an outcome_unknown failure, reconciled by
+  // workflows/engine.ts reconciledPaidCall), and the mixed runs below give the others.
+  const r = await runWithFaults({ dropRate: 1, operations: [FIND], times: 1 }, 6, 7, ['pdf', 'xlsx']);
   expect(r.faulted).toBe(1);
-  expectBooksAgree(r, 3);
-  expect(r.paid).toBe(3);
-  expect(r.requests.filter((x) => x.operation === FIND)).toHaveLength(1);
-  // Without a batch there is nothing to compare: no profile read, no digest, no manifest.
-  expect(r.result).toBeNull();
-  expect(r.requests.filter((x) => x.operation === 'get_startup')).toHaveLength(0);
-  expect(r.failure).toMatch(/no batch this run \(3 credits spent\)/);
-  expect(r.failure).toMatch(/the service charged 3 credits for an answer that was lost; not asked again/);
-  expect(r.failure).toMatch(/credit budget of 3 reached/);
+  expect(r.failure).toBeNull();
+  expectBooksAgree(r, 6);
+  // The batch was charged twice: the answer lost after the charge, then the answer kept.
+  const finds = r.requests.filter((x) => x.operation === FIND);
+  expect(finds).toHaveLength(2);
+  expect(finds[0]!.fault).toBe('after-charge drop');
+  expect(finds[1]).toMatchObject({ status: 200 });
+  expect(finds[1]!.fault).toBeUndefined();
+  expect(r.paid).toBe(6);
+  expect(r.manifest!.calls.attempts!.byOperation[FIND]).toEqual({ attempted: 2, succeeded: 1, failed: 1 });
+  expect(r.manifest!.calls.byOperation[FIND]).toBe(1);
+  // The profiles were read, free: every get_startup answered, and cost nothing.
+  const gets = r.requests.filter((x) => x.operation === 'get_startup');
+  expect(gets.length).toBeGreaterThanOrEqual(6);
+  expect(gets.every((g) => g.status === 200 && g.fault === undefined)).toBe(true);
+  expect(r.manifest!.calls.byOperation.get_startup).toBe(gets.length);
+  // The run completed with its digest.
+  expect(r.result!.partial, r.result!.reasons.join('; ')).toBe(false);
+  expect(r.manifest!.status).toBe('complete');
+  expect(existsSync(r.result!.files.pdf!)).toBe(true);
+  expect(existsSync(r.result!.files.xlsx!)).toBe(true);
+  expect(r.result!.counts.batch).toBe(6);
 });
 
 test('mixed faults on the paid calls: the balance agrees with the manifest, never above the budget', async () => {
