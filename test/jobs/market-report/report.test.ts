@@ -43,19 +43,10 @@ function normalise(s: string): string {
   return s.replace(/\s+/g, ' ');
 }
 
-let pageTexts: string[] | null = null;
+let pageTexts: string[] = [];
 
-/** The text of each page of the rendered PDF. */
+/** The text of each page of the rendered PDF (pdftotext ends each page with a form feed). */
 function pages(): string[] {
-  if (!pageTexts) {
-    pageTexts = [];
-    for (let p = 1; p <= (result.pages ?? 0); p++)
-      pageTexts.push(
-        execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], {
-          encoding: 'utf8',
-        }),
-      );
-  }
   return pageTexts;
 }
 
@@ -67,11 +58,27 @@ beforeAll(async () => {
     fileBase: '../Weekly: Europe/«β» ',
     creationDate: new Date('2025-07-01T06:00:00Z'),
   });
-  text = normalise(execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' }));
+  const layout = execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' });
+  text = normalise(layout);
+  pageTexts = layout.split('\f').slice(0, -1);
   await wb.xlsx.readFile(result.files.xlsx!);
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let onlyWorkbook: Promise<RenderMarketReportResult> | undefined;
+
+/**
+ * The fixture rendered once more, as a workbook alone with no file base, and its charts as
+ * pictures too (chartImages): one render for the tests of both.
+ */
+function workbookOnly(): Promise<RenderMarketReportResult> {
+  onlyWorkbook ??= renderMarketReport(
+    { ...model, job: { ...model.job, chartImages: true } },
+    { outDir: join(dir, 'only'), formats: ['xlsx'], fileBase: '' },
+  );
+  return onlyWorkbook;
+}
 
 describe('renderMarketReport files', () => {
   it('writes both files under outDir with safe names and reports charts and pages', () => {
@@ -107,11 +114,7 @@ describe('renderMarketReport files', () => {
   });
 
   it('renders only the formats asked for', async () => {
-    const only = await renderMarketReport(model, {
-      outDir: join(dir, 'only'),
-      formats: ['xlsx'],
-      fileBase: '',
-    });
+    const only = await workbookOnly();
     expect(only.files.pdf).toBeUndefined();
     expect(basename(only.files.xlsx!)).toBe('report.xlsx');
   });
@@ -156,12 +159,9 @@ describe('market report PDF', () => {
 
   it('has no blank page: every page carries text beyond its footer', () => {
     expect(result.pages).toBeGreaterThan(5);
+    expect(pages()).toHaveLength(result.pages!);
     for (let p = 1; p <= result.pages!; p++) {
-      const page = execFileSync(
-        'pdftotext',
-        ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'],
-        { encoding: 'utf8' },
-      );
+      const page = pages()[p - 1]!;
       const body = page
         .split('\n')
         .filter((l) => !/Page \d+ of \d+/.test(l))
@@ -404,10 +404,7 @@ describe('market report workbook', () => {
     const native = Object.keys(zip.files).filter((f) => /^xl\/charts\/chart\d+\.xml$/.test(f));
     expect(native.length).toBeGreaterThanOrEqual(12);
 
-    const pictured = await renderMarketReport(
-      { ...model, job: { ...model.job, chartImages: true } },
-      { outDir: join(dir, 'pictures'), formats: ['xlsx'], fileBase: 'pictures' },
-    );
+    const pictured = await workbookOnly();
     const zip2 = await JSZip.loadAsync(readFileSync(pictured.files.xlsx!));
     const media2 = Object.keys(zip2.files).filter((f) => f.startsWith('xl/media/') && f.endsWith('.png'));
     expect(media2.length).toBe(pictured.charts);
