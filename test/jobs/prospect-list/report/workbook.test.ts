@@ -59,7 +59,10 @@ beforeAll(async () => {
     suppressedRows(5),
     printPath,
   );
-  [loPdf, printPdf] = await sofficeConvertMany([result.path, printPath], 'pdf', join(dir, 'lo'));
+  [loPdf, printPdf] = (await sofficeConvertMany([result.path, printPath], 'pdf', join(dir, 'lo'))) as [
+    string,
+    string,
+  ];
   // The workbooks' writes and one LibreOffice start converting both, on a busy machine.
 }, 120_000);
 
