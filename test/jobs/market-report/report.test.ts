@@ -66,20 +66,6 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-let onlyWorkbook: Promise<RenderMarketReportResult> | undefined;
-
-/**
- * The fixture rendered once more, as a workbook alone with no file base, and its charts as
- * pictures too (chartImages): one render for the tests of both.
- */
-function workbookOnly(): Promise<RenderMarketReportResult> {
-  onlyWorkbook ??= renderMarketReport(
-    { ...model, job: { ...model.job, chartImages: true } },
-    { outDir: join(dir, 'only'), formats: ['xlsx'], fileBase: '' },
-  );
-  return onlyWorkbook;
-}
-
 describe('renderMarketReport files', () => {
   it('writes both files under outDir with safe names and reports charts and pages', () => {
     expect(basename(result.files.pdf!)).toBe('Weekly-Europe.pdf');
@@ -114,7 +100,11 @@ describe('renderMarketReport files', () => {
   });
 
   it('renders only the formats asked for', async () => {
-    const only = await workbookOnly();
+    const only = await renderMarketReport(model, {
+      outDir: join(dir, 'only'),
+      formats: ['xlsx'],
+      fileBase: '',
+    });
     expect(only.files.pdf).toBeUndefined();
     expect(basename(only.files.xlsx!)).toBe('report.xlsx');
   });
@@ -404,7 +394,10 @@ describe('market report workbook', () => {
     const native = Object.keys(zip.files).filter((f) => /^xl\/charts\/chart\d+\.xml$/.test(f));
     expect(native.length).toBeGreaterThanOrEqual(12);
 
-    const pictured = await workbookOnly();
+    const pictured = await renderMarketReport(
+      { ...model, job: { ...model.job, chartImages: true } },
+      { outDir: join(dir, 'pictures'), formats: ['xlsx'], fileBase: 'pictures' },
+    );
     const zip2 = await JSZip.loadAsync(readFileSync(pictured.files.xlsx!));
     const media2 = Object.keys(zip2.files).filter((f) => f.startsWith('xl/media/') && f.endsWith('.png'));
     expect(media2.length).toBe(pictured.charts);
