@@ -9,8 +9,9 @@
  *   it on the watchlist although it is no longer matched, with the round's stage in words, amount,
  *   date and lead investor as get_startup itself answers them.
  * Stages print in words (Series B), never as the service's keys (series-b).
- * What the service itself answers after each run is the witness of fits and membership, and each
- * run costs the account exactly one batch (3 credits) by the sandbox's books.
+ * What the service itself answered each run (the batch it saved in its books for the run's call)
+ * is the witness of fits and membership, and each run costs the account exactly one batch (3
+ * credits) by the sandbox's books.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-match/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
+import { savedBatches } from '../../../sandbox/finders/fund-result.js';
 import type { StartupRow } from '../../../sandbox/types.js';
 import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
@@ -47,10 +49,16 @@ interface ServiceMatch {
   fit_pct: number;
 }
 
-/** The batch the service scores now (the test's own call, outside the runs' balance windows). */
-async function serviceBatch(): Promise<ServiceMatch[]> {
-  const res = await callSandbox(sandbox, 'find_startups_for_fund', { key: KEYS.vc, params: { limit: 10 } });
-  return (res.body.data as { startups: ServiceMatch[] }).startups;
+/**
+ * The batch the service answered run `n`'s find_startups_for_fund with, from the service's own
+ * books (the account's match list, one batch saved a call): exactly what it scored for that
+ * run, read without scoring again (seconds a call).
+ */
+function servedBatch(n: number): ServiceMatch[] {
+  const batches = savedBatches(sandbox.state, sandbox.state.keys.get(KEYS.vc)!.account_id);
+  // One call a run, each saved: the last batch is run n's.
+  expect(batches).toHaveLength(n);
+  return batches.at(-1)!.entries;
 }
 
 const job = () =>
@@ -128,7 +136,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   expect(flat(first.files.pdf!)).toMatch(/Baseline/);
   const wb1 = await openWorkbook(first.files.xlsx!);
   const batch1 = rowsOf(wb1, 'Batch');
-  const b1 = await serviceBatch();
+  const b1 = servedBatch(1);
   expect(batch1.map((r) => r['Startup'])).toEqual(b1.map((m) => m.name));
 
   // A week of market news.
@@ -164,7 +172,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
 
   // Run 2: what changed, said with reasons.
   const second = await runOnce();
-  const b2 = await serviceBatch();
+  const b2 = servedBatch(2);
   const inB2 = new Set(b2.map((m) => m.key));
   for (const key of founded) expect(inB2.has(key), key).toBe(true);
   expect(inB2.has(acquired!.key)).toBe(false);
@@ -224,7 +232,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   addRound(raised!.key, 'series-c', 60_000_000, lead.key);
   sandbox.db.prepare("UPDATE startups SET stage = 'series-c' WHERE key = ?").run(raised!.key);
   const third = await runOnce();
-  expect(inB2.has(raised!.key) || (await serviceBatch()).some((m) => m.key === raised!.key)).toBe(false);
+  expect(servedBatch(3).some((m) => m.key === raised!.key)).toBe(false);
   expect(third.counts.events).toBeGreaterThanOrEqual(1);
   const text3 = flat(third.files.pdf!);
   expect(text3).toContain(raised!.name);

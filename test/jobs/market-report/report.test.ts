@@ -43,19 +43,10 @@ function normalise(s: string): string {
   return s.replace(/\s+/g, ' ');
 }
 
-let pageTexts: string[] | null = null;
+let pageTexts: string[] = [];
 
-/** The text of each page of the rendered PDF. */
+/** The text of each page of the rendered PDF (pdftotext ends each page with a form feed). */
 function pages(): string[] {
-  if (!pageTexts) {
-    pageTexts = [];
-    for (let p = 1; p <= (result.pages ?? 0); p++)
-      pageTexts.push(
-        execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'], {
-          encoding: 'utf8',
-        }),
-      );
-  }
   return pageTexts;
 }
 
@@ -67,7 +58,9 @@ beforeAll(async () => {
     fileBase: '../Weekly: Europe/«β» ',
     creationDate: new Date('2025-07-01T06:00:00Z'),
   });
-  text = normalise(execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' }));
+  const layout = execFileSync('pdftotext', ['-layout', result.files.pdf!, '-'], { encoding: 'utf8' });
+  text = normalise(layout);
+  pageTexts = layout.split('\f').slice(0, -1);
   await wb.xlsx.readFile(result.files.xlsx!);
 }, 120_000);
 
@@ -156,12 +149,9 @@ describe('market report PDF', () => {
 
   it('has no blank page: every page carries text beyond its footer', () => {
     expect(result.pages).toBeGreaterThan(5);
+    expect(pages()).toHaveLength(result.pages!);
     for (let p = 1; p <= result.pages!; p++) {
-      const page = execFileSync(
-        'pdftotext',
-        ['-layout', '-f', String(p), '-l', String(p), result.files.pdf!, '-'],
-        { encoding: 'utf8' },
-      );
+      const page = pages()[p - 1]!;
       const body = page
         .split('\n')
         .filter((l) => !/Page \d+ of \d+/.test(l))

@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunningSandbox } from '../../../sandbox/index.js';
@@ -96,8 +96,9 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   const jsonPath = /JSON:\s+(\S+)/.exec(output)?.[1];
   expect(manifestPath).toBeDefined();
   expect(jsonPath).toBeDefined();
+  // vir run prints a path relative to its folder, or absolute outside it (here: /tmp).
 
-  const manifest = JSON.parse(readFileSync(join(root, manifestPath!), 'utf8'));
+  const manifest = JSON.parse(readFileSync(resolve(root, manifestPath!), 'utf8'));
   expect(manifest.job).toEqual({ id: 'smoke-e2e', title: 'Smoke end to end', kind: 'smoke' });
   expect(manifest.status).toBe('complete');
   expect(manifest.parameters.country).toBe('France');
@@ -114,7 +115,7 @@ test('the smoke kind runs from a job file through vir run, with a progress bar a
   });
   expect(output).toContain('estimate: limits: ');
 
-  const summary = JSON.parse(readFileSync(join(root, jsonPath!), 'utf8'));
+  const summary = JSON.parse(readFileSync(resolve(root, jsonPath!), 'utf8'));
   expect(summary.country).toBe('France');
   expect(summary.paged).toBe(150);
   expect(summary.distinct).toBe(150);

@@ -40,9 +40,12 @@ async function brief(summary: ProspectSummary, name: string): Promise<{ pages: n
 const squeeze = (s: string) => s.replace(/\s+/g, '');
 
 describe('writeProspectBrief', () => {
+  /** The fixture's brief, written once for the tests that read it. */
+  let written: ReturnType<typeof brief> | undefined;
+  const fixtureBrief = () => (written ??= brief(prospectSummary(), 'brief'));
+
   it('prints the title, the sources, the top targets with their reasons whole, the charts and what was left out', async () => {
-    const summary = prospectSummary();
-    const { pages, text } = await brief(summary, 'brief');
+    const { pages, text } = await fixtureBrief();
     expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
     for (const s of [
       'DACH payments prospects',
@@ -83,7 +86,7 @@ describe('writeProspectBrief', () => {
   });
 
   it('prints a Chinese name itself (the fallback font draws it): no stand-in, no note', async () => {
-    const { text } = await brief(prospectSummary(), 'cjk');
+    const { text } = await fixtureBrief();
     expect(text).toContain(squeeze(CJK_NAME));
     expect(text).not.toContain(squeeze('company3.de *'));
     expect(text).not.toContain(squeeze("name is in a script this brief's fonts cannot print"));
