@@ -178,6 +178,8 @@ it.concurrent(
     expect(readProcess(second.pid)?.startTime === second.startTime).toBe(false); // a zombie reads as gone
     expect(await portOpen(port)).toBe(false);
   },
+  // The sum of its waits' bounds: vir dev up (180 s), the kill said (30 s), the restart (120 s),
+  // the run (90 s); each wait names its event and fails at its own bound first.
   420_000,
 );
 
@@ -233,5 +235,6 @@ it.concurrent(
     expect(existsSync(pidFile)).toBe(false);
     expect(await portOpen(port)).toBe(false);
   },
+  // vir dev up (180 s) and its exit after the failed restart (60 s), with room for the cleanups.
   300_000,
 );
