@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it } from 'vitest';
+import { it } from 'vitest';
 import { devPidFilePath, readDevPidFile } from '../../runtime/dev-pid-file.js';
 import { readProcess } from '../../runtime/processes.js';
 import { freePort, temporalExecutable } from '../../runtime/temporal-server.js';
@@ -19,10 +19,17 @@ import { portOpen } from './helpers.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const vir = join(root, 'cli/vir.sh');
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+/** What a test undoes when it ends, last first (each test its own: the two run at once). */
+type Cleanups = (() => Promise<void> | void)[];
+
+/** A test's cleanups, run when it finishes (passed or not). */
+function cleanupsOf(onTestFinished: (fn: () => Promise<void>) => void): Cleanups {
+  const cleanups: Cleanups = [];
+  onTestFinished(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+  return cleanups;
+}
 
 /** A process started in a group of its own, its output (stdout and stderr) collected. */
 interface Started {
@@ -30,7 +37,7 @@ interface Started {
   text(): string;
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv): Started {
+function start(args: string[], env: NodeJS.ProcessEnv, cleanups: Cleanups): Started {
   const child = spawn(vir, args, { env, cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout.on('data', (c: Buffer) => (text += c.toString()));
@@ -73,135 +80,161 @@ function warnings(text: string): string[] {
   return text.split('\n').filter((l) => l.includes('"level":40'));
 }
 
-it('its Temporal server killed by SIGKILL: one line, a restart on the same port and file, a run completes, no flood', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-supervise-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const sandboxPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    VIS_API_KEY: '',
-    VIS_BASE_URL: '',
-    VIR_DEBUG: '',
-    VIR_LOG_LEVEL: 'info',
-    TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
-    VIR_SANDBOX_PORT: String(sandboxPort),
-    VIR_DATA_DIR: dataDir,
-    VIR_REPORTS_DIR: '',
-    VIR_STORE_DIR: '',
-    VIR_TASK_QUEUE: '',
-    VIR_API_TASK_QUEUE: '',
-    VIR_ACCOUNT_TASK_QUEUE: '',
-  };
-  for (const [k, v] of Object.entries(env)) if (v === '') delete env[k];
-  const dev = start(['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'], env);
-  await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
-  const pidFile = devPidFilePath(dataDir);
-  const first = readDevPidFile(pidFile)!.temporal!;
-  const db = join(dataDir, 'temporal.sqlite');
-  expect(first.argv).toContain(db);
-  cleanups.push(() => {
-    const rec = readDevPidFile(pidFile)?.temporal;
-    for (const s of [first, rec]) {
-      if (s && readProcess(s.pid)?.startTime === s.startTime) process.kill(-s.pgid, 'SIGKILL');
-    }
-  });
+// The two tests are independent (their own vir dev, ports, data folder): they run at once.
+it.concurrent(
+  'its Temporal server killed by SIGKILL: one line, a restart on the same port and file, a run completes, no flood',
+  async ({ onTestFinished, expect }) => {
+    const cleanups = cleanupsOf(onTestFinished);
+    const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-supervise-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const sandboxPort = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VIS_API_KEY: '',
+      VIS_BASE_URL: '',
+      VIR_DEBUG: '',
+      VIR_LOG_LEVEL: 'info',
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+      VIR_SANDBOX_PORT: String(sandboxPort),
+      VIR_DATA_DIR: dataDir,
+      VIR_REPORTS_DIR: '',
+      VIR_STORE_DIR: '',
+      VIR_TASK_QUEUE: '',
+      VIR_API_TASK_QUEUE: '',
+      VIR_ACCOUNT_TASK_QUEUE: '',
+    };
+    for (const [k, v] of Object.entries(env)) if (v === '') delete env[k];
+    const dev = start(
+      ['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'],
+      env,
+      cleanups,
+    );
+    await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
+    const pidFile = devPidFilePath(dataDir);
+    const first = readDevPidFile(pidFile)!.temporal!;
+    const db = join(dataDir, 'temporal.sqlite');
+    expect(first.argv).toContain(db);
+    cleanups.push(() => {
+      const rec = readDevPidFile(pidFile)?.temporal;
+      for (const s of [first, rec]) {
+        if (s && readProcess(s.pid)?.startTime === s.startTime) process.kill(-s.pgid, 'SIGKILL');
+      }
+    });
 
-  // The crash: SIGKILL to the server process alone.
-  const before = dev.text().length;
-  process.kill(first.pid, 'SIGKILL');
-  const said = await waitForText(
-    dev,
-    /^.*Temporal dev server \(pid \d+\) was killed by SIGKILL.*$/m,
-    30_000,
-    before,
-  );
-  expect(said).toContain(
-    `(pid ${first.pid}) was killed by SIGKILL: restarting it (on 127.0.0.1:${port}, same SQLite file ${db})`,
-  );
-  const back = await waitForText(dev, /^.*Temporal dev server restarted.*$/m, 120_000, before);
-  expect(back).toMatch(new RegExp(`answering on 127\\.0\\.0\\.1:${port}; the workers reconnect`));
-  expect(await portOpen(port)).toBe(true);
-  const second = readDevPidFile(pidFile)!.temporal!;
-  expect(second.pid).not.toBe(first.pid);
-  expect(second.argv).toContain(db);
-  expect(readProcess(second.pid)?.startTime).toBe(second.startTime);
+    // The crash: SIGKILL to the server process alone.
+    const before = dev.text().length;
+    process.kill(first.pid, 'SIGKILL');
+    const said = await waitForText(
+      dev,
+      /^.*Temporal dev server \(pid \d+\) was killed by SIGKILL.*$/m,
+      30_000,
+      before,
+    );
+    expect(said).toContain(
+      `(pid ${first.pid}) was killed by SIGKILL: restarting it (on 127.0.0.1:${port}, same SQLite file ${db})`,
+    );
+    const back = await waitForText(dev, /^.*Temporal dev server restarted.*$/m, 120_000, before);
+    expect(back).toMatch(new RegExp(`answering on 127\\.0\\.0\\.1:${port}; the workers reconnect`));
+    expect(await portOpen(port)).toBe(true);
+    const second = readDevPidFile(pidFile)!.temporal!;
+    expect(second.pid).not.toBe(first.pid);
+    expect(second.argv).toContain(db);
+    expect(readProcess(second.pid)?.startTime).toBe(second.startTime);
 
-  // A run on the restarted server, through the workers that were kept.
-  const jobFile = join(dataDir, 'supervise.yaml');
-  writeFileSync(
-    jobFile,
-    'jobs:\n  - id: after-restart\n    kind: smoke\n    title: After a restart\n    country: Germany\n    records: 120\n',
-  );
-  const run = start(['run', 'after-restart', '--file', jobFile], {
-    ...env,
-    VIS_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-    VIS_API_KEY: 'vis_live_sandbox_vc',
-  });
-  const code = await Promise.race([
-    exitOf(run.child),
-    new Promise<'late'>((r) => setTimeout(() => r('late'), 90_000)),
-  ]);
-  expect(code, run.text()).toBe(0);
-  expect(run.text()).toMatch(/Complete run smoke-after-restart-/);
+    // A run on the restarted server, through the workers that were kept.
+    const jobFile = join(dataDir, 'supervise.yaml');
+    writeFileSync(
+      jobFile,
+      'jobs:\n  - id: after-restart\n    kind: smoke\n    title: After a restart\n    country: Germany\n    records: 120\n',
+    );
+    const run = start(
+      ['run', 'after-restart', '--file', jobFile],
+      {
+        ...env,
+        VIS_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+        VIS_API_KEY: 'vis_live_sandbox_vc',
+      },
+      cleanups,
+    );
+    const code = await Promise.race([
+      exitOf(run.child),
+      new Promise<'late'>((r) => setTimeout(() => r('late'), 90_000)),
+    ]);
+    expect(code, run.text()).toBe(0);
+    expect(run.text()).toMatch(/Complete run smoke-after-restart-/);
 
-  // Bounded: the line about the kill, maybe a few, never the hundreds of retries.
-  const after = dev.text().slice(before);
-  const warned = warnings(after);
-  expect(warned.length, warned.join('\n')).toBeLessThan(10);
-  expect(after).not.toMatch(/temporalio_client::retry/);
-  expect(dev.child.exitCode).toBeNull();
+    // Bounded: the line about the kill, maybe a few, never the hundreds of retries.
+    const after = dev.text().slice(before);
+    const warned = warnings(after);
+    expect(warned.length, warned.join('\n')).toBeLessThan(10);
+    expect(after).not.toMatch(/temporalio_client::retry/);
+    expect(dev.child.exitCode).toBeNull();
 
-  // Ctrl-C still stops everything, the restarted server too, and removes the pid file.
-  dev.child.kill('SIGINT');
-  expect(await exitOf(dev.child)).toBe(0);
-  expect(existsSync(pidFile)).toBe(false);
-  expect(readProcess(second.pid)?.startTime === second.startTime).toBe(false); // a zombie reads as gone
-  expect(await portOpen(port)).toBe(false);
-}, 420_000);
+    // Ctrl-C still stops everything, the restarted server too, and removes the pid file.
+    dev.child.kill('SIGINT');
+    expect(await exitOf(dev.child)).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+    expect(readProcess(second.pid)?.startTime === second.startTime).toBe(false); // a zombie reads as gone
+    expect(await portOpen(port)).toBe(false);
+  },
+  // The sum of its waits' bounds: vir dev up (180 s), the kill said (30 s), the restart (120 s),
+  // the run (90 s); each wait names its event and fails at its own bound first.
+  420_000,
+);
 
-it('a Temporal server that cannot be restarted stops vir dev and its workers cleanly: one line why, exit 1, no pid file', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-supervise-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  // The server's executable runs the real one the first time, and fails once the marker exists.
-  const marker = join(dataDir, 'broken');
-  const wrapper = join(dataDir, 'temporal');
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nif [ -e '${marker}' ]; then echo 'broken on purpose' >&2; exit 3; fi\nexec '${temporalExecutable()}' "$@"\n`,
-  );
-  chmodSync(wrapper, 0o755);
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    VIS_API_KEY: '',
-    VIR_DEBUG: '',
-    VIR_LOG_LEVEL: 'info',
-    TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
-    TEMPORAL_CLI_PATH: wrapper,
-    VIR_DATA_DIR: dataDir,
-  };
-  env.VIR_SANDBOX_PORT = String(await freePort());
-  const dev = start(['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'], env);
-  await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
-  const pidFile = devPidFilePath(dataDir);
-  const server = readDevPidFile(pidFile)!.temporal!;
-  cleanups.push(() => {
-    if (readProcess(server.pid)?.startTime === server.startTime) process.kill(-server.pgid, 'SIGKILL');
-  });
-  writeFileSync(marker, '');
-  process.kill(server.pid, 'SIGKILL');
-  const code = await Promise.race([
-    exitOf(dev.child),
-    new Promise<'still running'>((r) => setTimeout(() => r('still running'), 60_000)),
-  ]);
-  expect(code, dev.text()).toBe(1);
-  expect(dev.text()).toContain(
-    `the Temporal dev server (pid ${server.pid}) was killed by SIGKILL: restarting it`,
-  );
-  expect(dev.text()).toMatch(
-    /^vir: vir dev stops: the Temporal dev server could not be restarted \(Temporal dev server exited with 3 before it answered/m,
-  );
-  expect(existsSync(pidFile)).toBe(false);
-  expect(await portOpen(port)).toBe(false);
-}, 300_000);
+it.concurrent(
+  'a Temporal server that cannot be restarted stops vir dev and its workers cleanly: one line why, exit 1, no pid file',
+  async ({ onTestFinished, expect }) => {
+    const cleanups = cleanupsOf(onTestFinished);
+    const dataDir = mkdtempSync(join(tmpdir(), 'vir-dev-supervise-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The server's executable runs the real one the first time, and fails once the marker exists.
+    const marker = join(dataDir, 'broken');
+    const wrapper = join(dataDir, 'temporal');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ -e '${marker}' ]; then echo 'broken on purpose' >&2; exit 3; fi\nexec '${temporalExecutable()}' "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VIS_API_KEY: '',
+      VIR_DEBUG: '',
+      VIR_LOG_LEVEL: 'info',
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+      TEMPORAL_CLI_PATH: wrapper,
+      VIR_DATA_DIR: dataDir,
+    };
+    env.VIR_SANDBOX_PORT = String(await freePort());
+    const dev = start(
+      ['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'],
+      env,
+      cleanups,
+    );
+    await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
+    const pidFile = devPidFilePath(dataDir);
+    const server = readDevPidFile(pidFile)!.temporal!;
+    cleanups.push(() => {
+      if (readProcess(server.pid)?.startTime === server.startTime) process.kill(-server.pgid, 'SIGKILL');
+    });
+    writeFileSync(marker, '');
+    process.kill(server.pid, 'SIGKILL');
+    const code = await Promise.race([
+      exitOf(dev.child),
+      new Promise<'still running'>((r) => setTimeout(() => r('still running'), 60_000)),
+    ]);
+    expect(code, dev.text()).toBe(1);
+    expect(dev.text()).toContain(
+      `the Temporal dev server (pid ${server.pid}) was killed by SIGKILL: restarting it`,
+    );
+    expect(dev.text()).toMatch(
+      /^vir: vir dev stops: the Temporal dev server could not be restarted \(Temporal dev server exited with 3 before it answered/m,
+    );
+    expect(existsSync(pidFile)).toBe(false);
+    expect(await portOpen(port)).toBe(false);
+  },
+  // vir dev up (180 s) and its exit after the failed restart (60 s), with room for the cleanups.
+  300_000,
+);

@@ -18,8 +18,10 @@ let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
 beforeAll(async () => {
-  // 40 calls a 4-second window: the run takes long enough to be interrupted.
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 40, minuteWindowMs: 4000 });
+  // 20 calls a 3-second window, and a run of 30 pages: its first window's calls are spent at
+  // once, so the run waits for the next window and outlives the Ctrl-C that follows its first
+  // progress line by at least that wait (no fixed sleep: the service's window holds it).
+  sandbox = await startTestSandbox({ rateLimitPerMinute: 20, minuteWindowMs: 3000 });
   h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'follow' });
 });
 
@@ -32,7 +34,7 @@ test('Ctrl-C on vir run says the run goes on; vir runs follow picks it up', asyn
   const file = join(h.dir, 'follow.yaml');
   writeFileSync(
     file,
-    `jobs:\n  - id: follow-me\n    kind: smoke\n    title: Follow me\n    country: United States\n    records: 6000\n    destination: ${join(h.dir, 'reports')}\n`,
+    `jobs:\n  - id: follow-me\n    kind: smoke\n    title: Follow me\n    country: United States\n    records: 3000\n    destination: ${join(h.dir, 'reports')}\n`,
   );
   const env = {
     ...process.env,
@@ -69,4 +71,5 @@ test('Ctrl-C on vir run says the run goes on; vir runs follow picks it up', asyn
   await expect(runCli(env, ['runs', 'follow', 'no-such-run'])).rejects.toThrow(
     'no run no-such-run (vir runs list shows the runs)',
   );
-}, 180_000);
+  // Two CLI processes and a run of two rate windows (~10 s loaded), with room for a loaded machine.
+}, 90_000);
