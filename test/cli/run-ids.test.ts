@@ -17,7 +17,7 @@ import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { runStamp, safeFileName, timeStamp } from '../../lib/names.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
-import { captureContext, uniqueName } from './helpers.js';
+import { captureContext, eventually, uniqueName } from './helpers.js';
 
 const ID = /^smoke-(.+)-(\d{8}-\d{6})-(\d{3})-([0-9a-f]{6})$/;
 
@@ -109,16 +109,23 @@ describe('five starts of one job in the same second', () => {
       expect(manifest.status).toBe('complete');
     }
 
-    // `vir runs list --job` finds all five (by the job's id prefix and the memo).
+    // `vir runs list --job` finds all five (by the job's id prefix and the memo), completed once
+    // the server's visibility store has caught up with the runs' ends (it lags them a little).
     const ctx = captureContext({
       TEMPORAL_ADDRESS: h.settings.temporalAddress,
       VIR_TASK_QUEUE: h.settings.taskQueue,
       VIR_LOG_LEVEL: 'silent',
     });
     try {
-      const rows = await listRuns(ctx.ctx, { job: job.id, limit: 10 });
+      const rows = await eventually(
+        async () => {
+          const listed = await listRuns(ctx.ctx, { job: job.id, limit: 10 });
+          return listed.length === 5 && listed.every((r) => r.status === 'COMPLETED') ? listed : undefined;
+        },
+        20_000,
+        'the five runs listed as completed',
+      );
       expect(rows.map((r) => r.workflowId).sort()).toEqual([...ids].sort());
-      expect(rows.every((r) => r.status === 'COMPLETED')).toBe(true);
     } finally {
       await ctx.ctx.close();
     }
