@@ -28,7 +28,8 @@ import type { DeliveryOutcome } from '../../activities/delivery/types.js';
 import { runDeliveryOf } from '../../activities/delivery/deliver.js';
 import { progressQuery, type RunProgress } from '../../workflows/progress.js';
 import type { JobRunInput, JobRunResult } from '../../workflows/engine.js';
-import { skippingWorker } from './time-skipping.js';
+import { afterAll, beforeAll } from 'vitest';
+import { skippingWorker, startTimeSkipping } from './time-skipping.js';
 
 // Activities are called by name with whatever the workflow passes: the stubs read only what they need.
 export type StubFn = (input: any) => unknown;
@@ -332,4 +333,34 @@ export async function stubWorker(env: TestWorkflowEnvironment) {
 /** Whether an operation pages. */
 export function paged(operation: OperationName): operation is PagedOperation {
   return (CATALOG[operation] as { paged?: boolean }).paged === true;
+}
+
+/**
+ * A test file's time-skipping server and stub worker, started before its tests and closed after
+ * them: `env` for the server's client, `use` for a fresh kit (as `stubWorker`'s).
+ *
+ * @example
+ * const stubs = stubBed();
+ * const kit = stubs.use({ total: 130 });
+ */
+export function stubBed() {
+  let env: TestWorkflowEnvironment | undefined;
+  let stubs: Awaited<ReturnType<typeof stubWorker>> | undefined;
+  beforeAll(async () => {
+    env = await startTimeSkipping();
+    stubs = await stubWorker(env);
+    // The timeout covers the Java test server's start (a JVM) and the worker's, on a busy machine.
+  }, 120_000);
+  afterAll(async () => {
+    await stubs?.close();
+    await env?.teardown();
+  });
+  return {
+    get env(): TestWorkflowEnvironment {
+      return env!;
+    },
+    use(options: StubOptions = {}): StubKit {
+      return stubs!.use(options);
+    },
+  };
 }

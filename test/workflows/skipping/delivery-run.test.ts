@@ -8,8 +8,7 @@
  * every destination again, object storage first. What each destination received is proven by
  * the senders' own tests against real servers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from 'vitest';
 import { parseJob } from '../../../config/jobs.js';
 import { DELIVERY_MAX_ATTEMPTS } from '../../../activities/types.js';
 import type { DeliveryOutcome } from '../../../activities/delivery/types.js';
@@ -19,8 +18,7 @@ import { fundMatchWorkflow } from '../../../jobs/fund-match/workflow.js';
 import type { FundMatchJob } from '../../../jobs/fund-match/job.js';
 import { redeliverRunWorkflow } from '../../../workflows/delivery.js';
 import { progressQuery } from '../../../workflows/progress.js';
-import { failure, stubWorker } from '../../helpers/stub-activities.js';
-import { startTimeSkipping } from '../../helpers/time-skipping.js';
+import { failure, stubBed } from '../../helpers/stub-activities.js';
 
 /** The job's destinations, in its order: ids email-1, webhook-1, s3-1, s3-2. */
 const DELIVERY = [
@@ -44,17 +42,7 @@ const smokeJob = (over: Record<string, unknown> = {}) =>
   }) as SmokeJob;
 
 describe('delivery on the time-skipping server', () => {
-  let env: TestWorkflowEnvironment;
-  let stubs: Awaited<ReturnType<typeof stubWorker>>;
-  beforeAll(async () => {
-    env = await startTimeSkipping();
-    stubs = await stubWorker(env);
-    // The timeout covers the Java test server's start (a JVM) and the worker's, on a busy machine.
-  }, 120_000);
-  afterAll(async () => {
-    await stubs?.close();
-    await env?.teardown();
-  });
+  const stubs = stubBed();
 
   /**
    * A deliverToDestination that records when each destination starts and ends. An S3 delivery
@@ -210,7 +198,7 @@ describe('delivery on the time-skipping server', () => {
       },
     });
     const manifestPath = '/stub/out/delivered-smoke/2026-11-26/manifest.json';
-    const delivery = await env.client.workflow.execute(redeliverRunWorkflow, {
+    const delivery = await stubs.env.client.workflow.execute(redeliverRunWorkflow, {
       taskQueue: kit.taskQueue,
       workflowId: `${kit.taskQueue}-redeliver`,
       args: [{ runWorkflowId: 'smoke-delivered-smoke-1', manifestPath }],

@@ -8,10 +8,9 @@
  * over. The credit budget is driven through the market report's data-agent questions (1 credit
  * each): a paid call the budget or the balance cannot pay for is refused before it is sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { parseJob } from '../../../config/jobs.js';
 import { smokeWorkflow } from '../../../jobs/smoke/workflow.js';
 import { marketReportWorkflow } from '../../../jobs/market-report/workflow.js';
@@ -19,8 +18,7 @@ import type { MarketReportJob } from '../../../jobs/market-report/job.js';
 import type { SmokeJob } from '../../../jobs/smoke/job.js';
 import { pageSearchWorkflow } from '../../../workflows/paging.js';
 import { progressQuery } from '../../../workflows/progress.js';
-import { apiFailure, failure, stubWorker, type StubOptions } from '../../helpers/stub-activities.js';
-import { startTimeSkipping } from '../../helpers/time-skipping.js';
+import { apiFailure, failure, stubBed, type StubOptions } from '../../helpers/stub-activities.js';
 
 const smokeJob = (over: Record<string, unknown> = {}) =>
   parseJob({
@@ -33,17 +31,7 @@ const smokeJob = (over: Record<string, unknown> = {}) =>
   }) as SmokeJob;
 
 describe('the run engine on the time-skipping server', () => {
-  let env: TestWorkflowEnvironment;
-  let stubs: Awaited<ReturnType<typeof stubWorker>>;
-  beforeAll(async () => {
-    env = await startTimeSkipping();
-    stubs = await stubWorker(env);
-    // The timeout covers the Java test server's start (a JVM) and the worker's, on a busy machine.
-  }, 120_000);
-  afterAll(async () => {
-    await stubs?.close();
-    await env?.teardown();
-  });
+  const stubs = stubBed();
 
   /** Runs a smoke job with stub activities; gives the result, the final progress and the kit. */
   async function runSmoke(options: StubOptions, job = smokeJob()) {
@@ -111,7 +99,7 @@ describe('the run engine on the time-skipping server', () => {
       api: {
         // Each page asks the run's progress before it answers: what the run had been told so far.
         search_startups: async (input) => {
-          const p = await env.client.workflow.getHandle(runId).query(progressQuery);
+          const p = await stubs.env.client.workflow.getHandle(runId).query(progressQuery);
           const offset = (input.params as { offset?: number }).offset ?? 0;
           seen.push({ offset, pages: p.pages, records: p.records, planned: p.callsPlanned });
           return {};
@@ -258,7 +246,7 @@ describe('the run engine on the time-skipping server', () => {
     // Here: what the new run does with the state the old one carried over.
     const kit = stubs.use({ total: 730, probe: false });
     const carried = Array.from({ length: 3 }, (_, i) => `runs/r/pages/startups-000${i}.json`);
-    const out = await env.client.workflow.execute(pageSearchWorkflow, {
+    const out = await stubs.env.client.workflow.execute(pageSearchWorkflow, {
       taskQueue: kit.taskQueue,
       workflowId: `${kit.taskQueue}-paging`,
       args: [

@@ -14,17 +14,15 @@
  * its build and render activities; and, where the kind pays, a budget too small for all of it
  * (the partial flags and reasons).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { creditsOf, type PaidOperation } from '../../../api/catalog.js';
 import { loadJobFile } from '../../../config/jobs.js';
 import { JOB_KINDS, type AnyJob } from '../../../jobs/registry.js';
 import type { AnyJobKind } from '../../../jobs/kind.js';
 import type { JobRunResult } from '../../../workflows/engine.js';
 import { progressQuery, type RunProgress } from '../../../workflows/progress.js';
-import { paged, stubWorker, type StubKit, type StubOptions } from '../../helpers/stub-activities.js';
-import { startTimeSkipping } from '../../helpers/time-skipping.js';
+import { paged, stubBed, type StubKit, type StubOptions } from '../../helpers/stub-activities.js';
 
 type Job = AnyJob & Record<string, any>;
 
@@ -324,17 +322,7 @@ async function exampleJob(kind: AnyJobKind): Promise<Job> {
 }
 
 describe('every registered kind on the time-skipping server', () => {
-  let env: TestWorkflowEnvironment;
-  let stubs: Awaited<ReturnType<typeof stubWorker>>;
-  beforeAll(async () => {
-    env = await startTimeSkipping();
-    stubs = await stubWorker(env);
-    // The timeout covers the Java test server's start (a JVM) and the worker's, on a busy machine.
-  }, 120_000);
-  afterAll(async () => {
-    await stubs?.close();
-    await env?.teardown();
-  });
+  const stubs = stubBed();
 
   it('every kind of the registry has a case here', () => {
     expect(Object.keys(CASES).sort()).toEqual(JOB_KINDS.map((k) => k.kind).sort());
