@@ -8,7 +8,9 @@
  * service's log shows.
  *
  * Each kill comes at the event: the phase's first request in the sandbox's log (paging,
- * enriching), or the run's progress saying the phase (building and rendering call no service).
+ * enriching), or, for building and rendering (which call no service), Temporal showing the
+ * phase's activity started on the worker (a progress that says the phase only proves the
+ * activity is scheduled: a kill before a worker took it costs nothing and proves nothing).
  * The sandbox answers each call after 200 to 800 ms, so a phase's calls are still in flight
  * when its first is logged.
  */
@@ -19,7 +21,7 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { WorkflowHandle } from '@temporalio/client';
-import { progressQuery } from '../../workflows/index.js';
+import proto from '@temporalio/proto';
 import { attemptsSeen, manifestAttempts } from '../helpers/attempts.js';
 import { runHistories } from '../helpers/histories.js';
 import { maskClock, reportDigest } from '../helpers/report-digest.js';
@@ -28,6 +30,7 @@ import { QUIET } from '../helpers/runner.js';
 import { killGroup, workerTestBed, type WorkerTestBed } from '../helpers/worker-process.js';
 
 const KEY = 'vis_live_sandbox_vc';
+const STARTED = proto.temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
 let sandbox: RunningSandbox;
 let bed: WorkerTestBed;
 
@@ -69,10 +72,19 @@ const PHASE_CALLS: Record<string, string[]> = {
   enriching: ['get_investor', 'get_startup'],
 };
 
+/** The activity of each phase that calls no service: the kill comes once a worker has started it. */
+const PHASE_ACTIVITY: Record<string, string> = {
+  building: 'buildMarketModel',
+  rendering: 'renderMarketReport',
+};
+
 /** How long a phase may take to come (a worker's start and the phases before it, under load). */
 const PHASE_WITHIN_MS = 120_000;
 
-/** Resolves once the run is in `phase`: its first call in the sandbox's log, or its progress says so. */
+/**
+ * Resolves once the run is in `phase`: its first call in the sandbox's log, or Temporal's view of
+ * the run (its pending activities) shows the phase's activity started by a worker.
+ */
 async function reached(handle: WorkflowHandle, phase: string, from: number): Promise<void> {
   const deadline = Date.now() + PHASE_WITHIN_MS;
   const calls = PHASE_CALLS[phase];
@@ -85,9 +97,12 @@ async function reached(handle: WorkflowHandle, phase: string, from: number): Pro
           .some((r) => calls.includes(r.operation))
       )
         return;
-    } else if ((await handle.query(progressQuery).catch(() => null))?.phase === phase) return;
+    } else {
+      const pending = (await handle.describe()).raw.pendingActivities ?? [];
+      if (pending.some((a) => a.activityType?.name === PHASE_ACTIVITY[phase] && a.state === STARTED)) return;
+    }
     if (Date.now() > deadline) throw new Error(`the run did not reach ${phase} within ${PHASE_WITHIN_MS} ms`);
-    await new Promise((r) => setTimeout(r, calls ? 5 : 20));
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
