@@ -7,7 +7,11 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/cluster/**'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    // Three test files at once on two cores: most end-to-end files spend their time waiting
+    // (heartbeat timeouts after a kill, the sandbox's latency, rate windows), so a third file
+    // fills the cores that two leave idle; the scratch space in memory (test/global-setup.ts)
+    // keeps the disk out of the way.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
