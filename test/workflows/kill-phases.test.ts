@@ -89,6 +89,7 @@ async function reached(handle: WorkflowHandle, phase: string, from: number): Pro
   const deadline = Date.now() + PHASE_WITHIN_MS;
   const calls = PHASE_CALLS[phase];
   for (;;) {
+    let pollMs = 5;
     if (calls) {
       if (
         sandbox
@@ -100,9 +101,12 @@ async function reached(handle: WorkflowHandle, phase: string, from: number): Pro
     } else {
       const pending = (await handle.describe()).raw.pendingActivities ?? [];
       if (pending.some((a) => a.activityType?.name === PHASE_ACTIVITY[phase] && a.state === STARTED)) return;
+      // While an earlier activity is pending (one the last kill cut off waits for its heartbeat
+      // timeout), the phase is seconds away: ask Temporal ten times a second, not two hundred.
+      if (pending.some((a) => a.activityType?.name !== PHASE_ACTIVITY[phase])) pollMs = 100;
     }
     if (Date.now() > deadline) throw new Error(`the run did not reach ${phase} within ${PHASE_WITHIN_MS} ms`);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
