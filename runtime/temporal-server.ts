@@ -94,8 +94,42 @@ export async function temporalAnswers(address: string, connectTimeoutMs: number)
   }
 }
 
-/** A free TCP port on the given host. */
+/** The kernel's range of ephemeral ports (what listen(0) and outgoing connections take), or null. */
+function ephemeralRange(): [number, number] | null {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return Number.isSafeInteger(low) && Number.isSafeInteger(high) ? [low!, high!] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The lowest port {@link freePort} picks from. */
+const PICK_FROM = 10_000;
+
+/**
+ * A free TCP port on the given host, for a process that binds it a moment later (the Temporal
+ * CLI, versitygw, `vir dev`). Picked at random below the kernel's ephemeral range when there is
+ * room (from 10000): a port listen(0) gives lies in that range, where any outgoing connection or
+ * another listen(0) on the machine can take it before the process binds it. Four test files at
+ * once hit that ("already in use" on a port found free a moment before).
+ */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const range = ephemeralRange();
+  if (range && range[0] - PICK_FROM >= 1_000) {
+    for (let i = 0; i < 50; i += 1) {
+      const port = PICK_FROM + Math.floor(Math.random() * (range[0] - PICK_FROM));
+      if (await portIsFree(host, port)) return port;
+    }
+  }
+  return ephemeralPort(host);
+}
+
+/** A port the kernel gives to listen(0), closed again. */
+function ephemeralPort(host: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.unref();
