@@ -102,6 +102,8 @@ describe('the sandbox under load', () => {
     const started = performance.now();
     const running = burst(CALLS);
 
+    // A time, not an event: the case is "my_account one second into a burst" (and the test
+    // checks below that the burst was still in flight when it was sent).
     await new Promise((resolve) => setTimeout(resolve, SEND_AFTER_MS));
     const answeredAtSend = answeredSince(logBefore);
     // Calls the sandbox has taken (their credits are reserved on arrival) and not yet answered.

@@ -204,6 +204,9 @@ describe('state stays on the main thread, exact under concurrency', () => {
         return r;
       }),
     );
+    // No event says the burst is queued in the sandbox (its log records answers, not arrivals):
+    // 300 ms lets 16 loopback requests arrive; the assertions below check the burst was still
+    // being answered when the other account's call came back.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const other = await callSandbox(sandbox, 'find_investors', {
       key: KEYS.startup,
