@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFailed, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { callsPerWindow, type RunningSandbox } from '../../sandbox/index.js';
@@ -66,6 +66,29 @@ test(
     );
     const started = Date.now();
     const handles = await Promise.all(jobs.map((job) => startJobRun(bed.client, bed.settings, job)));
+    // A clean-clone CI run once timed out here with no clue why (issue 28 names an account
+    // update that once held a run for 10 minutes): on failure, say where each run stood and
+    // what the workers and the service saw last.
+    onTestFailed(async () => {
+      for (const h of handles) {
+        const d = await h.describe().catch((err: unknown) => ({ raw: null, err }));
+        const pending = (d.raw?.pendingActivities ?? []).map(
+          (a) => `${a.activityType?.name} attempt ${a.attempt} ${a.lastFailure?.message ?? ''}`,
+        );
+        const children = (d.raw?.pendingChildren ?? []).map((c) => c.workflowId);
+        console.error(
+          `${h.workflowId}: pending ${JSON.stringify(pending)}, children ${JSON.stringify(children)}`,
+        );
+      }
+      const log = sandbox.requestLog();
+      console.error(`the service took ${log.length} calls; the last: ${JSON.stringify(log.slice(-3))}`);
+      for (const [i, w] of bed.workers.entries()) {
+        const out = (w as { output?: () => string }).output?.() ?? '';
+        console.error(
+          `worker ${i + 1} (exit ${w.exitCode ?? w.signalCode ?? 'running'}), its last output:\n${out.slice(-3000)}`,
+        );
+      }
+    });
     const results = await Promise.all(handles.map((h) => followRun(h, QUIET)));
     const seconds = (Date.now() - started) / 1000;
     expect(results.every((r) => !r.partial)).toBe(true);
