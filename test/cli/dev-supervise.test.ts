@@ -80,6 +80,18 @@ function warnings(text: string): string[] {
   return text.split('\n').filter((l) => l.includes('"level":40'));
 }
 
+/** Starts a headless `vir dev` (no mail, no S3, sandbox state in memory) and waits for it to run; its server from the pid file. */
+async function startDev(env: NodeJS.ProcessEnv, dataDir: string, cleanups: Cleanups) {
+  const dev = start(
+    ['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'],
+    env,
+    cleanups,
+  );
+  await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
+  const pidFile = devPidFilePath(dataDir);
+  return { dev, pidFile, server: readDevPidFile(pidFile)!.temporal! };
+}
+
 // The two tests are independent (their own vir dev, ports, data folder): they run at once.
 it.concurrent(
   'its Temporal server killed by SIGKILL: one line, a restart on the same port and file, a run completes, no flood',
@@ -105,14 +117,7 @@ it.concurrent(
       VIR_ACCOUNT_TASK_QUEUE: '',
     };
     for (const [k, v] of Object.entries(env)) if (v === '') delete env[k];
-    const dev = start(
-      ['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'],
-      env,
-      cleanups,
-    );
-    await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
-    const pidFile = devPidFilePath(dataDir);
-    const first = readDevPidFile(pidFile)!.temporal!;
+    const { dev, pidFile, server: first } = await startDev(env, dataDir, cleanups);
     const db = join(dataDir, 'temporal.sqlite');
     expect(first.argv).toContain(db);
     cleanups.push(() => {
@@ -208,14 +213,7 @@ it.concurrent(
       VIR_DATA_DIR: dataDir,
     };
     env.VIR_SANDBOX_PORT = String(await freePort());
-    const dev = start(
-      ['dev', '--headless', '--no-mail', '--no-s3', '--sandbox-state', 'memory'],
-      env,
-      cleanups,
-    );
-    await waitForText(dev, /Press Ctrl-C to stop\./, 180_000);
-    const pidFile = devPidFilePath(dataDir);
-    const server = readDevPidFile(pidFile)!.temporal!;
+    const { dev, pidFile, server } = await startDev(env, dataDir, cleanups);
     cleanups.push(() => {
       if (readProcess(server.pid)?.startTime === server.startTime) process.kill(-server.pgid, 'SIGKILL');
     });
