@@ -57,6 +57,58 @@ const ioLibraries = [
   '@modelcontextprotocol/sdk',
 ];
 
+/**
+ * The layers of the runner, lowest first. A folder imports only from the folders before it, so
+ * no import cycle can run between folders: `shared/` holds what workflows and activities both
+ * use (updates, signals, queries, failure types, activity inputs and outputs), activities import
+ * nothing from `workflows/`, and workflows import activities' types only (`import type`, the
+ * Temporal way: an activity's code never enters the workflow bundle). Tests, benchmarks, the
+ * sandbox and scripts sit outside the layers.
+ */
+const LAYERS = [
+  'lib',
+  'api',
+  'config',
+  'shared',
+  'reports',
+  'activities',
+  'workflows',
+  'jobs',
+  'runtime',
+  'cli',
+];
+
+/** The layering rule of one folder: every folder above it is out of reach. */
+function layerConfig(folder) {
+  const above = LAYERS.slice(LAYERS.indexOf(folder) + 1);
+  const patterns = above.map((upper) => ({
+    // Any relative path that steps up to the root and into the higher folder.
+    regex: `^(\\.\\./)+${upper}/`,
+    message: `${folder}/ sits below ${upper}/ in the layers (eslint.config.js): move what both need to a lower folder (shared/ for workflows and activities).`,
+  }));
+  const rule = (extra) => ({
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...patterns, ...extra] }],
+  });
+  const configs = [{ files: [`${folder}/**/*.ts`], rules: rule([]) }];
+  // Workflow code (the engine, and each kind's workflow and plan) reaches activities through
+  // their types only.
+  const workflowFiles = { workflows: ['workflows/**/*.ts'], jobs: ['jobs/*/workflow.ts', 'jobs/*/plan.ts'] }[
+    folder
+  ];
+  if (workflowFiles) {
+    const typesOnly = {
+      regex: '^(\\.\\./)+activities/',
+      allowTypeImports: true,
+      message: 'Workflows import activity types only (import type); shared values live in shared/.',
+    };
+    configs.push({
+      files: workflowFiles,
+      rules: rule([typesOnly, { ...typesOnly, regex: '^\\./activities\\.js$' }]),
+    });
+  }
+  return configs;
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'coverage/**', 'bench/out/**'] },
   js.configs.recommended,
@@ -107,7 +159,7 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'Workflows do no I/O: move this to an activity.' },
             {
-              group: ['**/activities/*', './activities.js', '!**/activities/types*'],
+              group: ['**/activities/*', './activities.js'],
               allowTypeImports: true,
               message: 'Workflows import activity types only (import type).',
             },
@@ -116,6 +168,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...LAYERS.flatMap(layerConfig),
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

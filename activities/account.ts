@@ -24,16 +24,11 @@ import {
   QueryNotAnsweredError,
   queryWhenReady,
 } from '../lib/temporal-errors.js';
-import type {
-  CallDecision,
-  CreditCaps,
-  CreditDecision,
-  DayCallsDecision,
-} from '../workflows/account-ledger.js';
+import type { CallDecision, CreditCaps, CreditDecision, DayCallsDecision } from '../shared/account.js';
 import {
   ACCOUNT_WORKFLOW_PREFIX,
+  ACCOUNT_WORKFLOW_TYPE,
   accountViewQuery,
-  accountWorkflow,
   acquireCallUpdate,
   callDoneSignal,
   releaseDayCallsSignal,
@@ -47,7 +42,7 @@ import {
   type ReserveCreditsRequest,
   type ReserveDayCallsRequest,
   type SettleCreditsRequest,
-} from '../workflows/account.js';
+} from '../shared/account.js';
 
 /** The account workflow's id for a key at a service: a hash, never the key. */
 export function accountIdOf(baseUrl: string, apiKey: string): string {
@@ -162,7 +157,7 @@ export class AccountLink {
   }
 
   #start() {
-    return new WithStartWorkflowOperation(accountWorkflow, {
+    return new WithStartWorkflowOperation(ACCOUNT_WORKFLOW_TYPE, {
       workflowId: this.options.accountId,
       taskQueue: this.options.taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -230,7 +225,7 @@ export class AccountLink {
   }
 
   async callDone(report: CallDoneReport): Promise<void> {
-    await this.options.client.workflow.signalWithStart(accountWorkflow, {
+    await this.options.client.workflow.signalWithStart(ACCOUNT_WORKFLOW_TYPE, {
       workflowId: this.options.accountId,
       taskQueue: this.options.taskQueue,
       args: [{}],
@@ -258,7 +253,7 @@ export class AccountLink {
   }
 
   async releaseDayCalls(runId: string): Promise<void> {
-    await this.options.client.workflow.signalWithStart(accountWorkflow, {
+    await this.options.client.workflow.signalWithStart(ACCOUNT_WORKFLOW_TYPE, {
       workflowId: this.options.accountId,
       taskQueue: this.options.taskQueue,
       args: [{}],

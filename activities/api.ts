@@ -37,7 +37,7 @@ import {
   type DailyLimitDetails,
   type RateLimitedDetails,
   type StoredCall,
-} from './types.js';
+} from '../shared/types.js';
 
 /** The part of the client the activity needs. */
 export type ApiCaller = Pick<VisClient, 'callDetailed'>;

@@ -8,7 +8,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { heartbeatNow } from './heartbeat.js';
-import { ATTEMPTS_DETAIL, type AttemptsDetail, type CallAttempts } from './types.js';
+import { ATTEMPTS_DETAIL, type AttemptsDetail, type CallAttempts } from '../shared/types.js';
 
 /** What the attempts of an activity so far sent and did not send (the heartbeat details). */
 export interface AttemptsSoFar {

@@ -13,7 +13,7 @@ import { safeFileName } from '../lib/names.js';
 import { headlineText } from '../reports/format.js';
 import type { AccountLink } from './account.js';
 import { contentTypeOf, destinationsRef, manifestDestinations } from './delivery/deliver.js';
-import type { DeliveryFigure } from './delivery/types.js';
+import type { DeliveryFigure } from '../shared/delivery.js';
 import type { Store } from './store.js';
 import type {
   FailedRunInput,
@@ -27,7 +27,7 @@ import type {
   SelectTopInput,
   StoreRef,
   StoredCall,
-} from './types.js';
+} from '../shared/types.js';
 
 /** Where a job's latest snapshot lives in the store. */
 export function snapshotRefOf(jobId: string): StoreRef {

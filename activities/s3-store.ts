@@ -36,7 +36,7 @@ import {
   type Store,
   type StoreFiles,
 } from './store.js';
-import type { StoreRef } from './types.js';
+import type { StoreRef } from '../shared/types.js';
 
 /** Where the S3 store is: a bucket and a key prefix (no leading or trailing slash; may be empty). */
 export interface S3StorePlace {

@@ -8,7 +8,7 @@ import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
-import type { StoreRef } from './types.js';
+import type { StoreRef } from '../shared/types.js';
 
 export interface Store {
   /** Writes a run's document `name` and returns its reference. Overwrites (idempotent for retries). */

@@ -12,7 +12,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import cliProgress from 'cli-progress';
-import type { AnyJob } from '../config/jobs.js';
+import type { AnyJob } from '../jobs/files.js';
 import type { Settings } from '../config/settings.js';
 import type { AnyJobKind } from '../jobs/kind.js';
 import { findKind } from '../jobs/registry.js';

@@ -11,7 +11,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { bucketNameProblem } from '../activities/delivery/schema.js';
+import { bucketNameProblem } from './destinations.js';
 
 /** Log levels (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -5,7 +5,7 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
-import { DeliverySchema, type Destination } from '../activities/delivery/schema.js';
+import { DeliverySchema, type Destination } from '../config/destinations.js';
 import { fieldOf } from '../lib/fields.js';
 
 export { fieldOf };
@@ -125,7 +125,7 @@ export function baseJobShape<K extends string, const F extends readonly [string,
       .optional(),
     /**
      * Where the run's reports are delivered once its manifest is written: email, chat webhook,
-     * object storage (activities/delivery/schema.ts). Secrets come from the environment only.
+     * object storage (config/destinations.ts). Secrets come from the environment only.
      */
     delivery: DeliverySchema.optional(),
   };

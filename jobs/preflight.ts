@@ -1,10 +1,10 @@
 /**
  * The checks a job goes through before any call that costs, in one place for the CLI (`vir run`,
- * `vir schedules apply`) and the run's first activity (`checkJob`, activities/check.ts): the
+ * `vir schedules apply`) and the run's first activity (`checkJob`, jobs/check.ts): the
  * kind's own (`preflight`: the files it reads, values the service would refuse) and the shared
  * ones (a webhook destination on another machine must be https unless it says `insecure: true`).
  */
-import { webhookUrlProblem } from '../activities/delivery/schema.js';
+import { webhookUrlProblem } from '../config/destinations.js';
 import type { BaseJob } from './base.js';
 import type { AnyJobKind, JobProblem } from './kind.js';
 

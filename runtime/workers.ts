@@ -16,7 +16,7 @@ import {
 import type { Logger } from 'pino';
 import proto from '@temporalio/proto';
 import { createApiActivities, type ApiCaller } from '../activities/api.js';
-import { createCheckActivities } from '../activities/check.js';
+import { createCheckActivities } from '../jobs/check.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { createDeliveryActivities } from '../activities/delivery/deliver.js';
 import { createRunActivities } from '../activities/run.js';

@@ -7,13 +7,15 @@
  * ledger per account and answers every worker and run from it.
  */
 
-import type { AccountCaps } from '../activities/types.js';
-
-/** Credit caps of the account; an absent cap is no cap. */
-export type CreditCaps = AccountCaps;
-
-export const CAP_PERIODS = ['day', 'week', 'month'] as const;
-export type CapPeriod = (typeof CAP_PERIODS)[number];
+import {
+  CAP_PERIODS,
+  type CallDecision,
+  type CallReport,
+  type CapPeriod,
+  type CreditCaps,
+  type CreditDecision,
+  type DayCallsDecision,
+} from '../shared/account.js';
 
 /** Credits a paid call holds until it is settled. */
 export interface CreditReservation {
@@ -119,32 +121,8 @@ export function periodStart(period: CapPeriod, ms: number): string {
 
 const PERIOD_WORD: Record<CapPeriod, string> = { day: 'a day', week: 'a week', month: 'a month' };
 
-/** What the service's headers said of one answer (null where a header was absent). */
-export interface CallReport {
-  limit: number | null;
-  remaining: number | null;
-  resetAt: number | null;
-  /** The day's calls left and its end, where the service tells them. */
-  dayRemaining?: number | null;
-  dayResetAt?: number | null;
-}
-
-export type CallDecision =
-  | { granted: true }
-  /** Not now: ask again at `retryAt`; `dayLimit` when the service's day is used up. */
-  | { granted: false; retryAt: number; dayLimit: boolean };
-
-export type CreditDecision =
-  | { granted: true }
-  /** Refused: a cap would be passed. */
-  | { granted: false; reason: string; period: CapPeriod }
-  /** Not yet: another paid call of the account is in flight; ask again at `retryAt`. */
-  | { granted: false; busy: true; retryAt: number };
-
 /** How soon a paid call waiting for another one in flight asks again. */
 export const BUSY_RETRY_MS = 200;
-
-export type DayCallsDecision = { granted: true } | { granted: false; retryAt: number; left: number };
 
 /** A per-account ledger of credits and calls. All methods take the time (ms) they act at. */
 export class AccountLedger {

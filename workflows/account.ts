@@ -12,26 +12,23 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import {
-  AccountLedger,
+  accountViewQuery,
+  acquireCallUpdate,
+  callDoneSignal,
   CAP_PERIODS,
-  type CallDecision,
-  type CallReport,
-  type CapPeriod,
-  type CreditCaps,
-  type CreditDecision,
-  type DayCallsDecision,
-  type LedgerState,
-} from './account-ledger.js';
+  releaseDayCallsSignal,
+  reservationBalanceQuery,
+  reserveCreditsUpdate,
+  reserveDayCallsUpdate,
+  settleCreditsUpdate,
+  type AccountView,
+} from '../shared/account.js';
+import { AccountLedger, type LedgerState } from './account-ledger.js';
 
-/** The id prefix of account workflows. */
-export const ACCOUNT_WORKFLOW_PREFIX = 'vir-account-';
 /** Continue as new past this many events (well below Temporal's warning at 10,240). */
 export const ACCOUNT_HISTORY_LIMIT = 4000;
 
@@ -39,66 +36,6 @@ export interface AccountInput {
   /** The ledger carried over from the previous run of the workflow (continue-as-new). */
   state?: LedgerState;
 }
-
-export interface ReserveCreditsRequest {
-  id: string;
-  jobId: string;
-  runId: string;
-  credits: number;
-  caps: CreditCaps;
-  ttlMs: number;
-}
-export interface SettleCreditsRequest {
-  id: string;
-  jobId: string;
-  credits: number;
-  /** The account's balance after the call, when the answer (or a balance read) told it. */
-  remaining?: number | null;
-}
-export interface AcquireCallRequest {
-  grantId: string;
-  runId: string;
-  perMinute: number;
-  perDay: number;
-}
-export interface CallDoneReport {
-  grantId: string;
-  report: CallReport | null;
-  counted: boolean;
-}
-export interface ReserveDayCallsRequest {
-  runId: string;
-  calls: number;
-  perDay: number;
-  ttlMs: number;
-}
-
-/** What `vir credits` shows of an account. */
-export interface AccountView {
-  at: number;
-  caps: CreditCaps;
-  /** Credits spent this day, week and month: the total and per job. */
-  spent: Record<CapPeriod, { total: number; byJob: Record<string, number> }>;
-  reserved: number;
-  calls: {
-    dayUsed: number;
-    dayEndsAt: number;
-    inFlight: number;
-    window: { resetAt: number; remaining: number } | null;
-  };
-}
-
-export const reserveCreditsUpdate = defineUpdate<CreditDecision, [ReserveCreditsRequest]>('reserveCredits');
-export const settleCreditsUpdate = defineUpdate<void, [SettleCreditsRequest]>('settleCredits');
-export const acquireCallUpdate = defineUpdate<CallDecision, [AcquireCallRequest]>('acquireCall');
-export const reserveDayCallsUpdate = defineUpdate<DayCallsDecision, [ReserveDayCallsRequest]>(
-  'reserveDayCalls',
-);
-export const callDoneSignal = defineSignal<[CallDoneReport]>('callDone');
-export const releaseDayCallsSignal = defineSignal<[{ runId: string }]>('releaseDayCalls');
-export const accountViewQuery = defineQuery<AccountView>('account');
-/** The balance the ledger knew when a paid call's reservation was granted. */
-export const reservationBalanceQuery = defineQuery<number | null, [string]>('reservationBalance');
 
 /** The account's view at `now`: spending per period and job, reservations, calls. */
 export function viewOf(ledger: AccountLedger, now: number): AccountView {

@@ -25,7 +25,7 @@ import {
   type DailyLimitDetails,
   type PaidCallAccount,
   type RateLimitedDetails,
-} from '../activities/types.js';
+} from '../shared/types.js';
 
 export const DEFAULT_API_TASK_QUEUE = 'vir-api';
 

@@ -10,9 +10,9 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DeliveryActivities } from '../activities/delivery/deliver.js';
-import type { DestinationKind } from '../activities/delivery/schema.js';
-import type { DeliveryOutcome, RunDelivery } from '../activities/delivery/types.js';
-import { DELIVERY_MAX_ATTEMPTS } from '../activities/types.js';
+import type { DestinationKind } from '../config/destinations.js';
+import type { DeliveryOutcome, RunDelivery } from '../shared/delivery.js';
+import { DELIVERY_MAX_ATTEMPTS } from '../shared/types.js';
 import { failureMessage } from './calls.js';
 
 /** The patch of the delivery step after the manifest. */

@@ -33,19 +33,19 @@ import {
   type PaidOperation,
 } from '../api/catalog.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
-import type { CheckActivities } from '../activities/check.js';
 import type { RunActivities } from '../activities/run.js';
 import type {
   AccountCaps,
   ApiCallOutput,
+  CheckActivities,
   JobIdentity,
   OperationAttempts,
   PaidCallAccount,
   RenderOutput,
   RunStats,
   StoreRef,
-} from '../activities/types.js';
-import type { RunDelivery } from '../activities/delivery/types.js';
+} from '../shared/types.js';
+import type { RunDelivery } from '../shared/delivery.js';
 import { CreditBudget } from './budget.js';
 import { deliverRun, DELIVERY } from './delivery.js';
 import {

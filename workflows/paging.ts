@@ -8,7 +8,7 @@
 import { continueAsNew, getExternalWorkflowHandle, patched, workflowInfo } from '@temporalio/workflow';
 import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
 import type { ParamsIn } from '../api/operations.js';
-import type { ApiCallOutput, CallAttempts, StoreRef } from '../activities/types.js';
+import type { ApiCallOutput, CallAttempts, StoreRef } from '../shared/types.js';
 import { createCaller } from './calls.js';
 import { dailyLimitWaitSignal, pageDoneSignal, PAGING_WAIT_PROGRESS } from './progress.js';
 

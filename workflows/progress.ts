@@ -5,7 +5,7 @@
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { OperationName } from '../api/operations.js';
-import type { CallAttempts, OperationAttempts } from '../activities/types.js';
+import type { CallAttempts, OperationAttempts } from '../shared/types.js';
 
 export interface RunProgress {
   /** What the run is doing; each job kind names its own phases (`paging`, `asking`, ...). */

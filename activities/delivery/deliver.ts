@@ -23,13 +23,13 @@ import { redactText } from '../../api/redact.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
 import type { Store } from '../store.js';
-import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../types.js';
+import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../../shared/types.js';
 import { buildRunEmail, sendRunEmail } from './email.js';
 import { EmailTransientError, isEmailError } from './email-errors.js';
 import { presignedUrls, s3ClientFromEnv, uploadRunFiles, withEnvEndpoint } from './s3.js';
-import type { Destination } from './schema.js';
+import type { Destination } from '../../config/destinations.js';
 import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
-import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from './types.js';
+import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from '../../shared/delivery.js';
 import { deliverWebhook, webhookTarget } from './webhook.js';
 
 /** How long a pre-signed link in an email or a chat message works: 7 days, SigV4's longest. */

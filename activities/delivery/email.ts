@@ -22,10 +22,10 @@ import { fieldOf } from '../../lib/fields.js';
 import { redactText } from '../../api/redact.js';
 import { EmailDestinationError, EmailRejectedError, EmailTransientError } from './email-errors.js';
 import type { EmailError } from './email-errors.js';
-import { EMAIL_DEFAULTS, EmailDestinationSchema, MB, parseMailbox, SUBJECT_PLACEHOLDERS } from './schema.js';
-import type { EmailDestination } from './schema.js';
+import { EMAIL_DEFAULTS, EmailDestinationSchema, MB, parseMailbox, SUBJECT_PLACEHOLDERS } from '../../config/destinations.js';
+import type { EmailDestination } from '../../config/destinations.js';
 import type { EmailTransport } from './smtp-settings.js';
-import type { DeliveryFile, DeliveryOutcome, DeliverySummary } from './types.js';
+import type { DeliveryFile, DeliveryOutcome, DeliverySummary } from '../../shared/delivery.js';
 
 export { EMAIL_DEFAULTS, EmailDestinationSchema, MB, SUBJECT_PLACEHOLDERS };
 export type { EmailDestination };

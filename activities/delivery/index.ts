@@ -1,5 +1,5 @@
 /** Delivery of a run's reports: email, chat webhook, object storage. */
-export type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary } from './types.js';
+export type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary } from '../../shared/delivery.js';
 export {
   EMAIL_DEFAULTS,
   EmailDestinationSchema,
@@ -115,5 +115,5 @@ export type {
   S3Object,
   UploadOptions,
 } from './s3.js';
-export { DESTINATION_KINDS, DeliverySchema } from './schema.js';
-export type { Destination, DestinationKind } from './schema.js';
+export { DESTINATION_KINDS, DeliverySchema } from '../../config/destinations.js';
+export type { Destination, DestinationKind } from '../../config/destinations.js';

@@ -41,10 +41,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { fieldOf } from '../../lib/fields.js';
 import { safeFileName } from '../../lib/names.js';
-import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from './schema.js';
-import type { S3Destination } from './schema.js';
+import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from '../../config/destinations.js';
+import type { S3Destination } from '../../config/destinations.js';
 import { SettingsError } from '../../config/settings.js';
-import type { DeliveryFile, DeliveryOutcome } from './types.js';
+import type { DeliveryFile, DeliveryOutcome } from '../../shared/delivery.js';
 
 export { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema };
 export type { S3Destination };

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { SMTPSentMessageInfo, SMTPTransportOptions, Transporter } from 'nodemailer';
 import { SettingsError } from '../../config/settings.js';
-import { parseMailbox } from './schema.js';
+import { parseMailbox } from '../../config/destinations.js';
 
 export { parseMailbox };
 

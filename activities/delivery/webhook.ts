@@ -31,9 +31,9 @@ import {
   WEBHOOK_DEFAULTS,
   WebhookDestinationSchema,
   webhookUrlProblem,
-} from './schema.js';
-import type { WebhookDestination, WebhookDestinationInput } from './schema.js';
-import type { DeliveryFigure, DeliveryOutcome, DeliverySummary } from './types.js';
+} from '../../config/destinations.js';
+import type { WebhookDestination, WebhookDestinationInput } from '../../config/destinations.js';
+import type { DeliveryFigure, DeliveryOutcome, DeliverySummary } from '../../shared/delivery.js';
 
 export { DEFAULT_WEBHOOK_SECRET_ENV, WEBHOOK_DEFAULTS, WebhookDestinationSchema };
 export type { WebhookDestination, WebhookDestinationInput };

@@ -6,14 +6,14 @@
  * of the month at their current plans.
  */
 import type { Command } from 'commander';
-import { loadJobFile, type AnyJob } from '../../config/jobs.js';
+import { loadJobFile, type AnyJob } from '../../jobs/files.js';
 import { serviceClient } from '../../runtime/service.js';
 import { readAccount } from '../../api/read.js';
 import { AccountLink, accountIdOf, tighterCaps } from '../../activities/account.js';
 import { requireApiKey, type Settings } from '../../config/settings.js';
 import { nextMonthStart, scheduledRunsBetween } from '../../jobs/schedule-runs.js';
-import type { AccountView } from '../../workflows/account.js';
-import type { CreditCaps } from '../../workflows/account-ledger.js';
+import type { AccountView } from '../../shared/account.js';
+import type { CreditCaps } from '../../shared/account.js';
 import type { CliContext } from '../context.js';
 import { kindOf } from '../run-job.js';
 import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';

@@ -7,11 +7,11 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { findJob, loadJobFile, type AnyJob } from '../../config/jobs.js';
+import { findJob, loadJobFile, type AnyJob } from '../../jobs/files.js';
 import { DEMO_JOB, JOB_KINDS } from '../../jobs/registry.js';
 import { startLocalStack } from '../../runtime/local-stack.js';
 import type { JobRunResult } from '../../workflows/engine.js';
-import type { RunDelivery } from '../../activities/delivery/types.js';
+import type { RunDelivery } from '../../shared/delivery.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';

@@ -16,7 +16,7 @@ import { CliError } from '../errors.js';
 import { positiveIntOption } from '../options.js';
 import { deliveryLines, followOrLetGo } from './run.js';
 import { failureManifestPath } from '../run-job.js';
-import type { RunDelivery } from '../../activities/delivery/types.js';
+import type { RunDelivery } from '../../shared/delivery.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
 import { failureReason } from '../../workflows/failure.js';

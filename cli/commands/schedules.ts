@@ -5,7 +5,7 @@
  */
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { loadJobFile } from '../../config/jobs.js';
+import { loadJobFile } from '../../jobs/files.js';
 import { refuseBadJobs } from '../job-checks.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { MONTHS, ScheduleOverlapPolicy, type CalendarSpec, type ScheduleOptions } from '@temporalio/client';
-import type { AnyJob, JobCalendar, OverlapPolicy } from '../../config/jobs.js';
+import type { AnyJob, JobCalendar, OverlapPolicy } from '../../jobs/files.js';
 import type { Settings } from '../../config/settings.js';
 import { jobWorkflowIdBase, kindOf } from '../run-job.js';
 /** The memo value that marks a schedule as managed by `vir schedules apply`. */

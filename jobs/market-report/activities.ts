@@ -3,7 +3,7 @@
  * comparison to the previous run) and the rendered workbook and PDF.
  */
 import { keepRenderedFiles, outputFolder, readPreviousSnapshot, runOpening } from '../../activities/run.js';
-import type { RenderOutput } from '../../activities/types.js';
+import type { RenderOutput } from '../../shared/types.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
 import { compare, readAnswers, readCountry, snapshotOf, weekFigures, type RunSnapshot } from './data.js';

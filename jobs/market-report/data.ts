@@ -27,7 +27,7 @@ import {
   type ReadRecord,
 } from '../../api/read.js';
 import type { Store } from '../../activities/store.js';
-import type { StoreRef, StoredCall } from '../../activities/types.js';
+import type { StoreRef, StoredCall } from '../../shared/types.js';
 import type { AnswerRef, CountryRefs } from './types.js';
 
 /** What the next run compares against. */

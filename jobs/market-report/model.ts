@@ -11,7 +11,7 @@ import type {
   WeekRound,
 } from './report/model.js';
 import type { AnswerData, CountryComparison, CountryData, CountryWeekData, RunSnapshot } from './data.js';
-import type { RunStats } from '../../activities/types.js';
+import type { RunStats } from '../../shared/types.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

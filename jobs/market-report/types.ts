@@ -2,7 +2,7 @@
  * Inputs and outputs of the market report's own activities. Pure types: the workflow imports
  * them with `import type`.
  */
-import type { RunStats, StoreRef } from '../../activities/types.js';
+import type { RunStats, StoreRef } from '../../shared/types.js';
 import type { MarketReportJob } from './job.js';
 
 /** Store references of everything a market-report run fetched, per country. */

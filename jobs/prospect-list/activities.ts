@@ -6,7 +6,7 @@
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
-import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../activities/types.js';
+import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../shared/types.js';
 import { absentFields, readPage, STARTUP_FIELDS } from '../../api/read.js';
 import type { KindActivityDeps } from '../kind.js';
 import { putChunk, putChunks, readChunks } from './chunks.js';

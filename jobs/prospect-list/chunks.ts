@@ -3,7 +3,7 @@
  * back as a stream, so a 100,000-row list is never one document nor held twice.
  */
 import type { Store } from '../../activities/store.js';
-import type { StoreRef } from '../../activities/types.js';
+import type { StoreRef } from '../../shared/types.js';
 
 /** Rows in one stored chunk. */
 export const CHUNK_ROWS = 1000;

@@ -4,7 +4,7 @@
  * brief and the workbook's Summary sheet are drawn from. Rows are kept in the store in chunks
  * (claim check) and read back one chunk at a time, so no step holds a 100,000-row list twice.
  */
-import type { RunStats, StoreRef } from '../../activities/types.js';
+import type { RunStats, StoreRef } from '../../shared/types.js';
 import type { CrmProfile, ProspectListJob } from './job.js';
 
 /** One company of the list. Fields the service did not give are null (or empty lists). */

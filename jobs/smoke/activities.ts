@@ -9,7 +9,7 @@ import {
   STARTUP_FIELDS,
 } from '../../api/read.js';
 import { keepRenderedFiles, runOpening } from '../../activities/run.js';
-import type { RenderOutput, StoreRef, StoredCall } from '../../activities/types.js';
+import type { RenderOutput, StoreRef, StoredCall } from '../../shared/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
 import { formatInt } from '../../reports/format.js';

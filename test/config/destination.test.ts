@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { destinationRoot } from '../../activities/run.js';
-import { JobFileError, parseJobFile } from '../../config/jobs.js';
+import { JobFileError, parseJobFile } from '../../jobs/files.js';
 import { loadSettings } from '../../config/settings.js';
 import { runCli } from '../cli/helpers.js';
 

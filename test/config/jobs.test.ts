@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { JobFileError, loadJobFile, parseJobFile } from '../../config/jobs.js';
+import { JobFileError, loadJobFile, parseJobFile } from '../../jobs/files.js';
 import { parseMarketReportJob, type MarketReportJob } from '../../jobs/market-report/index.js';
 import { listJobFiles } from '../../cli/commands/run.js';
 import { JOB_KINDS } from '../../jobs/registry.js';

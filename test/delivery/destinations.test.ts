@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeliverySchema } from '../../activities/delivery/schema.js';
-import { parseJobFile } from '../../config/jobs.js';
+import { DeliverySchema } from '../../config/destinations.js';
+import { parseJobFile } from '../../jobs/files.js';
 
 function problems(input: unknown): string[] {
   const parsed = DeliverySchema.safeParse(input);

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { webhookIdempotencyKey } from '../../activities/delivery/index.js';
-import type { RunDelivery } from '../../activities/delivery/types.js';
+import type { RunDelivery } from '../../shared/delivery.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { JobRunResult } from '../../workflows/engine.js';

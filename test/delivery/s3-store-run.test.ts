@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { RunDelivery } from '../../activities/delivery/types.js';
+import type { RunDelivery } from '../../shared/delivery.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { safeFileName } from '../../lib/names.js';

@@ -2,7 +2,7 @@
  * The outside witness of a run's attempts: what the sandbox's request log saw, per operation,
  * in the shape of the manifest's `calls.attempts.byOperation`.
  */
-import type { OperationAttempts } from '../../activities/types.js';
+import type { OperationAttempts } from '../../shared/types.js';
 import type { SandboxRequest } from '../../sandbox/index.js';
 
 /** Requests per operation as the service saw them: a 200 the caller got succeeded, anything else failed. */

@@ -4,7 +4,7 @@
  * and the headline is one line of at most HEADLINE_MAX_CHARS characters.
  */
 import { expect, vi } from 'vitest';
-import type { DeliveryFigure } from '../../activities/delivery/types.js';
+import type { DeliveryFigure } from '../../shared/delivery.js';
 import { HEADLINE_MAX_CHARS } from '../../reports/format.js';
 import { ReportPdf } from '../../reports/pdf/index.js';
 import type { KeyFigure } from '../../reports/pdf/index.js';

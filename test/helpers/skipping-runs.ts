@@ -19,7 +19,7 @@ import {
   type ApiCallInput,
   type ApiCallOutput,
   type DailyLimitDetails,
-} from '../../activities/types.js';
+} from '../../shared/types.js';
 import { VisClient } from '../../api/client.js';
 import { startJobRun } from '../../cli/run-job.js';
 import type { AnyJob } from '../../jobs/registry.js';

@@ -23,8 +23,8 @@ import {
   type ApiCallInput,
   type ApiCallOutput,
   type RenderOutput,
-} from '../../activities/types.js';
-import type { DeliveryOutcome } from '../../activities/delivery/types.js';
+} from '../../shared/types.js';
+import type { DeliveryOutcome } from '../../shared/delivery.js';
 import { runDeliveryOf } from '../../activities/delivery/deliver.js';
 import { progressQuery, type RunProgress } from '../../workflows/progress.js';
 import type { JobRunInput, JobRunResult } from '../../workflows/engine.js';
@@ -184,7 +184,7 @@ export function stubKit(
     finalizeRun: (input: { render: RenderOutput }) => ({
       manifestPath: `${input.render.outDir}/manifest.json`,
     }),
-    // The job's checks (activities/check.ts).
+    // The job's checks (jobs/check.ts).
     checkJob: () => undefined,
     // Delivery (activities/delivery/deliver.ts): every destination accepts.
     deliverToDestination: ({ destination }: { destination: string }): DeliveryOutcome => ({

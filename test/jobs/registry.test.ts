@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LocalStore } from '../../activities/store.js';
-import { loadJobFile } from '../../config/jobs.js';
+import { loadJobFile } from '../../jobs/files.js';
 import type { AnyJobKind } from '../../jobs/kind.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES, findKind } from '../../jobs/registry.js';
 import { jobActivities } from '../../runtime/workers.js';

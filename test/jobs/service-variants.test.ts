@@ -16,7 +16,7 @@ import { VisClient } from '../../api/client.js';
 import { readAccount } from '../../api/read.js';
 import { snapshotRefOf } from '../../activities/run.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
-import { parseJob } from '../../config/jobs.js';
+import { parseJob } from '../../jobs/files.js';
 import type { MarketReportModel } from '../../jobs/market-report/report/model.js';
 import { JOB_KINDS, DEMO_JOB, type AnyJob } from '../../jobs/registry.js';
 import { normalizeChart } from '../../reports/charts/index.js';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { parseJobFile } from '../../config/jobs.js';
+import { parseJobFile } from '../../jobs/files.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { AccountLink, accountIdOf } from '../../activities/account.js';

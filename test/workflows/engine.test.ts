@@ -6,7 +6,7 @@
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { describe, expect, test } from 'vitest';
 import { toActivityFailure } from '../../activities/api.js';
-import { DAILY_LIMIT_FAILURE, type DailyLimitDetails } from '../../activities/types.js';
+import { DAILY_LIMIT_FAILURE, type DailyLimitDetails } from '../../shared/types.js';
 import { CATALOG, creditsOf, pageSizeOf } from '../../api/catalog.js';
 import {
   InsufficientCreditsError,

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { VisClient } from '../../../api/client.js';
 import type { OperationName, ParamsIn } from '../../../api/operations.js';
-import type { RunStats, StoredCall } from '../../../activities/types.js';
+import type { RunStats, StoredCall } from '../../../shared/types.js';
 import { parseMarketReportJob } from '../../../jobs/market-report/index.js';
 import { readAnswer, readCountryCalls, type CountryCalls } from '../../../jobs/market-report/data.js';
 import { toMarketReportModel } from '../../../jobs/market-report/model.js';

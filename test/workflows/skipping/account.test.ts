@@ -12,14 +12,16 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import {
+  ACCOUNT_WORKFLOW_TYPE,
   accountViewQuery,
-  accountWorkflow,
   acquireCallUpdate,
   callDoneSignal,
   releaseDayCallsSignal,
   reserveDayCallsUpdate,
-} from '../../../workflows/account.js';
-import { RESET_MARGIN_MS, type CallDecision, type CallReport } from '../../../workflows/account-ledger.js';
+} from '../../../shared/account.js';
+import { accountWorkflow } from '../../../workflows/account.js';
+import { type CallDecision, type CallReport } from '../../../shared/account.js';
+import { RESET_MARGIN_MS } from '../../../workflows/account-ledger.js';
 import { skippingWorker, startTimeSkipping } from '../../helpers/time-skipping.js';
 
 /** The time-skipping test server's start (and the sandbox's), with margin for a loaded machine. */
@@ -43,6 +45,10 @@ describe('the account workflow on the time-skipping server', () => {
     worker?.shutdown();
     await running;
     await env?.teardown();
+  });
+
+  it('is started by the type name the link uses (activities never import workflow code)', () => {
+    expect(accountWorkflow.name).toBe(ACCOUNT_WORKFLOW_TYPE);
   });
 
   const start = (id: string) =>

@@ -9,9 +9,9 @@
  * the senders' own tests against real servers.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJob } from '../../../config/jobs.js';
-import { DELIVERY_MAX_ATTEMPTS } from '../../../activities/types.js';
-import type { DeliveryOutcome } from '../../../activities/delivery/types.js';
+import { parseJob } from '../../../jobs/files.js';
+import { DELIVERY_MAX_ATTEMPTS } from '../../../shared/types.js';
+import type { DeliveryOutcome } from '../../../shared/delivery.js';
 import { smokeWorkflow } from '../../../jobs/smoke/workflow.js';
 import type { SmokeJob } from '../../../jobs/smoke/job.js';
 import { fundMatchWorkflow } from '../../../jobs/fund-match/workflow.js';

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
-import { parseJob } from '../../../config/jobs.js';
+import { parseJob } from '../../../jobs/files.js';
 import { smokeWorkflow } from '../../../jobs/smoke/workflow.js';
 import { marketReportWorkflow } from '../../../jobs/market-report/workflow.js';
 import type { MarketReportJob } from '../../../jobs/market-report/job.js';

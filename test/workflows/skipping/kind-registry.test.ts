@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { creditsOf, type PaidOperation } from '../../../api/catalog.js';
-import { loadJobFile } from '../../../config/jobs.js';
+import { loadJobFile } from '../../../jobs/files.js';
 import { JOB_KINDS, type AnyJob } from '../../../jobs/registry.js';
 import type { AnyJobKind } from '../../../jobs/kind.js';
 import type { JobRunResult } from '../../../workflows/engine.js';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { ApiCallInput, ApiCallOutput } from '../../../activities/types.js';
-import { DAILY_LIMIT_FAILURE } from '../../../activities/types.js';
+import type { ApiCallInput, ApiCallOutput } from '../../../shared/types.js';
+import { DAILY_LIMIT_FAILURE } from '../../../shared/types.js';
 import { pageSearchWorkflow, type PagingInput } from '../../../workflows/paging.js';
 import { skippingWorker, startTimeSkipping } from '../../helpers/time-skipping.js';
 

@@ -27,7 +27,7 @@ import {
   type ApiCallOutput,
   type RenderOutput,
   type RunStats,
-} from '../../../activities/types.js';
+} from '../../../shared/types.js';
 import { parseFundMatchJob } from '../../../jobs/fund-match/index.js';
 import { fundMatchWorkflow } from '../../../jobs/fund-match/workflow.js';
 import { parseProspectListJob } from '../../../jobs/prospect-list/index.js';

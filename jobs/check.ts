@@ -5,9 +5,9 @@
  * and the reason.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { AnyJobKind } from '../jobs/kind.js';
-import { describeProblems, preflightProblems } from '../jobs/preflight.js';
-import type { JobIdentity } from './types.js';
+import type { AnyJobKind } from './kind.js';
+import { describeProblems, preflightProblems } from './preflight.js';
+import type { CheckActivities, JobIdentity } from '../shared/types.js';
 
 /** The failure type of a job refused by its checks (not retried: the job must change). */
 export const JOB_CHECK_FAILED = 'job_check_failed';
@@ -19,7 +19,7 @@ export const JOB_CHECK_FAILED = 'job_check_failed';
  * const acts = createCheckActivities(JOB_KINDS);
  * await acts.checkJob({ job }); // throws a non-retryable ApplicationFailure naming the field
  */
-export function createCheckActivities(kinds: readonly AnyJobKind[]) {
+export function createCheckActivities(kinds: readonly AnyJobKind[]): CheckActivities {
   return {
     /**
      * Checks the job before its run spends anything; a problem is a non-retryable
@@ -40,5 +40,3 @@ export function createCheckActivities(kinds: readonly AnyJobKind[]) {
     },
   };
 }
-
-export type CheckActivities = ReturnType<typeof createCheckActivities>;

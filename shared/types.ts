@@ -5,8 +5,8 @@
  */
 import type { Result } from '../api/envelope.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
-import type { Destination } from './delivery/schema.js';
-import type { DeliveryFigure } from './delivery/types.js';
+import type { Destination } from '../config/destinations.js';
+import type { DeliveryFigure } from './delivery.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
@@ -222,4 +222,12 @@ export interface FinalizeOutput {
 export interface SelectTopInput {
   refs: StoreRef[];
   n: number;
+}
+
+/**
+ * The job's checks, the run's first activity (jobs/check.ts implements them for the registered
+ * kinds): a refused job fails with a non-retryable failure naming the field.
+ */
+export interface CheckActivities {
+  checkJob(input: { job: JobIdentity }): Promise<void>;
 }

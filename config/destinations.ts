@@ -18,7 +18,7 @@
  *   - s3: { bucket: vir-reports, prefix: weekly }
  */
 import { z } from 'zod';
-import { insecureUrlProblem } from '../../lib/urls.js';
+import { insecureUrlProblem } from '../lib/urls.js';
 
 // ---------------------------------------------------------------------------------------------
 // Mailboxes
