@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { LocalStore } from '../activities/store.js';
-import type { RunStats } from '../activities/types.js';
+import type { RunStats } from '../shared/types.js';
 import { CHUNK_ROWS, putChunk, readChunks } from '../jobs/prospect-list/chunks.js';
 import { writeProspectCsvs } from '../jobs/prospect-list/csv.js';
 import { CRM_PROFILES } from '../jobs/prospect-list/job.js';

@@ -29,7 +29,13 @@ import { EmailTransientError, isEmailError } from './email-errors.js';
 import { presignedUrls, s3ClientFromEnv, uploadRunFiles, withEnvEndpoint } from './s3.js';
 import type { Destination } from '../../config/destinations.js';
 import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
-import type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary, RunDelivery } from '../../shared/delivery.js';
+import type {
+  DeliveryFigure,
+  DeliveryFile,
+  DeliveryOutcome,
+  DeliverySummary,
+  RunDelivery,
+} from '../../shared/delivery.js';
 import { deliverWebhook, webhookTarget } from './webhook.js';
 
 /** How long a pre-signed link in an email or a chat message works: 7 days, SigV4's longest. */

@@ -22,7 +22,13 @@ import { fieldOf } from '../../lib/fields.js';
 import { redactText } from '../../api/redact.js';
 import { EmailDestinationError, EmailRejectedError, EmailTransientError } from './email-errors.js';
 import type { EmailError } from './email-errors.js';
-import { EMAIL_DEFAULTS, EmailDestinationSchema, MB, parseMailbox, SUBJECT_PLACEHOLDERS } from '../../config/destinations.js';
+import {
+  EMAIL_DEFAULTS,
+  EmailDestinationSchema,
+  MB,
+  parseMailbox,
+  SUBJECT_PLACEHOLDERS,
+} from '../../config/destinations.js';
 import type { EmailDestination } from '../../config/destinations.js';
 import type { EmailTransport } from './smtp-settings.js';
 import type { DeliveryFile, DeliveryOutcome, DeliverySummary } from '../../shared/delivery.js';

@@ -1,5 +1,10 @@
 /** Delivery of a run's reports: email, chat webhook, object storage. */
-export type { DeliveryFigure, DeliveryFile, DeliveryOutcome, DeliverySummary } from '../../shared/delivery.js';
+export type {
+  DeliveryFigure,
+  DeliveryFile,
+  DeliveryOutcome,
+  DeliverySummary,
+} from '../../shared/delivery.js';
 export {
   EMAIL_DEFAULTS,
   EmailDestinationSchema,

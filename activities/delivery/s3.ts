@@ -41,7 +41,11 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { fieldOf } from '../../lib/fields.js';
 import { safeFileName } from '../../lib/names.js';
-import { bucketNameProblem, S3DestinationFieldsSchema, S3DestinationSchema } from '../../config/destinations.js';
+import {
+  bucketNameProblem,
+  S3DestinationFieldsSchema,
+  S3DestinationSchema,
+} from '../../config/destinations.js';
 import type { S3Destination } from '../../config/destinations.js';
 import { SettingsError } from '../../config/settings.js';
 import type { DeliveryFile, DeliveryOutcome } from '../../shared/delivery.js';
