@@ -18,19 +18,30 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
+import { Semaphore } from 'async-mutex';
+import { PermitBlocks } from './permits.js';
 import {
   isDeadlineExceeded,
   isUpdateOverload,
   QueryNotAnsweredError,
   queryWhenReady,
 } from '../lib/temporal-errors.js';
-import type { CallDecision, CreditCaps, CreditDecision, DayCallsDecision } from '../shared/account.js';
+import type {
+  CallDecision,
+  CreditCaps,
+  CreditDecision,
+  DayCallsDecision,
+  PermitsDecision,
+  PermitsReport,
+} from '../shared/account.js';
 import {
   ACCOUNT_WORKFLOW_PREFIX,
   ACCOUNT_WORKFLOW_TYPE,
   accountViewQuery,
   acquireCallUpdate,
+  acquirePermitsUpdate,
   callDoneSignal,
+  permitsReportSignal,
   releaseDayCallsSignal,
   reservationBalanceQuery,
   reserveCreditsUpdate,
@@ -38,6 +49,7 @@ import {
   settleCreditsUpdate,
   type AccountView,
   type AcquireCallRequest,
+  type AcquirePermitsRequest,
   type CallDoneReport,
   type ReserveCreditsRequest,
   type ReserveDayCallsRequest,
@@ -76,46 +88,6 @@ export const ACCOUNT_MAX_IN_FLIGHT = 8;
 export const ACCOUNT_OVERLOAD_BUDGET_MS = 60_000;
 /** The longest backoff between two sends of a refused update. */
 const OVERLOAD_MAX_BACKOFF_MS = 2_000;
-/** A counting semaphore: at most `limit` holders at once, the others wait in order. */
-export class Semaphore {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new RangeError(`a semaphore's limit must be a whole number >= 1, got ${limit}`);
-    this.#free = limit;
-  }
-
-  /** Holders now. */
-  get held(): number {
-    return this.limit - this.#free;
-  }
-
-  async acquire(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free -= 1;
-      return;
-    }
-    await new Promise<void>((r) => this.#waiting.push(r));
-  }
-
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#free = Math.min(this.limit, this.#free + 1);
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      this.release();
-    }
-  }
-}
-
 export interface AccountLinkOptions {
   client: Client;
   /** Task queue the account workflow runs on (every worker polls it). */
@@ -132,14 +104,37 @@ export interface AccountLinkOptions {
   overloadBudgetMs?: number;
   /** How long one send of an update may take (default {@link ACCOUNT_UPDATE_DEADLINE_MS}). */
   updateDeadlineMs?: number;
+  /**
+   * How calls get their permits (VIR_ACCOUNT_PERMITS): `block` (the default) in blocks, one
+   * update for the calls a run has waiting; `call`, the design before it, one update and one
+   * signal per call (the benchmark measures both).
+   */
+  permits?: AccountPermits;
 }
+
+/** How calls get their permits from the account workflow. */
+export type AccountPermits = 'block' | 'call';
+export const ACCOUNT_PERMITS: readonly AccountPermits[] = ['block', 'call'];
 
 export class AccountLink {
   readonly #slots: Semaphore;
+  readonly #limit: number;
   #hung = 0;
+  /** The worker's permits in blocks (null: one update per call, `permits: 'call'`). */
+  readonly blocks: PermitBlocks | null;
 
   constructor(readonly options: AccountLinkOptions) {
-    this.#slots = new Semaphore(options.maxInFlight ?? ACCOUNT_MAX_IN_FLIGHT);
+    this.#limit = options.maxInFlight ?? ACCOUNT_MAX_IN_FLIGHT;
+    if (!Number.isInteger(this.#limit) || this.#limit < 1)
+      throw new RangeError(`maxInFlight must be a whole number >= 1, got ${this.#limit}`);
+    this.#slots = new Semaphore(this.#limit);
+    this.blocks =
+      options.permits === 'call'
+        ? null
+        : new PermitBlocks({
+            acquire: (req) => this.acquirePermits(req),
+            report: (report) => this.reportPermits(report),
+          });
   }
 
   /** Sends of an update given up at their deadline so far (each sent again or failed). */
@@ -149,7 +144,7 @@ export class AccountLink {
 
   /** Updates in flight now (at most `maxInFlight`). */
   get updatesInFlight(): number {
-    return this.#slots.held;
+    return this.#limit - this.#slots.getValue();
   }
 
   get accountId(): string {
@@ -183,7 +178,7 @@ export class AccountLink {
     let refusals = 0;
     for (let attempt = 1; ;) {
       try {
-        return await this.#slots.run(() =>
+        return await this.#slots.runExclusive(() =>
           client.withDeadline(Date.now() + deadlineMs, () =>
             client.workflow.executeUpdateWithStart(def, {
               args: [arg],
@@ -221,6 +216,28 @@ export class AccountLink {
       ...req,
       perMinute: this.options.perMinute,
       perDay: this.options.perDay,
+    });
+  }
+
+  /** A block of permits (and a paid call's credit reservation), with what the worker reports. */
+  acquirePermits(req: Omit<AcquirePermitsRequest, 'perMinute' | 'perDay'>): Promise<PermitsDecision> {
+    const { credits } = req;
+    return this.#update<PermitsDecision, AcquirePermitsRequest>(acquirePermitsUpdate, {
+      ...req,
+      perMinute: this.options.perMinute,
+      perDay: this.options.perDay,
+      ...(credits ? { credits: { ...credits, caps: tighterCaps(this.options.caps, credits.caps) } } : {}),
+    });
+  }
+
+  /** What the worker's calls reported, when no ask carries it. */
+  async reportPermits(report: PermitsReport): Promise<void> {
+    await this.options.client.workflow.signalWithStart(ACCOUNT_WORKFLOW_TYPE, {
+      workflowId: this.options.accountId,
+      taskQueue: this.options.taskQueue,
+      args: [{}],
+      signal: permitsReportSignal,
+      signalArgs: [report],
     });
   }
 

@@ -23,6 +23,7 @@ import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
+import type { Permit, PermitBlocks } from './permits.js';
 import { AttemptTally } from './attempts.js';
 import { heartbeatNow, heartbeatWhile } from './heartbeat.js';
 import { LongWaitError, RateGate } from './rate-gate.js';
@@ -145,6 +146,12 @@ function withAttempts(err: unknown, tally: AttemptTally): ApplicationFailure {
   });
 }
 
+/** A call let through: how it tells its answer's headers and, for a paid call, what it cost. */
+interface Admission {
+  done(info: RateLimitInfo | null | undefined, counted: boolean): Promise<void>;
+  settle(charged: number, remaining?: number | null): Promise<void>;
+}
+
 /** What the account workflow learns of an answer's rate-limit headers. */
 function callReport(info: RateLimitInfo | null | undefined) {
   if (!info) return null;
@@ -255,8 +262,68 @@ export function createApiActivities(deps: {
     await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged, remaining });
   }
 
-  async function callOnce(input: ApiCallInput, tally: AttemptTally): Promise<ApiCallOutput> {
-    let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
+  /** The paid call's account record, or null for a free call (or a worker without a link). */
+  const paidOf = (input: ApiCallInput) => (input.account && input.account.credits > 0 ? input.account : null);
+
+  /**
+   * A permit from the worker's blocks (with the credit reservation for a paid call): waits while
+   * the window is used up or another paid call of the account is in flight; a wait further off
+   * than the daily-limit threshold is waited out by the workflow; a refused reservation fails the
+   * call unsent.
+   */
+  async function admitInBlocks(blocks: PermitBlocks, input: ApiCallInput): Promise<Permit> {
+    const paid = paidOf(input);
+    for (;;) {
+      const d = paid
+        ? await blocks.takePaid(input.runKey, {
+            id: paid.reservationId,
+            jobId: paid.jobId,
+            credits: paid.credits,
+            caps: paid.caps ?? {},
+            ttlMs: ACCOUNT_RESERVATION_TTL_MS,
+          })
+        : await blocks.take(input.runKey);
+      if ('leaseId' in d) return d;
+      if ('credits' in d) {
+        const credit = d.credits;
+        if ('busy' in credit) {
+          await new Promise((r) => setTimeout(r, Math.max(20, credit.retryAt - now().getTime())));
+          continue;
+        }
+        throw ApplicationFailure.create({
+          message: `${input.operation} not sent: ${credit.reason}`,
+          type: ACCOUNT_CAP_FAILURE,
+          nonRetryable: true,
+          details: [{ period: credit.period }],
+        });
+      }
+      const wait = d.retryAt - now().getTime();
+      if (wait > threshold) {
+        if (paid) blocks.settle({ id: paid.reservationId, jobId: paid.jobId, credits: 0 });
+        const what = d.dayLimit ? "the service's daily limit is" : 'the rate-limit window is';
+        throw dailyLimitFailure(
+          `${input.operation} not sent: ${what} used up until ${new Date(d.retryAt).toISOString()}`,
+          new Date(d.retryAt),
+          input.operation,
+        );
+      }
+      await new Promise((r) => setTimeout(r, Math.max(10, wait)));
+    }
+  }
+
+  /** How a call is let through and accounted for: by the worker's blocks, or one update per call. */
+  async function admit(input: ApiCallInput): Promise<Admission> {
+    const blocks = link?.blocks;
+    if (blocks) {
+      const permit = await admitInBlocks(blocks, input);
+      const paid = paidOf(input);
+      return {
+        done: async (info, counted) => blocks.done(permit, callReport(info), counted),
+        settle: async (charged, remaining = null) => {
+          if (paid) blocks.settle({ id: paid.reservationId, jobId: paid.jobId, credits: charged, remaining });
+        },
+      };
+    }
     await reserve(input);
     let grantId: string | null;
     try {
@@ -265,6 +332,15 @@ export function createApiActivities(deps: {
       await settle(input, 0);
       throw err;
     }
+    return {
+      done: (info, counted) => done(grantId, info, counted),
+      settle: (charged, remaining) => settle(input, charged, remaining),
+    };
+  }
+
+  async function callOnce(input: ApiCallInput, tally: AttemptTally): Promise<ApiCallOutput> {
+    let res: Awaited<ReturnType<ApiCaller['callDetailed']>>;
+    const admission = await admit(input);
     try {
       tally.sending();
       // A hung answer fails in the operation's time, not the client's longest one.
@@ -276,19 +352,18 @@ export function createApiActivities(deps: {
       const failure = toActivityFailure(err, input.operation, now(), threshold);
       // The call's own failure is what the workflow must see, whatever happens to the bookkeeping.
       try {
-        await done(grantId, isVisError(err) ? err.rateLimit : null, !(err instanceof RateLimitedError));
+        await admission.done(isVisError(err) ? err.rateLimit : null, !(err instanceof RateLimitedError));
         // An unknown outcome keeps its reservation: the workflow settles it once the balance shows.
-        if (failure.type !== OUTCOME_UNKNOWN_FAILURE) await settle(input, 0);
+        if (failure.type !== OUTCOME_UNKNOWN_FAILURE) await admission.settle(0);
       } catch (bookkeeping) {
         logWarn(`account bookkeeping after ${input.operation} failed: ${(bookkeeping as Error).message}`);
       }
       throw failure;
     }
     try {
-      await done(grantId, res.rateLimit, true);
+      await admission.done(res.rateLimit, true);
       // Without credits.charged in the envelope, the price is what counts against the caps.
-      await settle(
-        input,
+      await admission.settle(
         res.result.credits?.charged ?? creditsOf(input.operation),
         res.result.credits?.remaining ?? null,
       );

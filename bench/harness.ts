@@ -49,7 +49,8 @@ export async function withBenchRunner<T>(
       VIR_LOG_LEVEL: 'warn',
       ...env,
     });
-    const workers = await startWorkers(settings);
+    // Worker-level variables (VIR_ACCOUNT_PERMITS, ...) are read from the tuning's environment.
+    const workers = await startWorkers(settings, { env: { ...process.env, ...env } });
     const running = workers.run();
     let connection: Connection | undefined;
     try {

@@ -10,6 +10,9 @@
  *     manifest, the answers it got and its budget (bench/credits.ts);
  *  6. peak RSS and time of writing a 100,000-row prospect list (CSV files of five CRM profiles
  *     and the streamed workbook) beside an in-memory exceljs workbook (bench/prospects.ts);
+ *  8. what one API call costs the cluster, for the account design before (one update and one
+ *     signal per call) and permits in blocks: history events and account updates per call of a
+ *     3-country market report, and the orchestration overhead per call (bench/events.ts);
  *  7. on the local cluster (PostgreSQL and the Temporal server): paging throughput with 1, 2 and
  *     3 worker processes as a share of a scaled-up limit, with 429s, and the orchestration
  *     overhead per API call (p50, p95) beside this run's embedded dev server (bench/cluster.ts).
@@ -35,7 +38,8 @@ import { benchRender } from './render.js';
 import { pct, ratio, reportPacing } from './pacing.js';
 import { reportCredits } from './credits.js';
 import { reportProspects } from './prospects.js';
-import { reportCluster } from './cluster.js';
+import { measureOverhead, reportCluster } from './cluster.js';
+import { reportEvents } from './events.js';
 
 async function main(): Promise<void> {
   // The embedded Temporal server only: each scenario starts its own sandbox and workers.
@@ -92,6 +96,14 @@ async function main(): Promise<void> {
     await reportPacing(stack.temporalAddress);
     await reportCredits(stack.temporalAddress);
     await reportProspects();
+    await reportEvents(stack.temporalAddress, async (design) => {
+      process.env.VIR_ACCOUNT_PERMITS = design;
+      try {
+        return (await measureOverhead(stack.temporalAddress)).total;
+      } finally {
+        delete process.env.VIR_ACCOUNT_PERMITS;
+      }
+    });
     await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
     console.log(`\n(the Temporal SDK logged ${sdkWarnings()} warnings, not shown)`);
   } finally {

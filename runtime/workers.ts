@@ -24,7 +24,13 @@ import { S3Store } from '../activities/s3-store.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
 import { Client } from '@temporalio/client';
-import { ACCOUNT_MAX_IN_FLIGHT, AccountLink, accountIdOf } from '../activities/account.js';
+import {
+  ACCOUNT_MAX_IN_FLIGHT,
+  ACCOUNT_PERMITS,
+  AccountLink,
+  accountIdOf,
+  type AccountPermits,
+} from '../activities/account.js';
 import type { KindActivities, KindActivityDeps } from '../jobs/kind.js';
 import { JOB_KINDS } from '../jobs/registry.js';
 import { serviceClient } from './service.js';
@@ -63,6 +69,18 @@ export function storeOf(settings: Pick<Settings, 'store'>, env: NodeJS.ProcessEn
   return s.kind === 's3'
     ? S3Store.fromEnv({ bucket: s.bucket, prefix: s.prefix, region: s.region }, env)
     : new LocalStore(s.dir);
+}
+
+/**
+ * How the process's calls get their permits from VIR_ACCOUNT_PERMITS: `block` (the default), or
+ * `call` (one account update per call, the design before blocks; the benchmark compares them).
+ */
+export function accountPermitsOf(env: NodeJS.ProcessEnv): AccountPermits {
+  const raw = env.VIR_ACCOUNT_PERMITS?.trim();
+  if (!raw) return 'block';
+  if (!(ACCOUNT_PERMITS as readonly string[]).includes(raw))
+    throw new Error(`VIR_ACCOUNT_PERMITS must be one of ${ACCOUNT_PERMITS.join(', ')}, got '${raw}'`);
+  return raw as AccountPermits;
 }
 
 /**
@@ -263,6 +281,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     perDay: settings.rateLimitPerDay,
     caps: settings.creditCaps,
     maxInFlight: tuning.accountMaxInFlight ?? accountMaxInFlightOf(tuning.env ?? process.env),
+    permits: accountPermitsOf(tuning.env ?? process.env),
   });
   const apiWorker = await Worker.create({
     connection,

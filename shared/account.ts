@@ -91,6 +91,50 @@ export interface AccountView {
   };
 }
 
+/**
+ * What a worker tells the ledger of one lease of permits: cumulative counts, so a report sent
+ * twice (an update sent again after its deadline) counts once.
+ */
+export interface LeaseReport {
+  leaseId: string;
+  /** Calls of the lease answered (or failed) so far. */
+  done: number;
+  /** Of those, refused by the service as rate-limited (429): they used no call of the day. */
+  uncounted: number;
+  /** The worker is done with the lease: its permits never used are given back. */
+  closed: boolean;
+  /** The rate-limit headers of the answers since the last report. */
+  reports: CallReport[];
+}
+
+/** What a worker had waiting for the ledger: its leases' progress and paid calls' settlements. */
+export interface PermitsReport {
+  leases: LeaseReport[];
+  settlements: SettleCreditsRequest[];
+}
+
+/**
+ * A worker's ask for permits in a block: `want` calls of the run `runId` may go to the service
+ * (its calls waiting now, and a few it expects); the ledger grants up to that many as one lease.
+ * A paid call asks with its credit reservation (`credits`), granted together or not at all.
+ */
+export interface AcquirePermitsRequest extends PermitsReport {
+  leaseId: string;
+  runId: string;
+  want: number;
+  perMinute: number;
+  perDay: number;
+  credits?: Omit<ReserveCreditsRequest, 'runId'>;
+}
+
+/** A lease of `granted` permits, or why none: the window, the day, or the credit reservation. */
+export type PermitsDecision =
+  | { granted: number }
+  | { granted: 0; retryAt: number; dayLimit: boolean }
+  | { granted: 0; credits: Exclude<CreditDecision, { granted: true }> };
+
+export const acquirePermitsUpdate = defineUpdate<PermitsDecision, [AcquirePermitsRequest]>('acquirePermits');
+export const permitsReportSignal = defineSignal<[PermitsReport]>('permitsReport');
 export const reserveCreditsUpdate = defineUpdate<CreditDecision, [ReserveCreditsRequest]>('reserveCredits');
 export const settleCreditsUpdate = defineUpdate<void, [SettleCreditsRequest]>('settleCredits');
 export const acquireCallUpdate = defineUpdate<CallDecision, [AcquireCallRequest]>('acquireCall');

@@ -15,6 +15,10 @@ import {
   type CreditCaps,
   type CreditDecision,
   type DayCallsDecision,
+  type AcquirePermitsRequest,
+  type LeaseReport,
+  type PermitsDecision,
+  type PermitsReport,
 } from '../shared/account.js';
 
 /** Credits a paid call holds until it is settled. */
@@ -32,6 +36,17 @@ export interface CreditReservation {
 /** A call let through to the service and not answered yet. */
 interface Grant {
   runId: string;
+  expiresAt: number;
+}
+
+/** Permits granted to a worker in one block, until it reports them done or gives them back. */
+interface Lease {
+  runId: string;
+  granted: number;
+  /** Calls of the lease reported answered (or failed). */
+  done: number;
+  /** Of those, refused as rate-limited (counted in the day when granted, given back on report). */
+  uncounted: number;
   expiresAt: number;
 }
 
@@ -60,6 +75,8 @@ export interface LedgerState {
     /** Whether the latest answer carried the rate-limit headers (null: no answer yet). */
     headers: boolean | null;
     grants: Record<string, Grant>;
+    /** Blocks of permits held by workers (absent in ledgers from before leases). */
+    leases?: Record<string, Lease>;
     /** Without headers, calls are spread evenly: the next one may start at this time. */
     nextSmoothAt: number;
     /** The service's day: when it ends, calls counted in it, and what the service said is left. */
@@ -235,10 +252,20 @@ export class AccountLedger {
     this.state.calls.dayReservations = {};
   }
 
+  /**
+   * Calls in flight: single grants not answered, and the permits of each lease not reported done
+   * (used or not yet). Expired grants and leases (their worker died) stop counting.
+   */
   #pruneGrants(now: number): number {
     const grants = this.state.calls.grants;
     for (const [id, g] of Object.entries(grants)) if (g.expiresAt <= now) delete grants[id];
-    return Object.keys(grants).length;
+    let leased = 0;
+    const leases = this.state.calls.leases ?? {};
+    for (const [id, l] of Object.entries(leases)) {
+      if (l.expiresAt <= now) delete leases[id];
+      else leased += l.granted - l.done;
+    }
+    return Object.keys(grants).length + leased;
   }
 
   /** Calls of the service's day left: what it said, or the day's limit less the calls counted. */
@@ -261,10 +288,29 @@ export class AccountLedger {
   ): CallDecision {
     const calls = this.state.calls;
     if (calls.grants[req.grantId]) return { granted: true };
+    const room = this.#room(req, now);
+    if (typeof room !== 'number') return room;
+    if (room <= 0) return { granted: false, retryAt: now + IN_FLIGHT_RETRY_MS, dayLimit: false };
+    calls.grants[req.grantId] = { runId: req.runId, expiresAt: now + GRANT_TTL_MS };
+    this.#countDay(req.runId, 1);
+    return { granted: true };
+  }
+
+  /**
+   * How many calls may go now (at most the room beyond the calls in flight), or when to ask
+   * again. With the service's headers the window is used as fast as it allows; without them,
+   * calls are spread evenly at {@link SMOOTH_SHARE} of `perMinute`, one at a time.
+   */
+  #room(
+    req: { runId: string; perMinute: number; perDay: number },
+    now: number,
+  ): number | { granted: false; retryAt: number; dayLimit: boolean } {
+    const calls = this.state.calls;
     const inFlight = this.#pruneGrants(now);
     // Calls let through were counted in the day when granted; calls other runs reserved of the
     // day are theirs.
-    if (this.dayLeft(req.perDay, now) - this.#heldByOthers(req.runId, now) <= 0) {
+    const dayRoom = this.dayLeft(req.perDay, now) - this.#heldByOthers(req.runId, now);
+    if (dayRoom <= 0) {
       return { granted: false, retryAt: calls.day.endsAt + RESET_MARGIN_MS, dayLimit: true };
     }
     const window = calls.window && now < calls.window.resetAt + RESET_MARGIN_MS ? calls.window : null;
@@ -285,12 +331,68 @@ export class AccountLedger {
     } else {
       room = Math.min(calls.limit ?? req.perMinute, req.perMinute) - inFlight;
     }
-    if (room <= 0) return { granted: false, retryAt: now + IN_FLIGHT_RETRY_MS, dayLimit: false };
-    calls.grants[req.grantId] = { runId: req.runId, expiresAt: now + GRANT_TTL_MS };
-    calls.day.used += 1;
-    const reservation = calls.dayReservations[req.runId];
-    if (reservation) reservation.used += 1;
-    return { granted: true };
+    return Math.min(room, dayRoom);
+  }
+
+  /** Counts calls let through in the service's day and in the run's reservation of it. */
+  #countDay(runId: string, calls: number): void {
+    this.state.calls.day.used += calls;
+    const reservation = this.state.calls.dayReservations[runId];
+    if (reservation) reservation.used += calls;
+  }
+
+  /**
+   * Lets a block of calls through to the service as one lease (at most `want`, at most the room
+   * beyond the calls in flight), after taking in what the worker reported of its earlier leases
+   * and paid calls. A paid call's credit reservation is asked first: refused or busy, no permit
+   * is granted. Asking again with the same lease id answers the same (an update sent again).
+   */
+  acquirePermits(req: AcquirePermitsRequest, now: number): PermitsDecision {
+    this.takeReport(req, now);
+    const leases = (this.state.calls.leases ??= {});
+    const known = leases[req.leaseId];
+    if (known) return { granted: known.granted };
+    if (req.credits) {
+      const credit = this.reserveCredits({ ...req.credits, runId: req.runId }, now);
+      if (!credit.granted) return { granted: 0, credits: credit };
+    }
+    const room = this.#room(req, now);
+    if (typeof room !== 'number') return { granted: 0, retryAt: room.retryAt, dayLimit: room.dayLimit };
+    const granted = Math.min(Math.max(1, Math.floor(req.want)), room);
+    if (granted <= 0) return { granted: 0, retryAt: now + IN_FLIGHT_RETRY_MS, dayLimit: false };
+    leases[req.leaseId] = { runId: req.runId, granted, done: 0, uncounted: 0, expiresAt: now + GRANT_TTL_MS };
+    this.#countDay(req.runId, granted);
+    return { granted };
+  }
+
+  /**
+   * What a worker reports of its leases (calls answered, refused as rate-limited, permits given
+   * back) and of its paid calls (settlements). Counts are cumulative per lease, so a report sent
+   * twice counts once.
+   */
+  takeReport(report: PermitsReport, now: number): void {
+    for (const s of report.settlements ?? []) this.settleCredits(s, now);
+    for (const l of report.leases ?? []) this.#takeLease(l, now);
+  }
+
+  #takeLease(report: LeaseReport, now: number): void {
+    this.#rollDay(now);
+    for (const r of report.reports) this.#takeHeaders(r, now);
+    const leases = (this.state.calls.leases ??= {});
+    const lease = leases[report.leaseId];
+    if (!lease) return;
+    const day = this.state.calls.day;
+    const refused = Math.max(0, report.uncounted - lease.uncounted);
+    lease.uncounted += refused;
+    lease.done = Math.min(lease.granted, Math.max(lease.done, report.done));
+    let notUsed = refused;
+    if (report.closed) {
+      notUsed += lease.granted - lease.done;
+      delete leases[report.leaseId];
+    }
+    day.used = Math.max(0, day.used - notUsed);
+    const reservation = this.state.calls.dayReservations[lease.runId];
+    if (reservation) reservation.used = Math.max(0, reservation.used - notUsed);
   }
 
   /**
@@ -304,8 +406,15 @@ export class AccountLedger {
     delete calls.grants[req.grantId];
     this.#rollDay(now);
     if (known && !req.counted) calls.day.used = Math.max(0, calls.day.used - 1);
-    const r = req.report;
-    if (!r) return;
+    if (req.report) this.#takeHeaders(req.report, now);
+  }
+
+  /**
+   * An answer's rate-limit headers: a new reset replaces the window, the same reset keeps the
+   * lowest remaining (answers come out of order).
+   */
+  #takeHeaders(r: CallReport, now: number): void {
+    const calls = this.state.calls;
     const hasHeaders = r.remaining !== null && r.resetAt !== null;
     calls.headers = hasHeaders;
     if (r.limit !== null) calls.limit = r.limit;

@@ -1,12 +1,15 @@
 /**
  * The account workflow: one per account (its id is a hash of the service URL and the key,
- * never the key), holding the account's {@link AccountLedger}. Every worker's API activity asks
- * it before a call (`acquireCall`) and tells it the answer's rate-limit headers (`callDone`), so
- * all workers and runs share one view of the service's window and day; paid calls reserve
- * credits against the account's caps (`reserveCredits`, one paid call of the account at a
- * time) and settle what was charged (`settleCredits`); runs reserve the day's calls they need before starting them
- * (`reserveDayCalls`). Handlers answer at once (a caller told to wait waits on its side), so
- * the workflow can continue as new whenever its history grows large.
+ * never the key), holding the account's {@link AccountLedger}, so all workers and runs share one
+ * view of the service's window and day and of the account's credits. A worker's API activities
+ * get their permits in blocks (`acquirePermits`: one lease for the calls it has waiting, a paid
+ * call's credit reservation with its permit) and report what the answers' rate-limit headers said,
+ * which permits they gave back and what paid calls cost with their next ask, or in one
+ * `permitsReport` signal when they have nothing more to ask. The per-call design before it
+ * (`acquireCall` and `callDone` per call, `reserveCredits` and `settleCredits` per paid call)
+ * is still answered (`VIR_ACCOUNT_PERMITS=call`). Runs reserve the day's calls they need before
+ * starting them (`reserveDayCalls`). Handlers answer at once (a caller told to wait waits on its
+ * side), so the workflow can continue as new whenever its history grows large.
  */
 import {
   allHandlersFinished,
@@ -18,7 +21,9 @@ import {
 import {
   accountViewQuery,
   acquireCallUpdate,
+  acquirePermitsUpdate,
   callDoneSignal,
+  permitsReportSignal,
   CAP_PERIODS,
   releaseDayCallsSignal,
   reservationBalanceQuery,
@@ -73,6 +78,8 @@ export async function accountWorkflow(input: AccountInput = {}): Promise<void> {
   setHandler(reserveCreditsUpdate, (req) => ledger.reserveCredits(req, Date.now()));
   setHandler(settleCreditsUpdate, (req) => ledger.settleCredits(req, Date.now()));
   setHandler(acquireCallUpdate, (req) => ledger.acquireCall(req, Date.now()));
+  setHandler(acquirePermitsUpdate, (req) => ledger.acquirePermits(req, Date.now()));
+  setHandler(permitsReportSignal, (report) => ledger.takeReport(report, Date.now()));
   setHandler(reserveDayCallsUpdate, (req) => ledger.reserveDayCalls(req, Date.now()));
   setHandler(callDoneSignal, (report) => ledger.callDone(report, Date.now()));
   setHandler(releaseDayCallsSignal, ({ runId }) => ledger.releaseDayCalls(runId));

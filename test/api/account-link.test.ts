@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { AccountLink, Semaphore } from '../../activities/account.js';
+import { AccountLink } from '../../activities/account.js';
 import { isNotScheduledYet, isUpdateOverload } from '../../lib/temporal-errors.js';
 import { accountMaxInFlightOf } from '../../runtime/workers.js';
 
@@ -43,29 +43,6 @@ describe('isUpdateOverload', () => {
     expect(isUpdateOverload(new Error('update was aborted'))).toBe(false);
     expect(isUpdateOverload(Object.assign(new Error('x'), { code: 14 }))).toBe(false);
     expect(isUpdateOverload(undefined)).toBe(false);
-  });
-});
-
-describe('Semaphore', () => {
-  it('lets `limit` holders in at once, the next in order as they leave', async () => {
-    const s = new Semaphore(2);
-    const order: number[] = [];
-    await s.acquire();
-    await s.acquire();
-    const third = s.acquire().then(() => order.push(3));
-    const fourth = s.acquire().then(() => order.push(4));
-    await Promise.resolve();
-    expect(order).toEqual([]);
-    s.release();
-    await third;
-    s.release();
-    await fourth;
-    expect(order).toEqual([3, 4]);
-    expect(s.held).toBe(2);
-    s.release();
-    s.release();
-    expect(s.held).toBe(0);
-    expect(() => new Semaphore(0)).toThrow(RangeError);
   });
 });
 

@@ -231,3 +231,95 @@ describe('calls', () => {
     expect(l.dayLeft(5000, T + 30_000)).toBe(5000);
   });
 });
+
+describe('permits in blocks', () => {
+  const limits = { perMinute: 60, perDay: 5000 };
+  const ask = (l: AccountLedger, leaseId: string, want: number, now = T, extra: object = {}) =>
+    l.acquirePermits(
+      { leaseId, runId: 'run-a', want, leases: [], settlements: [], ...limits, ...extra },
+      now,
+    );
+  const headers = (remaining: number, resetAt = T + 30_000) => ({ limit: 60, remaining, resetAt });
+  /** A ledger that has seen one answer: 10 calls left in the window. */
+  function withWindow(remaining = 10): AccountLedger {
+    const l = new AccountLedger();
+    expect(ask(l, 'first', 5)).toEqual({ granted: 1 }); // nothing known yet: one call at a time
+    l.takeReport(
+      {
+        leases: [{ leaseId: 'first', done: 1, uncounted: 0, closed: true, reports: [headers(remaining)] }],
+        settlements: [],
+      },
+      T,
+    );
+    return l;
+  }
+
+  test('a block grants what the window has room for beyond the permits held, once per lease id', () => {
+    const l = withWindow(10);
+    expect(ask(l, 'a', 6)).toEqual({ granted: 6 });
+    expect(ask(l, 'a', 6)).toEqual({ granted: 6 }); // the same ask sent again
+    expect(ask(l, 'b', 6)).toEqual({ granted: 4 }); // 10 left, 6 held
+    expect(ask(l, 'c', 1)).toEqual({ granted: 0, retryAt: expect.any(Number), dayLimit: false });
+    expect(l.state.calls.day.used).toBe(11);
+  });
+
+  test('a lease closed gives back its permits never used; a report sent twice counts once', () => {
+    const l = withWindow(10);
+    expect(ask(l, 'a', 8)).toEqual({ granted: 8 });
+    const report = { leaseId: 'a', done: 3, uncounted: 1, closed: true, reports: [headers(7)] };
+    l.takeReport({ leases: [report], settlements: [] }, T);
+    l.takeReport({ leases: [report], settlements: [] }, T);
+    // 1 + 8 granted; 5 never used and one 429 given back: 3 calls of the day.
+    expect(l.state.calls.day.used).toBe(3);
+    expect(l.state.calls.leases).toEqual({});
+    // Nothing held now: the window's 7 left are all grantable.
+    expect(ask(l, 'b', 20)).toEqual({ granted: 7 });
+  });
+
+  test('permits held count as in flight until reported, even past the window they came from', () => {
+    const l = withWindow(10);
+    expect(ask(l, 'a', 10)).toEqual({ granted: 10 });
+    // The window ends: without a new answer the room is the limit less the 10 held.
+    const later = T + 31_000;
+    expect(ask(l, 'b', 60, later)).toEqual({ granted: 50 });
+    // A worker that died never reports: its leases stop counting after their expiry.
+    expect(ask(l, 'c', 60, later + GRANT_TTL_MS)).toEqual({ granted: 60 });
+  });
+
+  test('a paid call asks with its reservation: busy or refused grants no permit, a settlement carried first frees it', () => {
+    const l = withWindow(10);
+    const credits = (id: string, n: number) => ({ id, jobId: 'a', credits: n, caps, ttlMs: 60_000 });
+    expect(ask(l, 'p1', 1, T, { credits: credits('r1', 6) })).toEqual({ granted: 1 });
+    expect(ask(l, 'p2', 1, T, { credits: credits('r2', 1) })).toEqual({
+      granted: 0,
+      credits: { granted: false, busy: true, retryAt: T + BUSY_RETRY_MS },
+    });
+    // The next ask carries r1's settlement: taken before r2's reservation.
+    const settled = { settlements: [{ id: 'r1', jobId: 'a', credits: 6, remaining: 94 }] };
+    expect(ask(l, 'p3', 1, T, { credits: credits('r2', 5), ...settled })).toMatchObject({
+      granted: 0,
+      credits: { granted: false, period: 'day' },
+    });
+    expect(ask(l, 'p4', 1, T, { credits: credits('r3', 4), ...settled })).toEqual({ granted: 1 });
+    expect(l.spentIn('day', T)).toBe(6);
+    expect(l.balanceAtReserve('r3')).toBe(94);
+  });
+
+  test("the day's calls bound a block, and the calls other runs reserved of it", () => {
+    const l = new AccountLedger();
+    const day = { perMinute: 60, perDay: 20 };
+    expect(l.reserveDayCalls({ runId: 'run-b', calls: 15, perDay: 20, ttlMs: 60_000 }, T)).toEqual({
+      granted: true,
+    });
+    expect(ask(l, 'a', 1, T, day)).toEqual({ granted: 1 });
+    l.takeReport(
+      {
+        leases: [{ leaseId: 'a', done: 1, uncounted: 0, closed: true, reports: [headers(59)] }],
+        settlements: [],
+      },
+      T,
+    );
+    expect(ask(l, 'b', 10, T, day)).toEqual({ granted: 4 }); // 20 - 1 used - 15 held by run-b
+    expect(ask(l, 'c', 1, T, day)).toMatchObject({ granted: 0, dayLimit: true });
+  });
+});
