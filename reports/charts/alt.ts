@@ -6,7 +6,7 @@
 import type { ChartSpec } from '../../api/envelope.js';
 import { humanizeKey, looksTemporal, normalizeChart } from './normalize.js';
 import type { ChartKind, NormalChart, NormalSeries } from './normalize.js';
-import { formatValue } from './vegalite.js';
+import { formatValue } from './value-format.js';
 
 /** Series described one by one; the rest are counted. */
 const MAX_SERIES = 4;

@@ -6,7 +6,7 @@
 import type { ChartSpec } from '../../api/envelope.js';
 import { measureText } from '../fonts.js';
 import { formatInt } from '../format.js';
-import { LABEL_FONT_SIZE } from './vegalite.js';
+import { LABEL_FONT_SIZE } from './vegalite-theme.js';
 import type { ChartLayout } from './vegalite.js';
 
 /** One bar: a category and how many fall in it. */

@@ -9,15 +9,9 @@ export {
   unitFromKey,
 } from './normalize.js';
 export type { ChartKind, NormalChart, NormalSeries, UnitKind } from './normalize.js';
-export {
-  toVegaLite,
-  valueExpr,
-  formatValue,
-  CHART_DEFAULTS,
-  CATEGORY_LABEL_LIMIT,
-  LABEL_FONT_SIZE,
-  PALETTE,
-} from './vegalite.js';
+export { toVegaLite, CHART_DEFAULTS } from './vegalite.js';
+export { valueExpr, formatValue } from './value-format.js';
+export { CATEGORY_LABEL_LIMIT, LABEL_FONT_SIZE, PALETTE } from './vegalite-theme.js';
 export type { ChartLayout, ChartMeta } from './vegalite.js';
 export { chartAltText } from './alt.js';
 export { renderChart, renderVegaLite, svgToPng, installTextMetrics, vegaTextWidth } from './render.js';

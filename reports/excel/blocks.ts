@@ -7,7 +7,7 @@ import type ExcelJS from 'exceljs';
 import type { ChartSpec } from '../../api/envelope.js';
 import { HEADER_FILL, LINK_FONT, NUMBER_FORMATS, cellValue, linkValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
-import type { AnchorCell } from './native-charts.js';
+import type { AnchorCell } from './chart-model.js';
 import {
   DEFAULT_ROW_PT,
   PRINT_PAPER,

@@ -15,8 +15,9 @@
  * frame after the pictures, their relationships and content type, written with the drawing.
  */
 import type ExcelJS from 'exceljs';
-import { chartXml, frameXml } from './native-charts.js';
-import type { NativeChart } from './native-charts.js';
+import type { NativeChart } from './chart-model.js';
+import { chartXml } from './chart-xml.js';
+import { frameXml } from './drawing-frames.js';
 
 const REL_DRAWING = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing';
 const REL_IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';

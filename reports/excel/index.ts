@@ -16,15 +16,11 @@ export { ReportWorkbook } from './workbook.js';
 export type { DataColumn } from './workbook.js';
 export { StreamingReportWorkbook, RowSheet } from './stream.js';
 export type { StreamColumn } from './stream.js';
-export {
-  finishPackage,
-  chartXml,
-  fixOneCellAnchors,
-  axisFormat,
-  rangeRef,
-  sheetRef,
-  columnLetters,
-} from './native-charts.js';
-export type { NativeChart, NativeChartType, NativeSeries, CellColumn, AnchorCell } from './native-charts.js';
+export { finishPackage } from './native-charts.js';
+export { chartXml } from './chart-xml.js';
+export { fixOneCellAnchors } from './drawing-frames.js';
+export { axisFormat } from './chart-axes.js';
+export { rangeRef, sheetRef, columnLetters } from './cell-refs.js';
+export type { NativeChart, NativeChartType, NativeSeries, CellColumn, AnchorCell } from './chart-model.js';
 export { tableChartOf } from './table-charts.js';
 export type { TableCells, TableChart } from './table-charts.js';

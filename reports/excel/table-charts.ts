@@ -7,7 +7,7 @@
 import type { ChartSpec } from '../../api/envelope.js';
 import { normalizeChart } from '../charts/index.js';
 import type { NormalChart } from '../charts/normalize.js';
-import type { NativeChart, NativeChartType } from './native-charts.js';
+import type { NativeChart, NativeChartType } from './chart-model.js';
 
 /** Where an Excel table's cells are: its header row, data rows and each column by key (1-based). */
 export interface TableCells {

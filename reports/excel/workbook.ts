@@ -12,7 +12,7 @@ import type { SheetImage, WorkbookMeta } from './blocks.js';
 import { LINK_FONT, NUMBER_FORMATS, cellValue } from './cells.js';
 import type { ColumnKind } from './cells.js';
 import { finishPackage } from './native-charts.js';
-import type { NativeChart } from './native-charts.js';
+import type { NativeChart } from './chart-model.js';
 import { WIDTH_CAP, fitColumnWidth, wrappedLines } from './print.js';
 import { safeText, safeUrl, sanitizeHeaders, sanitizeTableName } from './safe.js';
 import { nativeChartOver, specChartData, valueKind } from './table-charts.js';

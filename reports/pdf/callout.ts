@@ -4,7 +4,7 @@
  */
 import { FONT_FAMILY, FONT_FAMILY_BOLD, wrapText } from '../fonts.js';
 import type { ReportPdf } from './document.js';
-import { COLORS } from './document.js';
+import { COLORS } from './theme.js';
 
 /** The tones of a callout: its bar and its tint. */
 export const CALLOUT_TONES = {

@@ -3,8 +3,10 @@
  * drawn; charts side by side under one heading, a lone chart at half the width like the charts
  * above it.
  */
-import type { ChartImage, ReportPdf, RowCell } from './document.js';
-import { COLORS } from './document.js';
+import type { ChartImage } from './chart-figure.js';
+import type { ReportPdf } from './document.js';
+import type { RowCell } from './rows.js';
+import { COLORS } from './theme.js';
 
 /** A chart as a report shows it: drawn, or the reason it is not. */
 export interface NotedChart {

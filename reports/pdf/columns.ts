@@ -4,7 +4,7 @@
  * share what is left.
  */
 import { measureText } from '../fonts.js';
-import type { TableColumn } from './document.js';
+import type { TableColumn } from './table-layout.js';
 
 /** Cell padding of `ReportPdf.table` on both sides, and a point to spare. */
 const CELL_PAD = 8;

@@ -5,7 +5,7 @@
  */
 import type { ChartSpec } from '../../../api/envelope.js';
 import { isIdentifierKey, normalizeChart, renderChart } from '../../../reports/charts/index.js';
-import { LABEL_FONT_SIZE } from '../../../reports/charts/vegalite.js';
+import { LABEL_FONT_SIZE } from '../../../reports/charts/vegalite-theme.js';
 import { measureText } from '../../../reports/fonts.js';
 import type { ChartLayout, RenderedChart } from '../../../reports/charts/index.js';
 import { answerColumnsForPdf, answerTitle } from './answers.js';
