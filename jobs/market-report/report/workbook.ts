@@ -17,7 +17,7 @@ import { COMPARE_CAPITAL, COMPARE_DEALS, answerChartId, countryChartId } from '.
 import type { PlannedChart, RenderedCharts } from './charts.js';
 import { countryFigures, sectorsByChart, summaryParts, totals, weekSentences, yearRows } from './figures.js';
 import type { AgentAnswer, MarketReportModel } from './model.js';
-import { reportTitle } from './pdf.js';
+import { reportTitle } from './title.js';
 import {
   moneyHeader,
   moneyUnit,
