@@ -6,7 +6,9 @@ import { keepRenderedFiles, outputFolder, readPreviousSnapshot, runOpening } fro
 import type { RenderOutput } from '../../shared/types.js';
 import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
-import { compare, readAnswers, readCountry, snapshotOf, weekFigures, type RunSnapshot } from './data.js';
+import { compare, snapshotOf, weekFigures, type RunSnapshot } from './previous-run.js';
+import { readAnswers } from './read-answers.js';
+import { readCountry } from './read-country.js';
 import { toMarketReportModel } from './model.js';
 import {
   openingFigures,

@@ -1,6 +1,6 @@
 /**
- * Maps what a run gathered (market-data.ts) onto the report renderer's model
- * (reports/market/model.ts). Plain data in, plain data out.
+ * Maps what a run gathered (read-country.ts, read-answers.ts, previous-run.ts) onto the report
+ * renderer's model (report/model.ts). Plain data in, plain data out.
  */
 import type { MarketReportJob } from './job.js';
 import type {
@@ -10,7 +10,9 @@ import type {
   WeekFigures,
   WeekRound,
 } from './report/model.js';
-import type { AnswerData, CountryComparison, CountryData, CountryWeekData, RunSnapshot } from './data.js';
+import type { CountryComparison, CountryWeekData, RunSnapshot } from './previous-run.js';
+import type { AnswerData } from './read-answers.js';
+import type { CountryData } from './read-country.js';
 import type { RunStats } from '../../shared/types.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -196,7 +198,7 @@ function weekOf(
 /** The renderer's model of one run. */
 export function toMarketReportModel(input: {
   job: MarketReportJob;
-  /** Each country's week (data.ts weekFigures); none: the report has no week. */
+  /** Each country's week (previous-run.ts weekFigures); none: the report has no week. */
   weeks?: CountryWeekData[];
   countries: CountryData[];
   answers: AnswerData[];
