@@ -5,8 +5,8 @@
  * and the reason.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { AnyJobKind } from '../activities/kind.js';
-import { describeProblems, preflightProblems } from '../activities/preflight.js';
+import type { AnyJobKind } from './kind.js';
+import { describeProblems, preflightProblems } from './preflight.js';
 import type { CheckActivities, JobIdentity } from '../shared/types.js';
 
 /** The failure type of a job refused by its checks (not retried: the job must change). */

@@ -12,13 +12,13 @@ import { basename, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { slugId } from '../lib/names.js';
-import { issuesError, jobIdSchema, JobFileError, parseJobWith } from '../config/base.js';
-import { findKind, JOB_KINDS, type AnyJob } from '../config/registry.js';
+import { issuesError, jobIdSchema, JobFileError, parseJobWith } from './base.js';
+import { findKind, JOB_KINDS, type AnyJob } from './registry.js';
 
-export { JobFileError } from '../config/base.js';
-export type { BaseJob, JobCalendar, JobSchedule, OverlapPolicy } from '../config/base.js';
-export { OVERLAP_POLICIES } from '../config/base.js';
-export type { AnyJob } from '../config/registry.js';
+export { JobFileError } from './base.js';
+export type { BaseJob, JobCalendar, JobSchedule, OverlapPolicy } from './base.js';
+export { OVERLAP_POLICIES } from './base.js';
+export type { AnyJob } from './registry.js';
 
 export const JobFileSchema = z
   .object({
