@@ -104,7 +104,7 @@ function expectBooksAgree(r: Outcome, budget: number): void {
 test('a batch dropped after the charge is asked again within the budget; the account paid both, as the manifest says', async () => {
   // One mode stands for the four here: the kind sees each of them as the same failure (see
   // activities/api.ts toActivityFailure: every one is an outcome_unknown failure, reconciled by
-  // workflows/engine.ts reconciledPaidCall), and the mixed runs below give the others.
+  // workflows/run-calls.ts reconciledPaidCall), and the mixed runs below give the others.
   const r = await runWithFaults({ dropRate: 1, operations: [FIND], times: 1 }, 6, 7, ['pdf', 'xlsx']);
   expect(r.faulted).toBe(1);
   expect(r.failure).toBeNull();

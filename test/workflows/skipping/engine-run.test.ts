@@ -1,5 +1,5 @@
 /**
- * The run engine's decisions (workflows/engine.ts, progress.ts) on the time-skipping server,
+ * The run engine's decisions (workflows/engine.ts, run-books.ts) on the time-skipping server,
  * every activity a plain function (test/helpers/stub-activities.ts). The engine is driven
  * through the smoke job, the smallest kind: its phases and progress as `progressQuery` tells
  * them, paging in children (pages and records reported to the run, the plan revised to the

@@ -1,6 +1,6 @@
 /**
  * The decisions of a paid call whose answer is lost after the service charged (the engine's
- * reconciliation, workflows/engine.ts `reconciledPaidCall`), on the time-skipping server with the
+ * reconciliation, workflows/run-calls.ts `reconciledPaidCall`), on the time-skipping server with the
  * kinds' real workflows and plain-function activities: a fake service below keeps its own books
  * (a balance, the requests it saw, which it charged), the way the sandbox does, and loses the
  * answers the test says after charging for them.
