@@ -6,7 +6,8 @@
  *   partial with a reason; a refused key or parameters the client refuses stop the run);
  * - `paidCall`: reserves the operation's price (api/catalog) against the run's budget and the
  *   account's balance before calling, and settles what the service charged (run-calls.ts);
- * - `page`: offset paging of any paged operation in a child workflow that reports each page;
+ * - `page`: offset paging of any paged operation, a short stream in the run itself and a long
+ *   one in a child workflow that reports each page;
  * - progress (phases named by the job, calls made and planned, pages, records, credits, ETA,
  *   daily-limit waits) answered to the `progress` query; partial reasons; the run's stats;
  * - the generic activities: account balance, output folder, previous snapshot, manifest.
@@ -28,15 +29,23 @@ import {
   workflowInfo,
   type WorkflowInfo,
 } from '@temporalio/workflow';
-import type { PagedOperation } from '../api/catalog.js';
+import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
+import type { ParamsIn } from '../api/operations.js';
 import type { RunActivities } from '../activities/run.js';
 import type { AccountCaps, CheckActivities, JobIdentity, RenderOutput, StoreRef } from '../shared/types.js';
 import type { RunDelivery } from '../shared/delivery.js';
 import { deliverRun, DELIVERY } from './delivery.js';
-import { attemptsOfFailure, DEFAULT_API_TASK_QUEUE, failureMessage, JOB_ACTIVITY_OPTIONS } from './calls.js';
+import {
+  attemptsOfFailure,
+  DEFAULT_API_TASK_QUEUE,
+  failureMessage,
+  JOB_ACTIVITY_OPTIONS,
+  type Call,
+} from './calls.js';
 import { failureReason, rootApplicationFailure } from './failure.js';
-import { pageSearchWorkflow, type PageParams, type PagingResult } from './paging.js';
-import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, JOB_CHECKS } from './patches.js';
+import { DEFAULT_PARALLEL_PAGES, pageSearchWorkflow, type PageParams } from './paging.js';
+import { pageFrom, plannedPagesOf, type FetchPage, type PagerState, type PagingResult } from './pager.js';
+import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, INLINE_PAGING, JOB_CHECKS } from './patches.js';
 import {
   dailyLimitWaitSignal,
   pageDoneSignal,
@@ -44,7 +53,7 @@ import {
   PHASE_DONE,
   progressQuery,
 } from './progress.js';
-import { RunBooks } from './run-books.js';
+import { maxPagesOf, RunBooks } from './run-books.js';
 import { createRunCalls, type TryCall } from './run-calls.js';
 
 export { MAX_PAID_ATTEMPTS, maxPagesOf } from './run-books.js';
@@ -152,6 +161,8 @@ interface RunContext {
   startedAt: string;
   options: RunOptions;
   books: RunBooks;
+  /** The run's caller (requests and waits counted in the books). */
+  rawCall: Call;
 }
 
 /**
@@ -175,11 +186,10 @@ export function startRun(options: RunOptions) {
     creditsBudget: options.creditsBudget,
     plannedCalls: options.plannedCalls,
   });
-  const ctx: RunContext = { info, runKey, apiTaskQueue, startedAt, options, books };
   setHandler(progressQuery, () => books.progressAt(Date.now()));
   setHandler(pageDoneSignal, (p) => books.pageDone(p));
   setHandler(dailyLimitWaitSignal, ({ label, until }) => books.setWait(label, until));
-  const { call, tryCall, paidCall } = createRunCalls({
+  const { call, tryCall, paidCall, rawCall } = createRunCalls({
     books,
     runKey,
     apiTaskQueue,
@@ -187,6 +197,7 @@ export function startRun(options: RunOptions) {
     accountCaps: options.accountCaps,
     activities: runActivities,
   });
+  const ctx: RunContext = { info, runKey, apiTaskQueue, startedAt, options, books, rawCall };
 
   return {
     /** The run's folder in the store (its workflow id). */
@@ -234,17 +245,75 @@ export function startRun(options: RunOptions) {
 
 export type Run = ReturnType<typeof startRun>;
 
+/** Streams of at most this many pages are paged in the run itself, not in a child workflow. */
+export const INLINE_MAX_PAGES = 4;
+
+/** The result of a stream whose paging failed: nothing. */
+const NO_PAGES: PagingResult = { refs: [], records: 0, pages: 0, total: null, capped: false };
+
 /**
- * Pages a stream in a child workflow (`<run>/paging/<label>`); a failure makes the run partial
- * (`what` names it) and gives an empty result.
+ * Pages a stream: a short one (at most {@link INLINE_MAX_PAGES} pages) in the run itself, a
+ * longer one in a child workflow (`<run>/paging/<label>`) that can continue as new; a failure
+ * makes the run partial (`what` names it) and gives an empty result.
  */
 function page<N extends PagedOperation>(
   ctx: RunContext,
   stream: PagingStream<N>,
   what: string,
 ): Promise<PagingResult> {
+  ctx.books.addStream(stream);
+  if (maxPagesOf(stream) <= INLINE_MAX_PAGES && patched(INLINE_PAGING)) return pageInline(ctx, stream, what);
+  return pageInChild(ctx, stream, what);
+}
+
+/** Pages a short stream with the run's own calls; each page is counted as it comes. */
+async function pageInline<N extends PagedOperation>(
+  ctx: RunContext,
+  stream: PagingStream<N>,
+  what: string,
+): Promise<PagingResult> {
+  const { books } = ctx;
+  const pageSize = pageSizeOf(stream.operation);
+  const state: PagerState = { offset: 0, pageIndex: 0, refs: [], records: 0, total: null };
+  const fetchPage: FetchPage = async (offset, limit, index) => {
+    const name = `pages/${stream.label}-${String(index).padStart(4, '0')}`;
+    const params = { ...stream.params, limit, offset } as ParamsIn<PagedOperation>;
+    const out = await ctx.rawCall(stream.operation, params, ctx.runKey, name);
+    state.total = out.total ?? state.total;
+    // The caller counted the requests; the page counts the call.
+    books.pageDone({
+      label: stream.label,
+      operation: stream.operation,
+      records: out.records,
+      total: state.total,
+      calls: 1,
+      plannedPages: plannedPagesOf(state, stream.cap, pageSize),
+      attempts: { sent: 0, failed: 0 },
+    });
+    return out;
+  };
+  try {
+    const options = {
+      cap: stream.cap,
+      pageSize,
+      parallel: DEFAULT_PARALLEL_PAGES,
+      stopStarting: () => false,
+    };
+    return (await pageFrom(state, fetchPage, options)) ?? NO_PAGES;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    books.partial(`${stream.operation} ${what}: ${failureMessage(err)}`);
+    return NO_PAGES;
+  }
+}
+
+/** Pages a stream in a child workflow, which reports each page to the run. */
+function pageInChild<N extends PagedOperation>(
+  ctx: RunContext,
+  stream: PagingStream<N>,
+  what: string,
+): Promise<PagingResult> {
   const { info, books } = ctx;
-  books.addStream(stream);
   return executeChild(pageSearchWorkflow, {
     workflowId: `${info.workflowId}/paging/${stream.label}`,
     parentClosePolicy: ParentClosePolicy.TERMINATE,
@@ -264,7 +333,7 @@ function page<N extends PagedOperation>(
     const sent = attemptsOfFailure(err);
     if (sent) books.countAttempts(stream.operation, sent);
     books.partial(`${stream.operation} ${what}: ${failureMessage(err)}`);
-    return { refs: [], records: 0, pages: 0, total: null, capped: false };
+    return NO_PAGES;
   });
 }
 

@@ -28,3 +28,9 @@ export const JOB_CHECKS = 'job-checks';
  * of its failure chain as its message (not "Activity task failed").
  */
 export const FAILED_RUN_MANIFEST = 'failed-run-manifest';
+/**
+ * The patch of paging a short stream in the run itself (at most {@link INLINE_MAX_PAGES} pages)
+ * rather than in a child workflow: no child to start and no signal per page, so a page costs the
+ * run its activity's events and a share of a workflow task.
+ */
+export const INLINE_PAGING = 'inline-paging';

@@ -141,7 +141,8 @@ export function createRunCalls(ctx: RunCallsContext) {
     return { refused: null, result };
   }
 
-  return { call, tryCall, paidCall };
+  /** The run's caller itself: requests and daily-limit waits counted, the call not (paging counts its pages). */
+  return { call, tryCall, paidCall, rawCall };
 }
 
 /** The account's balance now (my_account), or null when it cannot be read. */

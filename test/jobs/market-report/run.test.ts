@@ -229,9 +229,11 @@ describe('a complete run', () => {
 
   test('the API key is in no workflow history and no log line', async () => {
     const histories = await allHistories(first.handle);
-    expect(histories.length).toBeGreaterThan(3);
+    // The run's, and no child's: its streams are short enough to be paged in the run itself.
+    expect(histories.length).toBeGreaterThanOrEqual(1);
     const text = json(histories);
     expect(text).toContain('country_overview');
+    expect(text).toContain('search_investors');
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('Bearer');
     expect(capturedLogs.length).toBeGreaterThan(0);

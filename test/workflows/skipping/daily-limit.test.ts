@@ -98,7 +98,8 @@ describe('the daily limit on the time-skipping server', () => {
       id: 'skip-daily',
       title: 'Daily limit',
       country: 'Germany',
-      records: 300,
+      // Six pages: a stream this long is paged in a child workflow (short ones in the run).
+      records: 600,
       destination: `${b.dir}/reports`,
     });
     const result = await b.running(async () => {
@@ -134,8 +135,8 @@ describe('the daily limit on the time-skipping server', () => {
     }
     // The service saw each call once: the run's count is the service's.
     const logged = loggedSince(from);
-    expect(logged).toEqual({ my_account: 1, search_startups: 3, get_startup: 1 });
-    expect(result.callsMade).toBe(5);
+    expect(logged).toEqual({ my_account: 1, search_startups: 6, get_startup: 1 });
+    expect(result.callsMade).toBe(8);
     const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8'));
     expect(manifest.status).toBe('complete');
     expect(manifest.calls.byOperation).toEqual(logged);
@@ -220,7 +221,8 @@ describe('the daily limit on the time-skipping server', () => {
       kind: 'prospect-list',
       title: 'Daily limit prospects',
       briefs: [{ brief: 'law firm for seed companies', org_key: 'brightline-legal', limit: 10 }],
-      searches: [{ countries: ['Spain'], cap: 350 }],
+      // Six pages at most: paged in a child workflow (short streams are paged in the run).
+      searches: [{ countries: ['Spain'], cap: 550 }],
       enrich: 12,
       crm: ['generic'],
       budget: { credits: 3 },
