@@ -8,7 +8,7 @@ import { oneLine } from './email-body.js';
 import { EmailRejectedError, EmailTransientError } from './email-errors.js';
 import type { EmailError } from './email-errors.js';
 import type { RunEmail } from './email-message.js';
-import type { EmailTransport } from './smtp-settings.js';
+import type { EmailTransport } from './smtp-transport.js';
 import type { DeliveryOutcome } from './types.js';
 
 /** Options of {@link sendRunEmail}. */

@@ -48,11 +48,12 @@ export {
   SMTP_DEFAULTS,
   SMTP_SETTING_NAMES,
   STARTTLS_MODES,
-  createSmtpTransport,
   smtpSecrets,
   smtpSettingsFromEnv,
 } from './smtp-settings.js';
-export type { EmailTransport, SmtpSettings, StartTlsMode } from './smtp-settings.js';
+export type { SmtpSettings, StartTlsMode } from './smtp-settings.js';
+export { createSmtpTransport } from './smtp-transport.js';
+export type { EmailTransport } from './smtp-transport.js';
 export { deliverWebhook } from './webhook.js';
 export type { DeliverWebhookOptions } from './webhook.js';
 export { buildWebhookBody, escapeSlack } from './webhook-body.js';
