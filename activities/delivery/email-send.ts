@@ -8,6 +8,7 @@ import { oneLine } from './email-body.js';
 import { EmailRejectedError, EmailTransientError } from './email-errors.js';
 import type { EmailError } from './email-errors.js';
 import type { RunEmail } from './email-message.js';
+import { isConnectionFailure } from './network-errors.js';
 import type { EmailTransport } from './smtp-transport.js';
 import type { DeliveryOutcome } from './types.js';
 
@@ -38,19 +39,6 @@ interface SmtpErrorLike {
   rejected?: unknown;
   rejectedErrors?: SmtpErrorLike[];
 }
-
-const NO_REPLY_TRANSIENT = new Set([
-  'ECONNECTION',
-  'ETIMEDOUT',
-  'ESOCKET',
-  'EDNS',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
 
 /** A reply code nobody should retry: 5xx except 503 (bad sequence, a server's hiccup). */
 function isPermanent(code: number): boolean {
@@ -124,10 +112,7 @@ export function classifySmtpError(
       ctx,
     );
   const original = (err as { originalCode?: unknown } | null)?.originalCode;
-  if (
-    (code !== undefined && NO_REPLY_TRANSIENT.has(code)) ||
-    (typeof original === 'string' && NO_REPLY_TRANSIENT.has(original))
-  )
+  if (isConnectionFailure(code) || isConnectionFailure(original))
     return new EmailTransientError(
       'smtp_unavailable',
       `the SMTP server could not be reached (${code}): ${response}`,

@@ -3,6 +3,7 @@
  * whether a retry can help; never a secret (messages and causes pass through the redactor).
  */
 import { redactText } from '../../api/redact.js';
+import { sanitizeCause } from './network-errors.js';
 
 /** Context of a webhook error. `secrets` are only used to redact, never stored. */
 export interface WebhookErrorContext {
@@ -118,17 +119,4 @@ export class WebhookAbortedError extends WebhookError {
   constructor(message: string, ctx: WebhookErrorContext = {}) {
     super('webhook_aborted', message, false, ctx);
   }
-}
-
-/** A cause without secrets: kept as is when clean, else a plain Error with a redacted message. */
-function sanitizeCause(cause: unknown, secrets: readonly string[]): unknown {
-  if (!(cause instanceof Error)) return typeof cause === 'string' ? redactText(cause, secrets) : undefined;
-  const text = `${cause.message}\n${cause.stack ?? ''}`;
-  if (redactText(text, secrets) === text) return cause;
-  const copy = new Error(redactText(cause.message, secrets));
-  copy.name = cause.name;
-  copy.stack = redactText(cause.stack ?? '', secrets);
-  const code = (cause as { code?: unknown }).code;
-  if (typeof code === 'string') Object.assign(copy, { code });
-  return copy;
 }

@@ -14,14 +14,12 @@ import {
   WebhookUnavailableError,
   type WebhookUnavailableReason,
 } from './webhook-errors.js';
+import { errorCodes, NETWORK_ERROR_CODES, TIMEOUT_ERROR_CODES } from './network-errors.js';
 import {
   backoffMs,
-  codesOf,
-  NETWORK_CODES,
   parseRetryAfter,
   resolveRetries,
   sleep,
-  TIMEOUT_CODES,
   type WebhookRetryOptions,
 } from './webhook-retry.js';
 import { signWebhookBody, WEBHOOK_HEADERS } from './webhook-signing.js';
@@ -232,11 +230,11 @@ function failureWithoutAnswer(
   err: unknown,
   timedOut: boolean,
 ): AttemptFailure {
-  const codes = codesOf(err);
-  if (timedOut || codes.some((c) => TIMEOUT_CODES.has(c))) {
+  const codes = errorCodes(err);
+  if (timedOut || codes.some((c) => TIMEOUT_ERROR_CODES.has(c))) {
     return { reason: 'timeout', detail: `no answer within ${ctx.timeoutMs} ms`, cause: err };
   }
-  const code = codes.find((c) => NETWORK_CODES.has(c));
+  const code = codes.find((c) => NETWORK_ERROR_CODES.has(c));
   if (code !== undefined) return { reason: 'network', detail: `connection failed (${code})`, cause: err };
   throw new WebhookError(
     'webhook_failed',

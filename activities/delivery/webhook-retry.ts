@@ -1,7 +1,7 @@
 /**
  * The retry policy of webhook delivery: how many attempts, the backoff between them (exponential,
- * with jitter, bounded), a receiver's Retry-After, and which failures without an answer (timeouts,
- * dropped connections) are worth another attempt.
+ * with jitter, bounded), a receiver's Retry-After. Which failures without an answer are worth
+ * another attempt is network-errors.ts's to say.
  */
 import { WEBHOOK_DEFAULTS } from './schema.js';
 import { WebhookConfigError } from './webhook-errors.js';
@@ -37,39 +37,6 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 export function backoffMs(attempt: number, r: WebhookRetryOptions): number {
   const ceiling = Math.min(r.maxMs, r.baseMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-}
-
-/** Error codes of a connection that failed or dropped: retried. */
-export const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
-/** Error codes of a connection or an answer that took too long: retried. */
-export const TIMEOUT_CODES = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'ETIMEDOUT',
-]);
-
-/** Every error code of an error, of those it aggregates and of its causes. */
-export function codesOf(err: unknown, depth = 0): string[] {
-  if (depth > 5 || err === null || typeof err !== 'object') return [];
-  const code = (err as { code?: unknown }).code;
-  const out = typeof code === 'string' ? [code] : [];
-  if (typeof code === 'string' && code.startsWith('HPE_')) out.push('UND_ERR_SOCKET');
-  const errors = (err as { errors?: unknown }).errors;
-  if (Array.isArray(errors)) for (const e of errors) out.push(...codesOf(e, depth + 1));
-  return [...out, ...codesOf((err as { cause?: unknown }).cause, depth + 1)];
 }
 
 /** Waits `ms`; rejects at once when the signal aborts. */
