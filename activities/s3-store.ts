@@ -28,7 +28,8 @@ import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
-import { createS3Client, s3CredentialsFromEnv, s3EndpointFromEnv, uploadFileObject } from './delivery/s3.js';
+import { createS3Client, s3CredentialsFromEnv, s3EndpointFromEnv } from './delivery/s3-client.js';
+import { uploadFileObject } from './delivery/s3-upload.js';
 import {
   runDocumentRef,
   StoreObjectMissingError,

@@ -2,8 +2,8 @@
  * What a job file may say about delivery, validated with zod and nothing else: the `email`,
  * `webhook` and `s3` destinations and the job's `delivery` list. No sender is loaded here
  * (nodemailer, the AWS SDK, undici): job files are parsed by the CLI, the schedules and the
- * workers, and parsing a job must not pull them in. The senders (email.ts, webhook.ts, s3.ts)
- * import their schema from here.
+ * workers, and parsing a job must not pull them in. The senders (email-*.ts, webhook-*.ts,
+ * s3-*.ts) import their schema from here.
  *
  * A job's delivery destinations, as its file writes them: a list of one-key objects, the key
  * naming the kind (`email`, `webhook`, `s3`), each with an optional `id` (default `<kind>-<n>`,

@@ -24,11 +24,15 @@ import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
 import type { Store } from '../store.js';
 import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../../shared/types.js';
-import { buildRunEmail, sendRunEmail } from './email.js';
 import { EmailTransientError, isEmailError } from './email-errors.js';
-import { presignedUrls, s3ClientFromEnv, uploadRunFiles, withEnvEndpoint } from './s3.js';
+import { buildRunEmail } from './email-message.js';
+import { sendRunEmail } from './email-send.js';
+import { s3ClientFromEnv, withEnvEndpoint } from './s3-client.js';
+import { presignedUrls } from './s3-presign.js';
+import { uploadRunFiles } from './s3-upload.js';
 import type { Destination } from '../../config/destinations.js';
-import { createSmtpTransport, smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
+import { smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
+import { createSmtpTransport } from './smtp-transport.js';
 import type {
   DeliveryFigure,
   DeliveryFile,
@@ -36,7 +40,8 @@ import type {
   DeliverySummary,
   RunDelivery,
 } from '../../shared/delivery.js';
-import { deliverWebhook, webhookTarget } from './webhook.js';
+import { deliverWebhook } from './webhook.js';
+import { webhookTarget } from './webhook-destination.js';
 
 /** How long a pre-signed link in an email or a chat message works: 7 days, SigV4's longest. */
 export const LINK_TTL_SECONDS = 7 * 24 * 3600;

@@ -7,8 +7,8 @@
  * Secrets never reach an error: the message and the summarised cause pass through the redactor
  * with the SMTP user and password (and their AUTH PLAIN form).
  */
-import { inspect } from 'node:util';
 import { redactText } from '../../api/redact.js';
+import { causeSummary } from './network-errors.js';
 
 /** Context every email error takes. `secrets` are only used to redact, never stored. */
 export interface EmailErrorContext {
@@ -24,23 +24,6 @@ export interface EmailErrorContext {
   cause?: unknown;
   /** Values to redact (SMTP user and password). */
   secrets?: readonly string[];
-}
-
-/** A cause reduced to its name, code, reply code and redacted message: never the original object. */
-function causeSummary(cause: unknown, secrets: readonly string[]): Error | undefined {
-  if (cause === undefined || cause === null) return undefined;
-  const src = cause instanceof Error ? cause : new Error(typeof cause === 'string' ? cause : inspect(cause));
-  const copy = new Error(redactText(src.message, secrets));
-  copy.name = src.name;
-  const extra: Record<string, unknown> = {};
-  for (const key of ['code', 'responseCode', 'command'] as const) {
-    const value = (src as unknown as Record<string, unknown>)[key];
-    if (typeof value === 'string') extra[key] = redactText(value, secrets);
-    else if (typeof value === 'number') extra[key] = value;
-  }
-  Object.assign(copy, extra);
-  copy.stack = redactText(src.stack ?? `${src.name}: ${src.message}`, secrets);
-  return copy;
 }
 
 /** Base class of every error email delivery throws. */

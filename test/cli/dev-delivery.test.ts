@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { s3CredentialsFromEnv, s3EndpointFromEnv } from '../../activities/delivery/s3.js';
+import { s3CredentialsFromEnv, s3EndpointFromEnv } from '../../activities/delivery/s3-client.js';
 import { smtpSettingsFromEnv } from '../../activities/delivery/smtp-settings.js';
 import { startDev } from '../../cli/commands/dev.js';
 import { applyDevDeliveryEnv, DEV_SMTP_FROM, type DevDeliveryServers } from '../../runtime/dev-delivery.js';

@@ -3,12 +3,8 @@
  * local server); a destination's own endpoint wins.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  parseS3Destination,
-  s3ClientFromEnv,
-  s3EndpointFromEnv,
-  withEnvEndpoint,
-} from '../../activities/delivery/s3.js';
+import { s3ClientFromEnv, s3EndpointFromEnv, withEnvEndpoint } from '../../activities/delivery/s3-client.js';
+import { parseS3Destination } from '../../activities/delivery/s3-destination.js';
 import { SettingsError } from '../../config/settings.js';
 
 const aws = parseS3Destination({ s3: { bucket: 'vir-reports', region: 'eu-central-1' } });

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseS3Destination, s3ClientFromEnv } from '../../activities/delivery/s3.js';
+import { s3ClientFromEnv } from '../../activities/delivery/s3-client.js';
+import { parseS3Destination } from '../../activities/delivery/s3-destination.js';
 import { applyDevDeliveryEnv } from '../../runtime/dev-delivery.js';
 import {
   DEV_S3_ACCESS_KEY_ID,

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSmtpTransport, smtpSettingsFromEnv } from '../../activities/delivery/smtp-settings.js';
+import { smtpSettingsFromEnv } from '../../activities/delivery/smtp-settings.js';
+import { createSmtpTransport } from '../../activities/delivery/smtp-transport.js';
 import { applyDevDeliveryEnv, DEV_SMTP_FROM } from '../../runtime/dev-delivery.js';
 import { safeFileName, startMailCatcher, type MailCatcher } from '../../runtime/mail-catcher.js';
 

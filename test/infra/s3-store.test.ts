@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3CredentialsFromEnv, withEnvEndpoint } from '../../activities/delivery/s3.js';
+import { s3CredentialsFromEnv, withEnvEndpoint } from '../../activities/delivery/s3-client.js';
 import { S3Store } from '../../activities/s3-store.js';
 import { StoreObjectMissingError, StoreRefError } from '../../activities/store.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
