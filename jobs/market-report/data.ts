@@ -5,27 +5,20 @@
  * service did not provide is named in `notProvided`, never a failure.
  */
 import type { ChartSpec, Result } from '../../api/envelope.js';
+import { absentFields, asObject, readField, readRecord, type ReadRecord } from '../../api/read.js';
 import {
-  absentFields,
   ACTIVE_INVESTOR_FIELDS,
   ANSWER_FIELDS,
-  asObject,
-  INVESTOR_FIELDS,
-  INVESTOR_PROFILE_FIELDS,
   MIX_FIELDS,
   OVERVIEW_FIELDS,
   OVERVIEW_SECTIONS,
-  PORTFOLIO_FIELDS,
-  readField,
-  readPage,
-  readProfile,
-  readRecord,
   SECTOR_LABEL,
   STAGE_LABEL,
-  STARTUP_FIELDS,
   YEAR_FIELDS,
-  type ReadRecord,
-} from '../../api/read.js';
+} from '../../api/read-answers.js';
+import { readPage } from '../../api/read-page.js';
+import { INVESTOR_PROFILE_FIELDS, PORTFOLIO_FIELDS, readProfile } from '../../api/read-profiles.js';
+import { INVESTOR_FIELDS, STARTUP_FIELDS } from '../../api/read-records.js';
 import type { Store } from '../../activities/store.js';
 import type { StoreRef, StoredCall } from '../../activities/types.js';
 import type { AnswerRef, CountryRefs } from './types.js';
