@@ -19,7 +19,10 @@ import {
   type VisError,
 } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
-import { ANSWER_FIELDS, readField, readPage, recordKey } from '../api/read.js';
+import { readField } from '../api/read.js';
+import { ANSWER_FIELDS } from '../api/read-answers.js';
+import { recordKey } from '../api/read-keys.js';
+import { readPage } from '../api/read-page.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';

@@ -38,7 +38,8 @@ import { benchRender } from './render.js';
 import { pct, ratio, reportPacing } from './pacing.js';
 import { reportCredits } from './credits.js';
 import { reportProspects } from './prospects.js';
-import { measureOverhead, reportCluster } from './cluster.js';
+import { reportCluster } from './cluster.js';
+import { measureOverhead } from './cluster-overhead.js';
 import { reportEvents } from './events.js';
 
 async function main(): Promise<void> {

@@ -10,7 +10,7 @@
  * describeEstimate(job, limits); // at limits.rateLimitPerMinute calls/min
  * ctx.io.err(describeLimits(limits));
  */
-import { readAccount } from '../api/read.js';
+import { readAccount } from '../api/read-account.js';
 import type { Settings } from '../config/settings.js';
 import { serviceClient } from '../runtime/service.js';
 

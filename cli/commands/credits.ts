@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { loadJobFile, type AnyJob } from '../../jobs/files.js';
 import { serviceClient } from '../../runtime/service.js';
-import { readAccount } from '../../api/read.js';
+import { readAccount } from '../../api/read-account.js';
 import { AccountLink, accountIdOf, tighterCaps } from '../../activities/account.js';
 import { requireApiKey, type Settings } from '../../config/settings.js';
 import { nextMonthStart, scheduledRunsBetween } from '../../jobs/schedule-runs.js';

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { request } from 'undici';
 import type { VisClient } from '../../api/client.js';
 import { redactText } from '../../api/redact.js';
-import { readAccount } from '../../api/read.js';
+import { readAccount } from '../../api/read-account.js';
 import type { Settings } from '../../config/settings.js';
 import { serviceClient } from '../../runtime/service.js';
 import type { CliContext } from '../context.js';

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
 import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
-import { readProfile, readStartupPeople } from '../../api/read.js';
+import { readProfile, readStartupPeople } from '../../api/read-profiles.js';
 import type { KindActivityDeps } from '../kind.js';
 import { buildDigest, type FundDigest } from './digest.js';
 import { asMatchHistory, compareBatch, nextHistory, type ProfileState } from './history.js';

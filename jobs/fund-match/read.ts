@@ -4,21 +4,10 @@
  * the analyst notes, the portfolio conflicts and the profiles' fields are read under the
  * sandbox's names and plausible others, and are null when the service leaves them out.
  */
-import {
-  asObject,
-  pick,
-  readField,
-  readPage,
-  readProfile,
-  readReasons,
-  readRecord,
-  RANKED_FIELDS,
-  ROUND_INVESTOR_FIELDS,
-  STARTUP_FIELDS,
-  STARTUP_PROFILE_FIELDS,
-  toStr,
-  toStrings,
-} from '../../api/read.js';
+import { asObject, pick, readField, readRecord, toStr, toStrings } from '../../api/read.js';
+import { readPage } from '../../api/read-page.js';
+import { readProfile, ROUND_INVESTOR_FIELDS, STARTUP_PROFILE_FIELDS } from '../../api/read-profiles.js';
+import { RANKED_FIELDS, readReasons, STARTUP_FIELDS } from '../../api/read-records.js';
 import type { BatchMatch, ProfileState } from './history.js';
 
 /** A startup of the batch with what the digest shows of it. */

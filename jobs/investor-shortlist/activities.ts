@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
-import { readAccount } from '../../api/read.js';
+import { readAccount } from '../../api/read-account.js';
 import { stageLabel } from '../../reports/editorial.js';
 import type { KindActivityDeps } from '../kind.js';
 import {

@@ -6,18 +6,10 @@
  * when the service leaves them out.
  */
 import type { ChartSpec } from '../../api/envelope.js';
-import {
-  INVESTOR_FIELDS,
-  INVESTOR_PROFILE_FIELDS,
-  pick,
-  readField,
-  readPage,
-  readProfile,
-  readReasons,
-  readRecord,
-  RANKED_FIELDS,
-  toStr,
-} from '../../api/read.js';
+import { pick, readField, readRecord, toStr } from '../../api/read.js';
+import { readPage } from '../../api/read-page.js';
+import { INVESTOR_PROFILE_FIELDS, readProfile } from '../../api/read-profiles.js';
+import { INVESTOR_FIELDS, RANKED_FIELDS, readReasons } from '../../api/read-records.js';
 import type { ShortlistRow } from './types.js';
 
 /** A company's list as read: the rows (not enriched yet) and how the service read the startup. */

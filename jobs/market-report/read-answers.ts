@@ -4,7 +4,8 @@
  * asked keeps why.
  */
 import type { ChartSpec } from '../../api/envelope.js';
-import { ANSWER_FIELDS, readRecord } from '../../api/read.js';
+import { readRecord } from '../../api/read.js';
+import { ANSWER_FIELDS } from '../../api/read-answers.js';
 import type { Store } from '../../activities/store.js';
 import type { StoredCall } from '../../shared/types.js';
 import { Findings, readCharts } from './read-common.js';

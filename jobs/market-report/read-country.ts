@@ -4,18 +4,10 @@
  * the run enriched, and what the service did not provide. Never throws on what the service sent.
  */
 import type { ChartSpec } from '../../api/envelope.js';
-import {
-  absentFields,
-  asObject,
-  INVESTOR_FIELDS,
-  INVESTOR_PROFILE_FIELDS,
-  PORTFOLIO_FIELDS,
-  readPage,
-  readProfile,
-  readRecord,
-  STARTUP_FIELDS,
-  type ReadRecord,
-} from '../../api/read.js';
+import { absentFields, asObject, readRecord, type ReadRecord } from '../../api/read.js';
+import { readPage } from '../../api/read-page.js';
+import { INVESTOR_PROFILE_FIELDS, PORTFOLIO_FIELDS, readProfile } from '../../api/read-profiles.js';
+import { INVESTOR_FIELDS, STARTUP_FIELDS } from '../../api/read-records.js';
 import type { Store } from '../../activities/store.js';
 import type { StoreRef, StoredCall } from '../../shared/types.js';
 import { Findings, readCharts } from './read-common.js';

@@ -3,17 +3,16 @@
  * the top sectors and the most active investors. A section the service did not provide is
  * null and named in the findings; rows that cannot be read are left out with a note.
  */
+import { readField, readRecord } from '../../api/read.js';
 import {
   ACTIVE_INVESTOR_FIELDS,
   MIX_FIELDS,
   OVERVIEW_FIELDS,
   OVERVIEW_SECTIONS,
-  readField,
-  readRecord,
   SECTOR_LABEL,
   STAGE_LABEL,
   YEAR_FIELDS,
-} from '../../api/read.js';
+} from '../../api/read-answers.js';
 import { Findings } from './read-common.js';
 
 export interface YearItem {

@@ -5,7 +5,8 @@
  * brief; fields one source left out are filled from another. The list is ordered scored rows
  * first (by fit, then momentum), then the searches' rows in the service's order.
  */
-import { pick, readField, readReasons, readRecord, RANKED_FIELDS, STARTUP_FIELDS } from '../../api/read.js';
+import { pick, readField, readRecord } from '../../api/read.js';
+import { RANKED_FIELDS, readReasons, STARTUP_FIELDS } from '../../api/read-records.js';
 import { normaliseDomain } from './suppression.js';
 import type { ProspectRow } from './types.js';
 

@@ -4,7 +4,8 @@
  * "net new only", or marked), the enrichment of the top rows by get_startup, and the snapshot the
  * next run's net-new rule reads.
  */
-import { readProfile, readRecord, readStartupPeople, STARTUP_PROFILE_FIELDS } from '../../api/read.js';
+import { readRecord } from '../../api/read.js';
+import { readProfile, readStartupPeople, STARTUP_PROFILE_FIELDS } from '../../api/read-profiles.js';
 import { formatDate } from '../../reports/format.js';
 import type { ProspectListJob } from './job.js';
 import { fill, type MergedRow } from './merge.js';

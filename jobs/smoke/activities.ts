@@ -1,13 +1,10 @@
 /** The smoke job's one activity: the JSON summary of what the run fetched. */
 import { join } from 'node:path';
-import {
-  absentFields,
-  readPage,
-  readProfile,
-  readRecord,
-  recordKey,
-  STARTUP_FIELDS,
-} from '../../api/read.js';
+import { absentFields, readRecord } from '../../api/read.js';
+import { recordKey } from '../../api/read-keys.js';
+import { readPage } from '../../api/read-page.js';
+import { readProfile } from '../../api/read-profiles.js';
+import { STARTUP_FIELDS } from '../../api/read-records.js';
 import { keepRenderedFiles, runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoreRef, StoredCall } from '../../shared/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';

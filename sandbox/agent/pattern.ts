@@ -89,3 +89,16 @@ export const W = {
   score: /\b(score|scores|scoring|rated|rating|ratings|best rated|highest rated|top rated|best)\b/,
   list: /\b(list|show|which|what|name|give me|find|who are|who is)\b/,
 };
+
+/** True when the question asks for deal counts rather than capital. */
+export function wantsCount(s: Slots): boolean {
+  if (
+    has(
+      s,
+      /\b(number of (deals|rounds|investments)|deal count|deal counts|count of|how many|most deals|most rounds|by deals|by rounds|by number|deal volume)\b/,
+    )
+  )
+    return true;
+  if (has(s, /\b(capital|funding|money|dollars|raised|raise|invested|amount|volume)\b/)) return false;
+  return has(s, /\b(deals|rounds|investments|activity|active|count)\b/);
+}

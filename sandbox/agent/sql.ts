@@ -76,3 +76,7 @@ export function medianSql(valueSql: string, fromAndWhere: string): string {
 )
 SELECT AVG(x) AS median_usd, MAX(n) AS rounds FROM v WHERE rn IN ((n + 1) / 2, (n + 2) / 2)`;
 }
+
+/** Stages in funding order, for ORDER BY. */
+export const STAGE_ORDER = (col: string) =>
+  `CASE ${col} WHEN 'pre-seed' THEN 1 WHEN 'seed' THEN 2 WHEN 'series-a' THEN 3 WHEN 'series-b' THEN 4 WHEN 'series-c' THEN 5 WHEN 'series-d-plus' THEN 6 WHEN 'growth' THEN 7 ELSE 8 END`;

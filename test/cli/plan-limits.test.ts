@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAccount } from '../../api/read.js';
+import { readAccount } from '../../api/read-account.js';
 import { serviceLimits } from '../../cli/service-limits.js';
 import { loadSettings } from '../../config/settings.js';
 import type { RunningSandbox } from '../../sandbox/index.js';

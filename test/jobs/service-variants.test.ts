@@ -13,7 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VisClient } from '../../api/client.js';
-import { readAccount } from '../../api/read.js';
+import { readAccount } from '../../api/read-account.js';
 import { snapshotRefOf } from '../../activities/run.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseJob } from '../../jobs/files.js';

@@ -16,7 +16,8 @@ import {
 } from '../fixtures/decks/build.js';
 import { startDeckServer, type DeckServer } from '../fixtures/decks/tls-server.js';
 import { VisClient } from '../../api/client.js';
-import { DECK_FIELDS, readRecord } from '../../api/read.js';
+import { readRecord } from '../../api/read.js';
+import { DECK_FIELDS } from '../../api/read-answers.js';
 import { startCountingProxy } from '../helpers/counting-proxy.js';
 import { callSandbox, KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { SERVICE_VARIANTS, variantTransform } from '../helpers/service-variants.js';

@@ -13,7 +13,7 @@ import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { startWorkers } from '../../runtime/workers.js';
 import { VisClient } from '../../api/client.js';
-import { readPage } from '../../api/read.js';
+import { readPage } from '../../api/read-page.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { captureRuntimeLogs, QUIET } from '../helpers/runner.js';

@@ -14,30 +14,33 @@ import {
   topLeadInvestors,
 } from './investors.js';
 import {
-  averageRound,
   capitalByMonth,
   capitalByQuarter,
-  capitalByRegion,
   capitalByYear,
-  capitalTotal,
   dealsByMonth,
   dealsByQuarter,
-  dealsByRegion,
   dealsByYear,
-  fastestGrowingSectors,
-  fundingChange,
-  largestRounds,
-  latestRounds,
-  medianRound,
-  roundCount,
-  roundSizeByStage,
   roundsByStage,
+  roundSizeByStage,
+} from './round-breakdowns.js';
+import { fastestGrowingSectors, fundingChange } from './round-changes.js';
+import {
+  capitalByRegion,
+  dealsByRegion,
   topCitiesCapital,
   topCitiesDeals,
   topCountriesCapital,
   topCountriesDeals,
   topSectorsCapital,
   topSectorsDeals,
+} from './round-rankings.js';
+import {
+  averageRound,
+  capitalTotal,
+  largestRounds,
+  latestRounds,
+  medianRound,
+  roundCount,
 } from './rounds.js';
 import {
   startupCount,

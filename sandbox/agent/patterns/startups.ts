@@ -6,9 +6,8 @@
 import { chart } from '../charts.js';
 import { int, pct, scopeText, usd } from '../format.js';
 import { has, W, type Pattern } from '../pattern.js';
-import { Filters, ROUNDS_FROM, roundFilters, startupFilters } from '../sql.js';
+import { Filters, ROUNDS_FROM, roundFilters, STAGE_ORDER, startupFilters } from '../sql.js';
 import type { Slots } from '../slots.js';
-import { STAGE_ORDER } from './rounds.js';
 
 const isStartups = (s: Slots) => has(s, W.startups) && !has(s, /\b(investors?|vcs?|angels?)\b/);
 

@@ -14,7 +14,7 @@ import { pageSearchWorkflow, progressQuery, type RunProgress } from '../../../wo
 import type { MarketReportResult } from '../../../jobs/market-report/index.js';
 import { LocalStore } from '../../../activities/store.js';
 import { VisClient } from '../../../api/client.js';
-import { readPage } from '../../../api/read.js';
+import { readPage } from '../../../api/read-page.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { capturedLogs, QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { runHistories } from '../../helpers/histories.js';
