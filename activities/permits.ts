@@ -23,9 +23,9 @@ import type {
 } from '../shared/account.js';
 
 /** Permits asked beyond the calls waiting: the next calls of a run take them without an ask. */
-export const PERMIT_PREFETCH = 4;
+export const PERMIT_PREFETCH = 16;
 /** The most permits one lease holds. */
-export const PERMIT_BLOCK_MAX = 24;
+export const PERMIT_BLOCK_MAX = 32;
 /** Permits of a lease not taken for this long are given back. */
 export const PERMIT_IDLE_MS = 1_000;
 /** Reports of answers wait this long for an ask to carry them before a signal does. */

@@ -410,6 +410,8 @@ export function createRunActivities(deps: RunActivityDeps) {
       if (input.snapshotRef !== null) {
         await store.putJsonAt(snapshotRefOf(job.id), await store.getJson(input.snapshotRef));
       }
+      // The run makes no more calls: what it reserved of the service's day is free for others.
+      if (input.releaseDayCalls) await deps.account?.releaseDayCalls(stats.workflowId);
       return { manifestPath };
     },
   };

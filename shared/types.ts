@@ -201,6 +201,8 @@ export interface FinalizeInput {
   /** What the next run of the job compares with (null: keep the previous snapshot). */
   snapshotRef: StoreRef | null;
   finishedAt: string;
+  /** Free the day's calls the run reserved once the manifest is written (runs of the lean history). */
+  releaseDayCalls?: boolean;
 }
 
 /** What a failed run's manifest records (`recordFailedRun`). */

@@ -45,7 +45,7 @@ import {
 import { failureReason, rootApplicationFailure } from './failure.js';
 import { DEFAULT_PARALLEL_PAGES, pageSearchWorkflow, type PageParams } from './paging.js';
 import { pageFrom, plannedPagesOf, type FetchPage, type PagerState, type PagingResult } from './pager.js';
-import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, INLINE_PAGING, JOB_CHECKS } from './patches.js';
+import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, LEAN_HISTORY, JOB_CHECKS } from './patches.js';
 import {
   dailyLimitWaitSignal,
   pageDoneSignal,
@@ -230,6 +230,8 @@ export function startRun(options: RunOptions) {
       return books.paidCredits(name);
     },
     page: <N extends PagedOperation>(stream: PagingStream<N>, what: string) => page(ctx, stream, what),
+    /** The first `n` distinct records of a paged stream, in its order (the ones to enrich). */
+    topKeys,
     checkAccount: () => checkAccount(ctx, tryCall),
     guard: <R>(body: () => Promise<R>) => guard(ctx, body),
     stats: () => books.stats(),
@@ -262,7 +264,7 @@ function page<N extends PagedOperation>(
   what: string,
 ): Promise<PagingResult> {
   ctx.books.addStream(stream);
-  if (maxPagesOf(stream) <= INLINE_MAX_PAGES && patched(INLINE_PAGING)) return pageInline(ctx, stream, what);
+  if (maxPagesOf(stream) <= INLINE_MAX_PAGES && patched(LEAN_HISTORY)) return pageInline(ctx, stream, what);
   return pageInChild(ctx, stream, what);
 }
 
@@ -275,11 +277,13 @@ async function pageInline<N extends PagedOperation>(
   const { books } = ctx;
   const pageSize = pageSizeOf(stream.operation);
   const state: PagerState = { offset: 0, pageIndex: 0, refs: [], records: 0, total: null };
+  const keys = new Map<number, string[]>();
   const fetchPage: FetchPage = async (offset, limit, index) => {
     const name = `pages/${stream.label}-${String(index).padStart(4, '0')}`;
     const params = { ...stream.params, limit, offset } as ParamsIn<PagedOperation>;
     const out = await ctx.rawCall(stream.operation, params, ctx.runKey, name);
     state.total = out.total ?? state.total;
+    keys.set(index, out.keys);
     // The caller counted the requests; the page counts the call.
     books.pageDone({
       label: stream.label,
@@ -299,12 +303,25 @@ async function pageInline<N extends PagedOperation>(
       parallel: DEFAULT_PARALLEL_PAGES,
       stopStarting: () => false,
     };
-    return (await pageFrom(state, fetchPage, options)) ?? NO_PAGES;
+    const result = (await pageFrom(state, fetchPage, options)) ?? NO_PAGES;
+    const ordered = [...keys.entries()].sort(([a], [b]) => a - b).flatMap(([, k]) => k);
+    return { ...result, keys: ordered };
   } catch (err) {
     if (isCancellation(err)) throw err;
     books.partial(`${stream.operation} ${what}: ${failureMessage(err)}`);
     return NO_PAGES;
   }
+}
+
+/**
+ * The first `n` distinct records' keys of a paged stream, in page order (the search's order):
+ * from the keys its pages gave when the run paged it itself, else read from the stored pages by
+ * an activity (a stream paged in a child, or a run started before the lean history).
+ */
+async function topKeys(result: PagingResult, n: number): Promise<string[]> {
+  if (n <= 0) return [];
+  if (result.keys && patched(LEAN_HISTORY)) return [...new Set(result.keys)].slice(0, n);
+  return runActivities.selectTop({ refs: result.refs, n });
 }
 
 /** Pages a stream in a child workflow, which reports each page to the run. */
@@ -385,13 +402,18 @@ async function finish(ctx: RunContext, input: FinishInput): Promise<JobRunResult
   const { books } = ctx;
   // The run time ends where the job stopped the clock (the one its report states), else now.
   const finishedAt = books.finishedAt(Date.now());
-  if (patched(ACCOUNT_LEDGER)) await runActivities.releaseDayCalls({ runId: ctx.runKey });
+  // The day's calls the run reserved are freed by the manifest's activity (lean history), else
+  // by one of their own first.
+  const ledger = patched(ACCOUNT_LEDGER);
+  const releaseWithManifest = ledger && patched(LEAN_HISTORY);
+  if (ledger && !releaseWithManifest) await runActivities.releaseDayCalls({ runId: ctx.runKey });
   const { manifestPath } = await runActivities.finalizeRun({
     job: input.job,
     stats: books.stats(),
     render: input.render,
     snapshotRef: input.snapshotRef,
     finishedAt,
+    ...(releaseWithManifest ? { releaseDayCalls: true } : {}),
   });
   // Delivery, after the manifest: each destination once (runs from before it send nothing).
   const destinations = input.job.delivery ?? [];

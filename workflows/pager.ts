@@ -26,6 +26,8 @@ export interface PagingResult {
   total: number | null;
   /** True when the cap stopped the paging before the end of the result set. */
   capped: boolean;
+  /** The records' keys in page order, where the pages were read by the run itself (inline). */
+  keys?: string[];
 }
 
 /** Pages a stream will take: one more while the total is unknown, else the total's (capped). */

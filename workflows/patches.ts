@@ -29,8 +29,11 @@ export const JOB_CHECKS = 'job-checks';
  */
 export const FAILED_RUN_MANIFEST = 'failed-run-manifest';
 /**
- * The patch of paging a short stream in the run itself (at most {@link INLINE_MAX_PAGES} pages)
- * rather than in a child workflow: no child to start and no signal per page, so a page costs the
- * run its activity's events and a share of a workflow task.
+ * The patch of a lean history (what one API call costs the cluster): a short stream (at most
+ * `INLINE_MAX_PAGES` pages) is paged in the run itself rather than in a child workflow (no child
+ * to start, no signal per page); the top records to enrich are taken from the keys the pages
+ * already gave (`run.topKeys`) rather than by an activity that reads the pages again; and the
+ * day's calls are released by the activity that writes the manifest rather than by one of their
+ * own. One patch for the three, so a run records one marker.
  */
-export const INLINE_PAGING = 'inline-paging';
+export const LEAN_HISTORY = 'lean-history';

@@ -21,6 +21,7 @@ import type { MarketReportActivities } from './activities.js';
 import type { MarketReportJob } from './job.js';
 import { expandQuestions, pagingStreams, planMarketReport } from './plan.js';
 import type { AnswerRef, CountryRefs } from './types.js';
+import type { PagingResult } from '../../workflows/pager.js';
 
 export type MarketReportInput = JobRunInput<MarketReportJob>;
 export type MarketReportResult = JobRunResult & { files: { xlsx?: string; pdf?: string } };
@@ -43,6 +44,8 @@ async function reportMarkets(input: MarketReportInput, run: Run): Promise<Market
 
   // 2. Per country: overview and paged searches (children page and continue as new).
   run.phase('paging');
+  /** Each country's searches whose top records are enriched. */
+  const ranked = new Map<string, { investors: PagingResult; startups: PagingResult }>();
   const countries: CountryRefs[] = await Promise.all(
     job.countries.map(async (country): Promise<CountryRefs> => {
       const cs = slugId(country);
@@ -59,6 +62,7 @@ async function reportMarkets(input: MarketReportInput, run: Run): Promise<Market
         run.page(investmentsStream, country),
         run.page(startupStream, country),
       ]);
+      ranked.set(country, { investors: byScore, startups });
       return {
         country,
         overview: overview?.ref ?? null,
@@ -80,11 +84,10 @@ async function reportMarkets(input: MarketReportInput, run: Run): Promise<Market
   await Promise.all(
     countries.map(async (c) => {
       const cs = slugId(c.country);
+      const searches = ranked.get(c.country)!;
       const [topInvestors, topStartups] = await Promise.all([
-        job.enrich.investors > 0
-          ? run.activities.selectTop({ refs: c.investorsByScore, n: job.enrich.investors })
-          : [],
-        job.enrich.startups > 0 ? run.activities.selectTop({ refs: c.startups, n: job.enrich.startups }) : [],
+        run.topKeys(searches.investors, job.enrich.investors),
+        run.topKeys(searches.startups, job.enrich.startups),
       ]);
       const inv = await Promise.all(
         topInvestors.map((key, i) =>

@@ -55,7 +55,7 @@ async function smokeRun(input: JobRunInput<SmokeJob>, run: Run): Promise<JobRunR
   const paged = await run.page(smokeStream(job), job.country);
 
   run.phase('enriching');
-  const [first] = await run.activities.selectTop({ refs: paged.refs, n: 1 });
+  const [first] = await run.topKeys(paged, 1);
   const profile = first
     ? await run.tryCall('get_startup', { key: first }, 'profiles/first', `get_startup ${first}`)
     : null;
