@@ -45,6 +45,8 @@ export interface WorkerTuning {
    * VIR_ACCOUNT_MAX_IN_FLIGHT, else 8; the server admits 10 a workflow unless raised).
    */
   accountMaxInFlight?: number;
+  /** How long one update of the account workflow may go unanswered before it is sent again (default 30 s). */
+  accountUpdateDeadlineMs?: number;
   /** A 429 whose reset is further away than this is waited out durably by the workflow (default 120 s). */
   dailyLimitThresholdMs?: number;
   /** Other real dependencies (tests): a client and a store. */
@@ -282,6 +284,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
     caps: settings.creditCaps,
     maxInFlight: tuning.accountMaxInFlight ?? accountMaxInFlightOf(tuning.env ?? process.env),
     permits: accountPermitsOf(tuning.env ?? process.env),
+    ...(tuning.accountUpdateDeadlineMs ? { updateDeadlineMs: tuning.accountUpdateDeadlineMs } : {}),
   });
   const apiWorker = await Worker.create({
     connection,
