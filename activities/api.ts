@@ -29,7 +29,6 @@ import type { AccountLink } from './account.js';
 import type { Permit, PermitBlocks } from './permits.js';
 import { AttemptTally } from './attempts.js';
 import { heartbeatNow, heartbeatWhile } from './heartbeat.js';
-import { LongWaitError, RateGate } from './rate-gate.js';
 import type { Store } from './store.js';
 import {
   ACCOUNT_CAP_FAILURE,
@@ -47,8 +46,6 @@ import {
 export type ApiCaller = Pick<VisClient, 'callDetailed'>;
 
 export interface ApiActivityOptions {
-  /** false turns the worker's rate gate off (default on: calls wait for a used-up window's reset). */
-  rateGate?: boolean;
   /** A 429 whose reset is further away than this is treated as the daily limit (default 120 s). */
   dailyLimitThresholdMs?: number;
   now?: () => Date;
@@ -169,8 +166,8 @@ function callReport(info: RateLimitInfo | null | undefined) {
 
 /**
  * Creates the API activities with real dependencies (a client holding the key, a store, and
- * the link to the account workflow that paces calls and holds the credit ledger; without it, a
- * worker-local rate gate paces).
+ * the link to the account workflow that paces calls and holds the credit ledger). Workers always
+ * have the link; without it (a test of the activity alone) nothing paces the calls.
  *
  * @example
  * const acts = createApiActivities({ client: serviceClient(settings), store: new LocalStore('.data/store'), account });
@@ -185,22 +182,13 @@ export function createApiActivities(deps: {
   const now = deps.options?.now ?? (() => new Date());
   const link = deps.account ?? null;
   const answerTimeoutScale = deps.options?.answerTimeoutScale ?? 1;
-  const gate = link || deps.options?.rateGate === false ? null : new RateGate();
 
   /**
    * Waits until the account's window lets the call through (returns its grant id); a wait
    * further off than the daily-limit threshold is waited out by the workflow on a durable timer.
    */
   async function pace(input: ApiCallInput): Promise<string | null> {
-    if (!link) {
-      try {
-        await gate?.acquire(threshold);
-        return null;
-      } catch (err) {
-        if (!(err instanceof LongWaitError)) throw err;
-        throw dailyLimitFailure(`${input.operation} not sent: ${err.message}`, err.resetAt, input.operation);
-      }
-    }
+    if (!link) return null;
     const grantId = randomUUID();
     for (;;) {
       const d = await link.acquireCall({ grantId, runId: input.runKey });
@@ -218,9 +206,9 @@ export function createApiActivities(deps: {
     }
   }
 
-  /** Tells the gate or the account what the answer said of the window. */
+  /** Tells the account what the answer said of the window. */
   async function done(grantId: string | null, info: RateLimitInfo | null | undefined, counted: boolean) {
-    if (!link) return gate?.release(info);
+    if (!link) return;
     await link.callDone({ grantId: grantId ?? '', report: callReport(info), counted });
   }
 

@@ -41,6 +41,7 @@ import { reportProspects } from './prospects.js';
 import { reportCluster } from './cluster.js';
 import { measureOverhead } from './cluster-overhead.js';
 import { reportEvents } from './events.js';
+import { measureBaseline } from './baseline.js';
 
 async function main(): Promise<void> {
   // The embedded Temporal server only: each scenario starts its own sandbox and workers.
@@ -97,14 +98,19 @@ async function main(): Promise<void> {
     await reportPacing(stack.temporalAddress);
     await reportCredits(stack.temporalAddress);
     await reportProspects();
-    await reportEvents(stack.temporalAddress, async (design) => {
-      process.env.VIR_ACCOUNT_PERMITS = design;
-      try {
-        return (await measureOverhead(stack.temporalAddress)).total;
-      } finally {
-        delete process.env.VIR_ACCOUNT_PERMITS;
-      }
-    });
+    const baseline = await measureBaseline(stack.temporalAddress);
+    await reportEvents(
+      stack.temporalAddress,
+      async (design) => {
+        process.env.VIR_ACCOUNT_PERMITS = design;
+        try {
+          return (await measureOverhead(stack.temporalAddress)).total;
+        } finally {
+          delete process.env.VIR_ACCOUNT_PERMITS;
+        }
+      },
+      baseline,
+    );
     await reportCluster(stack.temporalAddress, { onInterrupt: () => stack.close() });
     console.log(`\n(the Temporal SDK logged ${sdkWarnings()} warnings, not shown)`);
   } finally {

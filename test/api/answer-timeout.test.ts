@@ -44,7 +44,7 @@ test('a read whose answer hangs fails after its own 20 s (scaled to 1 s), not th
   const activities = createApiActivities({
     client,
     store: new LocalStore(join(dir, 'store')),
-    options: { rateGate: false, answerTimeoutScale: SCALE },
+    options: { answerTimeoutScale: SCALE },
   });
   sandbox.setFaults({ hangRate: 1 });
   const from = sandbox.requestLog().length;

@@ -71,7 +71,7 @@ export async function skippingRunBed(
   const dir = mkdtempSync(join(tmpdir(), `vir-skip-${opts.name}-`));
   const store = new LocalStore(join(dir, 'store'));
   const client = new VisClient({ baseUrl: opts.sandbox.url, apiKey: opts.key });
-  const api = createApiActivities({ client, store, options: { rateGate: false } });
+  const api = createApiActivities({ client, store });
   const calls: SkippingCall[] = [];
   const taskQueue = `jobs-${opts.name}`;
   const apiTaskQueue = `api-${opts.name}`;

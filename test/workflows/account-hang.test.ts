@@ -41,32 +41,36 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-test('a permit ask the account workflow never answers is sent again at its deadline, and the run goes on', async () => {
-  const job = parseSmokeJob({ id: 'hang', title: 'Hung update', country: 'France', records: 100 });
-  const from = sandbox.requestLog().length;
-  const started = Date.now();
-  const handle = await startJobRun(h.client, h.settings, { ...job, destination: `${h.dir}/reports` });
-  const result = await followRun<JobRunResult>(handle, QUIET);
-  const seconds = (Date.now() - started) / 1000;
-  expect(result.partial, result.reasons.join('; ')).toBe(false);
-  // Every call the run made reached the service once, the first only after a send was given up.
-  const log = sandbox.requestLog().slice(from);
-  expect(log.map((r) => r.operation)).toEqual(['my_account', 'search_startups', 'get_startup']);
-  expect(log[0]!.at - started).toBeGreaterThanOrEqual(DEADLINE_MS);
-  // Seconds, not the activity's ten minutes: one deadline per ask, and the asks are few.
-  expect(seconds).toBeLessThan(60);
-  // The account workflow's own history: sends accepted and never completed (the hung ones), and
-  // the same asks sent again and answered.
-  const E = temporal.api.enums.v1.EventType;
-  const account = h.client.workflow.getHandle(accountIdOf(h.settings.visBaseUrl, KEY));
-  const events = (await account.fetchHistory()).events ?? [];
-  const accepted = events.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
-  const completed = events.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
-  const hung = accepted.length - completed.length;
-  expect(hung).toBeGreaterThanOrEqual(1);
-  const asks = accepted.filter(
-    (e) =>
-      e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'acquirePermits',
-  );
-  expect(asks.length).toBe(2 * hung);
-});
+test(
+  'a permit ask the account workflow never answers is sent again at its deadline, and the run goes on',
+  { timeout: 90_000 },
+  async () => {
+    const job = parseSmokeJob({ id: 'hang', title: 'Hung update', country: 'France', records: 100 });
+    const from = sandbox.requestLog().length;
+    const started = Date.now();
+    const handle = await startJobRun(h.client, h.settings, { ...job, destination: `${h.dir}/reports` });
+    const result = await followRun<JobRunResult>(handle, QUIET);
+    const seconds = (Date.now() - started) / 1000;
+    expect(result.partial, result.reasons.join('; ')).toBe(false);
+    // Every call the run made reached the service once, the first only after a send was given up.
+    const log = sandbox.requestLog().slice(from);
+    expect(log.map((r) => r.operation)).toEqual(['my_account', 'search_startups', 'get_startup']);
+    expect(log[0]!.at - started).toBeGreaterThanOrEqual(DEADLINE_MS);
+    // Seconds, not the activity's ten minutes: one deadline per ask, and the asks are few.
+    expect(seconds).toBeLessThan(60);
+    // The account workflow's own history: sends accepted and never completed (the hung ones), and
+    // the same asks sent again and answered.
+    const E = temporal.api.enums.v1.EventType;
+    const account = h.client.workflow.getHandle(accountIdOf(h.settings.visBaseUrl, KEY));
+    const events = (await account.fetchHistory()).events ?? [];
+    const accepted = events.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
+    const completed = events.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+    const hung = accepted.length - completed.length;
+    expect(hung).toBeGreaterThanOrEqual(1);
+    const asks = accepted.filter(
+      (e) =>
+        e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'acquirePermits',
+    );
+    expect(asks.length).toBe(2 * hung);
+  },
+);
