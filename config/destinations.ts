@@ -126,8 +126,11 @@ export const WEBHOOK_DEFAULTS = {
   secretEnv: DEFAULT_WEBHOOK_SECRET_ENV,
   /** Per attempt: connect, headers and body together. */
   timeoutMs: 10_000,
-  /** Attempts in all (first one included); backoff doubles from baseMs up to maxMs, with jitter. */
-  retries: { attempts: 4, baseMs: 1_000, maxMs: 30_000 },
+  /**
+   * The longest Retry-After a delivery waits for before its next attempt; a receiver asking for
+   * longer ends the delivery (its attempts are Temporal's: workflows/delivery.ts).
+   */
+  maxRetryAfterMs: 30_000,
   /** A receiver's signature check accepts a timestamp this far from its clock. */
   toleranceSeconds: 300,
 } as const;

@@ -51,6 +51,10 @@ export async function deliverRun(
   const one = (d: DestinationRef): Promise<DeliveryOutcome> =>
     deliveryActivities
       .deliverToDestination({ manifestPath, destination: d.id })
+      // The activity records a send's failure itself, with the attempts it made (for a webhook, its
+      // POSTs). What fails the activity failed outside a send: on every attempt (a store out of
+      // reach; the retries are spent, so the count below is true) or at once (an unknown
+      // destination, nothing sent). Left as it is, so the workflow's commands stay as recorded.
       .catch((err: unknown): DeliveryOutcome => ({
         destination: d.id,
         kind: d.kind,

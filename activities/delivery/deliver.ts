@@ -277,7 +277,10 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     };
   }
 
-  /** Sends to one destination; throws only to have Temporal try again (a transient email failure). */
+  /**
+   * Sends to one destination; throws only to have Temporal try again (a transient email failure,
+   * a webhook POST another attempt may deliver: one POST per attempt).
+   */
   async function send(
     d: Destination,
     manifestPath: string,
@@ -313,6 +316,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       const signal = signalOf();
       return deliverWebhook(d.webhook, withLinks, {
         destinationId: d.id,
+        attempt,
         manifest: raw,
         env: env(),
         ...(signal ? { signal } : {}),
@@ -345,8 +349,9 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     /**
      * Delivers the run (its manifest at `manifestPath`) to one of its job's destinations, once:
      * a destination whose record says delivered gets nothing again. A failure that another
-     * attempt could mend (an SMTP server refusing for now) is thrown for Temporal to retry;
-     * any other, or the last attempt's, is recorded and reported as an outcome with `ok: false`.
+     * attempt could mend (an SMTP server refusing for now, a webhook answering 5xx or not at all)
+     * is thrown for Temporal to retry; any other, or the last attempt's, is recorded and reported
+     * as an outcome with `ok: false` and the attempts made.
      */
     async deliverToDestination(input: DeliverInput): Promise<DeliveryOutcome> {
       const place = placeOf(input.manifestPath);

@@ -74,9 +74,7 @@ export {
 } from './webhook-errors.js';
 export type { WebhookErrorContext, WebhookUnavailableReason } from './webhook-errors.js';
 export { postWebhook, WEBHOOK_USER_AGENT } from './webhook-post.js';
-export type { PostWebhookOptions, WebhookAttempt, WebhookLog, WebhookResult } from './webhook-post.js';
-export { parseRetryAfter } from './webhook-retry.js';
-export type { WebhookRetryOptions } from './webhook-retry.js';
+export type { PostWebhookOptions, WebhookLog, WebhookResult } from './webhook-post.js';
 export {
   signWebhookBody,
   verifyWebhookSignature,

@@ -9,7 +9,7 @@ import { sanitizeCause } from './network-errors.js';
 export interface WebhookErrorContext {
   /** HTTP status of the last answer, null when there was none. */
   status?: number | null;
-  /** Attempts made (0 when nothing was sent). */
+  /** Attempts made, this one included (0 when nothing was sent). */
   attempts?: number;
   cause?: unknown;
   secrets?: readonly string[];
@@ -92,12 +92,12 @@ export class WebhookRejectedError extends WebhookError {
   }
 }
 
-/** Why the last attempt failed when the receiver could not be reached or kept failing. */
+/** Why an attempt failed when the receiver could not be reached or could not take the message. */
 export type WebhookUnavailableReason = 'status' | 'rate_limited' | 'timeout' | 'network';
 
 /**
- * 5xx, 408, 429, timeouts or dropped connections until the attempts ran out (or a Retry-After
- * longer than the backoff allows): retryable later, e.g. by the activity's own retry.
+ * An attempt got a 5xx, 408 or 429, or no answer (a timeout, a dropped connection): another
+ * attempt may deliver (the activity's, by Temporal's retry policy).
  */
 export class WebhookUnavailableError extends WebhookError {
   constructor(

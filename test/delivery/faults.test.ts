@@ -1,8 +1,10 @@
 /**
  * Delivery under faults, counted by what each destination received (the SMTP server's
  * messages, the webhook receiver's requests and accepted copies, the bucket's objects):
- * - the SMTP server refuses once (451), the webhook answers 500 twice, the S3 connection is
- *   dropped and then cut mid-body: each destination still gets exactly one copy;
+ * - the SMTP server refuses once (451), the webhook answers 429 with Retry-After: 1 and then 500
+ *   (one POST per activity attempt: Temporal waits the second the receiver asked for, then the
+ *   workflow's backoff), the S3 connection is dropped and then cut mid-body: each destination
+ *   still gets exactly one copy, and each outcome counts the attempts made;
  * - a webhook that refuses for good (410) makes the run "delivered partially", keeps the files,
  *   and `vir runs redeliver` sends only what failed;
  * - the worker is killed (SIGKILL) while the SMTP server holds the message: another worker
@@ -11,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { webhookIdempotencyKey } from '../../activities/delivery/index.js';
+import { verifyWebhookSignature, webhookIdempotencyKey } from '../../activities/delivery/index.js';
 import type { RunDelivery } from '../../shared/delivery.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
@@ -80,6 +82,18 @@ async function copies(result: JobRunResult, prefix: string) {
     mails: mails.length,
     accepted: bed.hook.accepted(key),
     requests: requests.length,
+    /** When each webhook request with the run's key arrived, and whether its own signature verifies. */
+    posts: requests.map((r) => ({
+      at: r.at,
+      stamp: r.headers['x-vir-timestamp'] as string,
+      signed: verifyWebhookSignature(
+        bed.env.VIR_WEBHOOK_SECRET!,
+        r.headers['x-vir-timestamp'] as string,
+        r.body,
+        r.headers['x-vir-signature'] as string,
+        { now: r.at },
+      ),
+    })),
     // The run's objects, its folder's marker (`.run.json`, naming the run) aside.
     objects: keys.filter((k) => !k.endsWith('/.run.json')).length,
     files: files.length,
@@ -87,9 +101,9 @@ async function copies(result: JobRunResult, prefix: string) {
 }
 
 describe('delivery under faults', () => {
-  test('SMTP refuses once, the webhook answers 500 twice, S3 drops a connection: one copy each', async () => {
+  test('SMTP refuses once, the webhook 429 then 500, S3 drops a connection: one copy each', async () => {
     bed.smtp.refuseNext(1, 451);
-    bed.hook.script(500, 500);
+    bed.hook.script({ status: 429, headers: { 'retry-after': '1' } }, 500);
     proxy.fault(proxy.connections() + 1, { drop: true });
     proxy.fault(proxy.connections() + 2, { cutAfterBytes: 20_000 });
     const refusedBefore = bed.smtp.refused;
@@ -109,9 +123,19 @@ describe('delivery under faults', () => {
     expect(c.accepted).toBe(1);
     expect(c.objects).toBe(c.files);
     expect(proxy.broken.map((b) => b.how)).toEqual(['drop', 'cut']);
+    // One POST per attempt, each signed with its own timestamp, all with the run's key (above).
+    expect(c.posts.map((p) => p.signed)).toEqual([true, true, true]);
+    expect(new Set(c.posts.map((p) => p.stamp)).size).toBe(3);
+    // The retry after the 429 came when the receiver asked (1 s, not the policy's 2 s); the one
+    // after the 500, which asked nothing, after the policy's backoff (2 s doubled: 4 s).
+    const [first, second, third] = c.posts.map((p) => p.at);
+    expect(second! - first!).toBeGreaterThanOrEqual(950);
+    expect(second! - first!).toBeLessThan(1_900);
+    expect(third! - second!).toBeGreaterThanOrEqual(3_900);
     const byId = Object.fromEntries(result.delivery.outcomes.map((o) => [o.destination, o]));
     expect(byId['email-1']!.attempts).toBe(2);
-    expect(byId['webhook-1']!.attempts).toBe(3);
+    expect(byId['webhook-1']).toMatchObject({ ok: true, attempts: 3 });
+    expect(byId['webhook-1']!.detail).toMatch(/\(HTTP 200, attempt 3\)$/);
   });
 
   test('a webhook refusing for good: delivered partially, files kept, redeliver sends only what failed', async () => {
@@ -128,11 +152,13 @@ describe('delivery under faults', () => {
     const failed = result.delivery.outcomes.find((o) => !o.ok)!;
     expect(failed.destination).toBe('webhook-1');
     expect(failed.detail).toMatch(/410/);
+    // A refusal is not retried: one POST, one attempt recorded.
+    expect(failed.attempts).toBe(1);
     const manifest = JSON.parse(readFileSync(result.manifestPath, 'utf8')) as { delivery: RunDelivery };
     expect(manifest.delivery.status).toBe('delivered partially');
     for (const f of Object.values(result.files)) expect(readFileSync(f).length).toBeGreaterThan(0);
     let c = await copies(result, 'again');
-    expect([c.mails, c.accepted, c.objects]).toEqual([1, 0, c.files]);
+    expect([c.mails, c.accepted, c.requests, c.objects]).toEqual([1, 0, 1, c.files]);
 
     const env = {
       ...process.env,

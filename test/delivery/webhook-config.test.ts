@@ -6,8 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, test } from 'vitest';
 import {
+  deliverWebhook,
   parseWebhookDestination,
   postWebhook,
   WebhookConfigError,
@@ -16,39 +18,55 @@ import {
   WebhookSecretError,
   WebhookUnavailableError,
 } from '../../activities/delivery/index.js';
-import { FAST, SECRET, useWebhookBed } from '../helpers/webhook-delivery.js';
+import { SECRET, summary, useWebhookBed } from '../helpers/webhook-delivery.js';
 
 const bed = useWebhookBed();
 
 describe('secrets', () => {
-  test('never in thrown errors, results or log lines, even when the receiver echoes it', async () => {
-    const hook = await bed.start([500, { status: 401, body: `bad signature for secret ${SECRET}` }]);
-    const dest = parseWebhookDestination({ url: hook.url });
-    const err = await postWebhook(dest, '{}', {
-      secret: SECRET,
-      idempotencyKey: 'k-secret',
-      retries: FAST,
-      dispatcher: bed.agent,
-      log: bed.log,
-    }).catch((e: unknown) => e);
+  test('never in thrown errors, retries, results or log lines, even when the receiver echoes it', async () => {
+    const echo = `bad signature for secret ${SECRET}`;
+    const hook = await bed.start([
+      { status: 500, body: echo },
+      { status: 401, body: echo },
+    ]);
+    const dest = parseWebhookDestination({ url: hook.url, timeoutMs: 200 });
+    const post = (attempt: number) =>
+      postWebhook(dest, '{}', {
+        secret: SECRET,
+        idempotencyKey: 'k-secret',
+        attempt,
+        dispatcher: bed.agent,
+        log: bed.log,
+      }).catch((e: unknown) => e);
+    const shown = (e: unknown) => [inspect(e, { depth: 8 }), JSON.stringify(e), String((e as Error).stack)];
+
+    const failed = await post(1);
+    expect(failed).toBeInstanceOf(WebhookUnavailableError);
+    const err = await post(2);
     expect(err).toBeInstanceOf(WebhookRejectedError);
-    const seen = [inspect(err, { depth: 8 }), JSON.stringify(err), String((err as Error).stack), ...bed.logs];
-    for (const text of seen) expect(text).not.toContain(SECRET);
+    for (const text of [...shown(failed), ...shown(err), ...bed.logs]) expect(text).not.toContain(SECRET);
     expect((err as WebhookRejectedError).excerpt).toBe('bad signature for secret [redacted]');
 
     hook.script(503, 'destroy', 'hang');
-    const down = await postWebhook({ url: hook.url, timeoutMs: 200 }, '{}', {
-      secret: SECRET,
-      idempotencyKey: 'k-secret-2',
-      retries: { ...FAST, attempts: 3 },
+    const down = [await post(1), await post(2), await post(3)];
+    expect(down.map((e) => e instanceof WebhookUnavailableError && e.reason)).toEqual([
+      'status',
+      'network',
+      'timeout',
+    ]);
+    expect((down[2] as Error).message).toMatch(/: attempt 3 not delivered \(no answer within 200 ms\)$/);
+    for (const text of [...down.flatMap(shown), ...bed.logs]) expect(text).not.toContain(SECRET);
+
+    // The retry an attempt asks Temporal for goes into the workflow's history.
+    hook.script({ status: 503, body: echo });
+    const retry = await deliverWebhook(dest, summary, {
+      destinationId: 'webhook-1',
+      env: { VIR_WEBHOOK_SECRET: SECRET },
       dispatcher: bed.agent,
       log: bed.log,
     }).catch((e: unknown) => e);
-    expect(down).toBeInstanceOf(WebhookUnavailableError);
-    expect((down as Error).message).toMatch(/\(HTTP 503, dropped, timeout\)$/);
-    for (const text of [inspect(down, { depth: 8 }), JSON.stringify(down), ...bed.logs]) {
-      expect(text).not.toContain(SECRET);
-    }
+    expect(retry).toBeInstanceOf(ApplicationFailure);
+    for (const text of [...shown(retry), ...bed.logs]) expect(text).not.toContain(SECRET);
 
     const ok = await postWebhook({ url: hook.url, timeoutMs: 1_000 }, '{}', {
       secret: SECRET,

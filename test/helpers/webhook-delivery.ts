@@ -1,5 +1,5 @@
 /**
- * What the webhook delivery tests share: the signing secret, fast retries, a run's summary full
+ * What the webhook delivery tests share: the signing secret, a run's summary full
  * of strings that need escaping, a receiver's check of a request's signature, and per test a
  * real receiver (webhook-server.ts), an undici agent and the lines the module logged.
  *
@@ -25,7 +25,6 @@ import {
 } from './webhook-server.js';
 
 export const SECRET = 'whsec_test_5f2c9a1e7b3d4c6a8e0f';
-export const FAST = { attempts: 4, baseMs: 10, maxMs: 2_000 };
 
 export const summary: DeliverySummary = {
   jobId: 'weekly-dach',

@@ -5,9 +5,10 @@
  * the copies it accepted (answered 2xx) by Idempotency-Key. No mocking.
  *
  * @example
- * const hook = await startWebhookServer([500, 500, 200]);
- * await postWebhook({ url: hook.url, timeoutMs: 1000 }, body, { secret, idempotencyKey: 'k' });
- * hook.requests.length; // 3
+ * const hook = await startWebhookServer([500, 200]);
+ * await postWebhook({ url: hook.url, timeoutMs: 1000 }, body, { secret, idempotencyKey: 'k' }); // throws: 500
+ * await postWebhook({ url: hook.url, timeoutMs: 1000 }, body, { secret, idempotencyKey: 'k', attempt: 2 });
+ * hook.requests.length; // 2
  * hook.accepted('k'); // 1
  * await hook.close();
  */
