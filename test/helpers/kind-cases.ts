@@ -4,7 +4,8 @@
  * activities as stubs answering plausibly, which every stub worker registers
  * (test/helpers/stub-activities.ts), and the checks of its own decisions, which
  * test/workflows/skipping/kind-registry.test.ts makes beside the ones every kind gets. The kinds
- * come from the registry (jobs/registry.ts): neither file names one.
+ * come from the registry (jobs/registry.ts): neither file names one. `kindParts` loads a kind's
+ * other parts the same way (the service variants', test/helpers/variant-cases.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -57,28 +58,33 @@ export const namesOf = (kit: StubKit, operation: string) =>
 /** Where the run stored the call of this name. */
 export const refOf = (kit: StubKit, name: string) => `${kit.calls()[0]!.input.runKey}/${name}.json`;
 
-/** The file of a kind's case, from the repository root. */
-export function kindCaseFile(kind: string): string {
-  return `test/jobs/${kind}/kind-case.ts`;
+/** The file of a kind's part `part` of the tests every kind gets, from the repository root. */
+export function kindCaseFile(kind: string, part = 'kind-case'): string {
+  return `test/jobs/${kind}/${part}.ts`;
+}
+
+/**
+ * The part `part` of every registered kind that has it (`test/jobs/<kind>/<part>.ts`, its export
+ * `name`), by kind. A kind without the file is left out: the test that needs it names it.
+ */
+export async function kindParts<T>(part: string, name: string): Promise<Map<string, T>> {
+  const parts = new Map<string, T>();
+  for (const { kind } of JOB_KINDS) {
+    const file = new URL(`../jobs/${kind}/${part}.ts`, import.meta.url);
+    if (!existsSync(fileURLToPath(file))) continue;
+    const mod = (await import(file.href)) as Record<string, T | undefined>;
+    const value = mod[name];
+    if (value === undefined) throw new Error(`${kindCaseFile(kind, part)} exports no ${name}`);
+    parts.set(kind, value);
+  }
+  return parts;
 }
 
 let loading: Promise<Map<string, KindCase>> | null = null;
 
-/**
- * The case of every registered kind that has its file, by kind (loaded once). A kind without
- * one is left out here: kind-registry.test.ts fails, naming it.
- */
+/** The case of every registered kind that has its file, by kind (loaded once). */
 export function kindCases(): Promise<Map<string, KindCase>> {
-  loading ??= (async () => {
-    const cases = new Map<string, KindCase>();
-    for (const { kind } of JOB_KINDS) {
-      const file = new URL(`../jobs/${kind}/kind-case.ts`, import.meta.url);
-      if (!existsSync(fileURLToPath(file))) continue;
-      const mod = (await import(file.href)) as { kindCase: KindCase };
-      cases.set(kind, mod.kindCase);
-    }
-    return cases;
-  })();
+  loading ??= kindParts<KindCase>('kind-case', 'kindCase');
   return loading;
 }
 
