@@ -192,8 +192,53 @@ export async function runOutput(
   const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
   return {
     outDir: await outputFolder(root, input.job.id, input.date, input.workflowId),
-    fileBase: safeFileName(`${input.job.id}-${input.date}`),
+    fileBase: runFileBase(input.job.id, input.date),
   };
+}
+
+/** Where a kind's writer puts a run's files: the output folder and the base name of its files. */
+export interface RenderTarget {
+  outDir: string;
+  fileBase: string;
+}
+
+/** Which run a render activity writes for: its job, date and workflow id. */
+export type RenderPlace =
+  | { job: { id: string; destination?: string | undefined }; date: string; workflowId: string }
+  /**
+   * A folder the workflow already has (`prepareOutputFolder` found it, the destination checked).
+   * Its files are kept under the running activity's workflow id.
+   */
+  | { job: { id: string }; date: string; outDir: string; workflowId?: undefined };
+
+/**
+ * What every render activity does around its kind's writer: finds the run's output folder
+ * (`runOutput`, the job's destination checked against the allowed roots), has `write` put the
+ * files there, and keeps them (`keepRenderedFiles`). `write` returns what it wrote (the files
+ * by format, charts, pages, key figures), without the folder.
+ *
+ * @example
+ * return renderInto(deps, input, async ({ outDir, fileBase }) => {
+ *   const pdf = join(outDir, `${fileBase}.pdf`);
+ *   return { files: { pdf }, charts: 0, pages: (await writePdf(model, pdf)).pages };
+ * });
+ */
+export async function renderInto(
+  deps: Pick<RunActivityDeps, 'store' | 'reportsDir' | 'destinationRoots'>,
+  place: RenderPlace,
+  write: (target: RenderTarget) => Promise<Omit<RenderOutput, 'outDir'>>,
+): Promise<RenderOutput> {
+  const target =
+    'outDir' in place
+      ? { outDir: place.outDir, fileBase: runFileBase(place.job.id, place.date) }
+      : await runOutput(deps, place);
+  const written = await write(target);
+  return keepRenderedFiles(deps.store, { outDir: target.outDir, ...written }, place.workflowId);
+}
+
+/** The base name of a run's files: `<job>-<date>`. */
+function runFileBase(jobId: string, date: string): string {
+  return safeFileName(`${jobId}-${date}`);
 }
 
 /**

@@ -10,7 +10,10 @@
  *   one in a child workflow that reports each page;
  * - progress (phases named by the job, calls made and planned, pages, records, credits, ETA,
  *   daily-limit waits) answered to the `progress` query; partial reasons; the run's stats;
- * - the generic activities: account balance, output folder, previous snapshot, manifest.
+ * - the generic activities: account balance, output folder, previous snapshot, manifest;
+ * - the run's end, the same for every kind (run-end.ts): `renderAndFinish` has the kind's
+ *   render activity write the files, then `finish` writes the manifest, commits the snapshot
+ *   and delivers.
  *
  * The books keep the figures and decide; this file sets the query and signal handlers that read
  * and feed them, schedules the activities and children, and reports their outcomes to the books.
@@ -32,9 +35,7 @@ import {
 import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
 import type { ParamsIn } from '../api/operations.js';
 import type { RunActivities } from '../activities/run.js';
-import type { AccountCaps, CheckActivities, JobIdentity, RenderOutput, StoreRef } from '../shared/types.js';
-import type { RunDelivery } from '../shared/delivery.js';
-import { deliverRun, DELIVERY } from './delivery.js';
+import type { AccountCaps, CheckActivities, JobIdentity } from '../shared/types.js';
 import {
   attemptsOfFailure,
   DEFAULT_API_TASK_QUEUE,
@@ -46,18 +47,20 @@ import { failureReason, rootApplicationFailure } from './failure.js';
 import { DEFAULT_PARALLEL_PAGES, pageSearchWorkflow, type PageParams } from './paging.js';
 import { pageFrom, plannedPagesOf, type FetchPage, type PagerState, type PagingResult } from './pager.js';
 import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, LEAN_HISTORY, JOB_CHECKS } from './patches.js';
-import {
-  dailyLimitWaitSignal,
-  pageDoneSignal,
-  PHASE_DELIVERING,
-  PHASE_DONE,
-  progressQuery,
-} from './progress.js';
+import { dailyLimitWaitSignal, pageDoneSignal, PHASE_DONE, progressQuery } from './progress.js';
 import { maxPagesOf, RunBooks } from './run-books.js';
 import { createRunCalls, type TryCall } from './run-calls.js';
+import {
+  finishRun,
+  renderAndFinish,
+  type FinishInput,
+  type RenderAndFinishInput,
+  type RunEndContext,
+} from './run-end.js';
 
 export { MAX_PAID_ATTEMPTS, maxPagesOf } from './run-books.js';
 export { paidCallProblem, type PaidCall } from './run-calls.js';
+export type { JobRunResult } from './run-end.js';
 
 /** What every job workflow receives: its job and how the run was started. */
 export interface JobRunInput<J> {
@@ -65,25 +68,6 @@ export interface JobRunInput<J> {
   trigger: 'manual' | 'schedule' | 'backfill';
   /** Task queue of the API activities (rate-limited); default vir-api. */
   apiTaskQueue?: string;
-}
-
-/** What every job workflow returns (`vir run` prints it; a kind may add fields). */
-export interface JobRunResult {
-  workflowId: string;
-  outDir: string;
-  /** Path of each file by its format. */
-  files: Record<string, string>;
-  manifestPath: string;
-  partial: boolean;
-  reasons: string[];
-  callsMade: number;
-  /** Pages fetched by paging, and the records on them. */
-  pages: number;
-  records: number;
-  creditsSpent: number;
-  creditsBudget: number;
-  /** The run's deliveries (absent when its job names no destination). */
-  delivery?: RunDelivery;
 }
 
 /** A search (or any paged operation) a run pages in a child workflow. */
@@ -198,6 +182,7 @@ export function startRun(options: RunOptions) {
     activities: runActivities,
   });
   const ctx: RunContext = { info, runKey, apiTaskQueue, startedAt, options, books, rawCall };
+  const end: RunEndContext = { workflowId: info.workflowId, runKey, books, activities: runActivities };
 
   return {
     /** The run's folder in the store (its workflow id). */
@@ -240,7 +225,13 @@ export function startRun(options: RunOptions) {
      * run time up to now. Returns it.
      */
     stopClock: () => books.stopClock(Date.now()),
-    finish: (input: FinishInput) => finish(ctx, input),
+    /** Ends the run with the files rendered: the manifest, the snapshot, delivery, the result. */
+    finish: (input: FinishInput) => finishRun(end, input),
+    /**
+     * Ends the run the way every kind does: its render activity (`render`, in phase `rendering`
+     * unless `phase` says otherwise), then `finish`.
+     */
+    renderAndFinish: (input: RenderAndFinishInput) => renderAndFinish(end, input),
     activities: runActivities,
   };
 }
@@ -383,58 +374,6 @@ async function reserveDayCalls(ctx: RunContext): Promise<void> {
     await sleep(Math.max(1000, Date.parse(wait.retryAt) - Date.now()));
     books.setWait('', null);
   }
-}
-
-/** What a job gives `run.finish`. */
-interface FinishInput {
-  job: JobIdentity;
-  render: RenderOutput;
-  snapshotRef: StoreRef | null;
-  /** Why the run sends nothing to its destinations (the fund-match digest's quiet week), if so. */
-  skipDelivery?: string;
-}
-
-/**
- * Ends the run: writes the manifest beside the files, commits the snapshot the next run
- * compares with, and gives the run's result.
- */
-async function finish(ctx: RunContext, input: FinishInput): Promise<JobRunResult> {
-  const { books } = ctx;
-  // The run time ends where the job stopped the clock (the one its report states), else now.
-  const finishedAt = books.finishedAt(Date.now());
-  // The day's calls the run reserved are freed by the manifest's activity (lean history), else
-  // by one of their own first.
-  const ledger = patched(ACCOUNT_LEDGER);
-  const releaseWithManifest = ledger && patched(LEAN_HISTORY);
-  if (ledger && !releaseWithManifest) await runActivities.releaseDayCalls({ runId: ctx.runKey });
-  const { manifestPath } = await runActivities.finalizeRun({
-    job: input.job,
-    stats: books.stats(),
-    render: input.render,
-    snapshotRef: input.snapshotRef,
-    finishedAt,
-    ...(releaseWithManifest ? { releaseDayCalls: true } : {}),
-  });
-  // Delivery, after the manifest: each destination once (runs from before it send nothing).
-  const destinations = input.job.delivery ?? [];
-  let delivery: RunDelivery | undefined;
-  if (destinations.length > 0 && patched(DELIVERY)) {
-    books.phase(PHASE_DELIVERING);
-    delivery = await deliverRun(
-      manifestPath,
-      destinations.map((d) => ({ id: d.id, kind: d.kind })),
-      input.skipDelivery,
-    );
-  }
-  books.done();
-  return {
-    workflowId: ctx.info.workflowId,
-    outDir: input.render.outDir,
-    files: input.render.files,
-    manifestPath,
-    ...books.figures(),
-    ...(delivery ? { delivery } : {}),
-  };
 }
 
 /**

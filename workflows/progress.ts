@@ -28,6 +28,8 @@ export interface RunProgress {
 
 /** Phases every run goes through, whatever its kind. */
 export const PHASE_STARTING = 'starting';
+/** Writing the run's files (`run.renderAndFinish`; a kind may name its own). */
+export const PHASE_RENDERING = 'rendering';
 /** Sending the reports to the job's destinations (after the manifest). */
 export const PHASE_DELIVERING = 'delivering';
 export const PHASE_DONE = 'done';

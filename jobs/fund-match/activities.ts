@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
-import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readProfile, readStartupPeople } from '../../api/read-profiles.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -147,38 +147,34 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
      */
     async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
       const digest = await store.getJson<FundDigest>(input.digestRef);
-      const { outDir, fileBase } = await runOutput(deps, input);
-      const charts = await renderFundCharts(digest);
-      const files: Record<string, string> = {};
-      let pages: number | null = null;
-      let urlsLeftOut = 0;
-      if (input.job.outputs.includes('xlsx')) {
-        files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut = (
-          await writeFundWorkbook(digest, files.xlsx, charts, {
-            links: deps.serviceLinks ?? null,
-            chartImages: input.job.chartImages === true,
-          })
-        ).urlsLeftOut;
-      }
-      if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
-        files.pdf = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeFundDigest(digest, files.pdf, charts, { links: deps.serviceLinks ?? null }))
-          .pages;
-      }
-      return keepRenderedFiles(
-        store,
-        {
-          outDir,
+      return renderInto(deps, input, async ({ outDir, fileBase }) => {
+        const charts = await renderFundCharts(digest);
+        const files: Record<string, string> = {};
+        let pages: number | null = null;
+        let urlsLeftOut = 0;
+        if (input.job.outputs.includes('xlsx')) {
+          files.xlsx = join(outDir, `${fileBase}.xlsx`);
+          urlsLeftOut = (
+            await writeFundWorkbook(digest, files.xlsx, charts, {
+              links: deps.serviceLinks ?? null,
+              chartImages: input.job.chartImages === true,
+            })
+          ).urlsLeftOut;
+        }
+        if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
+          files.pdf = join(outDir, `${fileBase}.pdf`);
+          pages = (await writeFundDigest(digest, files.pdf, charts, { links: deps.serviceLinks ?? null }))
+            .pages;
+        }
+        return {
           files,
           charts: charts.filter((c) => c.rendered !== null).length,
           pages,
           notProvided: [],
           urlsLeftOut,
           ...runOpening(openingFigures(digest), openingHeadline(digest)),
-        },
-        input.workflowId,
-      );
+        };
+      });
     },
   };
 }

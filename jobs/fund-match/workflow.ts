@@ -83,27 +83,26 @@ async function matchFund(input: FundMatchInput, run: Run): Promise<FundMatchResu
     batchRef: batch.ref,
     profiles,
   });
-  run.phase('rendering');
-  const rendered = await fund.renderFundDigest({
-    digestRef: built.digestRef,
-    job: {
-      id: job.id,
-      destination: job.destination,
-      outputs: job.outputs,
-      digestWhenQuiet: job.digestWhenQuiet,
-      // Only when asked: a default job's input stays what earlier runs recorded.
-      ...(job.chartImages ? { chartImages: true } : {}),
-    },
-    date: run.date,
-    workflowId: run.workflowId,
-  });
-  const result = await run.finish({
+  const result = await run.renderAndFinish({
     job,
-    render: rendered,
     snapshotRef: built.snapshotRef,
     ...(built.quiet && !job.deliverWhenQuiet
       ? { skipDelivery: 'nothing new, changed or dropped since the last run (deliverWhenQuiet: false)' }
       : {}),
+    render: () =>
+      fund.renderFundDigest({
+        digestRef: built.digestRef,
+        job: {
+          id: job.id,
+          destination: job.destination,
+          outputs: job.outputs,
+          digestWhenQuiet: job.digestWhenQuiet,
+          // Only when asked: a default job's input stays what earlier runs recorded.
+          ...(job.chartImages ? { chartImages: true } : {}),
+        },
+        date: run.date,
+        workflowId: run.workflowId,
+      }),
   });
   return { ...result, baseline: built.baseline, quiet: built.quiet, counts: built.counts };
 }

@@ -4,7 +4,7 @@
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
 import { join } from 'node:path';
-import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readAccount } from '../../api/read-account.js';
 import { stageLabel } from '../../reports/editorial.js';
@@ -162,38 +162,35 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       workflowId: string;
     }): Promise<RenderOutput> {
       const report = await store.getJson<ShortlistReport>(input.reportRef);
-      const { outDir, fileBase } = await runOutput(deps, input);
-      const charts = await renderShortlistCharts(report);
-      const files: Record<string, string> = {};
-      let pages: number | null = null;
-      let urlsLeftOut = 0;
-      if (input.job.outputs.includes('pdf')) {
-        files.pdf = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeShortlistReport(report, files.pdf, charts, { links: deps.serviceLinks ?? null }))
-          .pages;
-      }
-      if (input.job.outputs.includes('xlsx')) {
-        files.xlsx = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut = (
-          await writeShortlistWorkbook(report, files.xlsx, charts, {
-            links: deps.serviceLinks ?? null,
-            chartImages: input.job.chartImages === true,
-          })
-        ).urlsLeftOut;
-      }
-      return keepRenderedFiles(
-        store,
-        {
-          outDir,
+      return renderInto(deps, input, async ({ outDir, fileBase }) => {
+        const charts = await renderShortlistCharts(report);
+        const files: Record<string, string> = {};
+        let pages: number | null = null;
+        let urlsLeftOut = 0;
+        if (input.job.outputs.includes('pdf')) {
+          files.pdf = join(outDir, `${fileBase}.pdf`);
+          pages = (
+            await writeShortlistReport(report, files.pdf, charts, { links: deps.serviceLinks ?? null })
+          ).pages;
+        }
+        if (input.job.outputs.includes('xlsx')) {
+          files.xlsx = join(outDir, `${fileBase}.xlsx`);
+          urlsLeftOut = (
+            await writeShortlistWorkbook(report, files.xlsx, charts, {
+              links: deps.serviceLinks ?? null,
+              chartImages: input.job.chartImages === true,
+            })
+          ).urlsLeftOut;
+        }
+        return {
           files,
           charts: charts.filter((c) => c.rendered !== null).length,
           pages,
           notProvided: [],
           urlsLeftOut,
           ...runOpening(openingFigures(report), openingHeadline(report)),
-        },
-        input.workflowId,
-      );
+        };
+      });
     },
   };
 }

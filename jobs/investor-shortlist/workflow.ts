@@ -107,19 +107,22 @@ async function shortlistInvestors(input: InvestorShortlistInput, run: Run): Prom
     creditsSpent: run.stats().creditsSpent,
     planNote,
   });
-  run.phase('rendering');
-  const rendered = await short.renderShortlist({
-    reportRef: built.reportRef,
-    job: {
-      id: job.id,
-      destination: job.destination,
-      outputs: job.outputs,
-      // Only when asked: a default job's input stays what earlier runs recorded.
-      ...(job.chartImages ? { chartImages: true } : {}),
-    },
-    date: run.date,
-    workflowId: run.workflowId,
+  const result = await run.renderAndFinish({
+    job,
+    snapshotRef: built.snapshotRef,
+    render: () =>
+      short.renderShortlist({
+        reportRef: built.reportRef,
+        job: {
+          id: job.id,
+          destination: job.destination,
+          outputs: job.outputs,
+          // Only when asked: a default job's input stays what earlier runs recorded.
+          ...(job.chartImages ? { chartImages: true } : {}),
+        },
+        date: run.date,
+        workflowId: run.workflowId,
+      }),
   });
-  const result = await run.finish({ job, render: rendered, snapshotRef: built.snapshotRef });
   return { ...result, baseline: built.baseline };
 }

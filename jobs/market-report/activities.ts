@@ -2,9 +2,8 @@
  * The market report's own activities on the jobs task queue: the report model (with the
  * comparison to the previous run) and the rendered workbook and PDF.
  */
-import { keepRenderedFiles, outputFolder, readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
 import type { RenderOutput } from '../../shared/types.js';
-import { safeFileName } from '../../lib/names.js';
 import type { KindActivityDeps } from '../kind.js';
 import { compare, snapshotOf, weekFigures, type RunSnapshot } from './previous-run.js';
 import { readAnswers } from './read-answers.js';
@@ -67,31 +66,25 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
      */
     async renderMarketReport(input: RenderInput): Promise<RenderOutput> {
       const model = await store.getJson<MarketReportModel>(input.modelRef);
-      const root = input.job.destination ?? deps.reportsDir;
-      const outDir = await outputFolder(root, input.job.id, input.date, input.workflowId);
-      const fileBase = safeFileName(`${input.job.id}-${input.date}`);
-      const res = await renderMarket(model, {
-        outDir,
-        formats: input.job.outputs,
-        fileBase,
-        links: deps.serviceLinks ?? null,
-      });
-      const notProvided = model.countries.flatMap((c) =>
-        (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
-      );
-      return keepRenderedFiles(
-        store,
-        {
+      return renderInto(deps, input, async ({ outDir, fileBase }) => {
+        const res = await renderMarket(model, {
           outDir,
+          formats: input.job.outputs,
+          fileBase,
+          links: deps.serviceLinks ?? null,
+        });
+        const notProvided = model.countries.flatMap((c) =>
+          (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),
+        );
+        return {
           files: res.files,
           charts: res.charts,
           pages: res.pages ?? null,
           notProvided,
           urlsLeftOut: res.urlsLeftOut ?? 0,
           ...runOpening(openingFigures(model), openingHeadline(model)),
-        },
-        input.workflowId,
-      );
+        };
+      });
     },
   };
 }

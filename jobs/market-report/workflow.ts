@@ -155,12 +155,15 @@ async function reportMarkets(input: MarketReportInput, run: Run): Promise<Market
     answers,
     stats: run.stats(),
   });
-  run.phase('rendering');
-  const rendered = await report.renderMarketReport({
-    modelRef: built.modelRef,
-    job: { id: job.id, destination: job.destination, outputs: job.outputs },
-    date: run.date,
-    workflowId: run.workflowId,
+  return run.renderAndFinish({
+    job,
+    snapshotRef: built.snapshotRef,
+    render: () =>
+      report.renderMarketReport({
+        modelRef: built.modelRef,
+        job: { id: job.id, destination: job.destination, outputs: job.outputs },
+        date: run.date,
+        workflowId: run.workflowId,
+      }),
   });
-  return run.finish({ job, render: rendered, snapshotRef: built.snapshotRef });
 }

@@ -5,7 +5,7 @@
  */
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { keepRenderedFiles, readPreviousSnapshot, runOpening, runOutput } from '../../activities/run.js';
+import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../shared/types.js';
 import { absentFields } from '../../api/read.js';
 import { readPage } from '../../api/read-page.js';
@@ -297,53 +297,49 @@ export function createProspectListActivities(deps: KindActivityDeps) {
      */
     async renderProspectList(input: RenderListInput): Promise<RenderOutput> {
       const summary = await store.getJson<ProspectSummary>(input.refs.summaryRef);
-      const { outDir, fileBase } = await runOutput(deps, input);
-      const rows = () => readChunks<ProspectRow>(store, input.refs.rowChunks);
-      const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
-      const files: Record<string, string> = {};
-      let pages: number | null = null;
-      let urlsLeftOut = 0;
-      if (input.job.outputs.includes('csv')) {
-        const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase, deps.serviceLinks);
-        for (const profile of input.job.crm) {
-          urlsLeftOut += written[profile]?.urlsLeftOut ?? 0;
-          const list = written[profile]?.files ?? [];
-          list.forEach((f, i) => {
-            files[list.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
-          });
+      return renderInto(deps, input, async ({ outDir, fileBase }) => {
+        const rows = () => readChunks<ProspectRow>(store, input.refs.rowChunks);
+        const suppressed = () => readChunks<SuppressedRow>(store, input.refs.suppressedChunks);
+        const files: Record<string, string> = {};
+        let pages: number | null = null;
+        let urlsLeftOut = 0;
+        if (input.job.outputs.includes('csv')) {
+          const written = await writeProspectCsvs(rows(), input.job.crm, outDir, fileBase, deps.serviceLinks);
+          for (const profile of input.job.crm) {
+            urlsLeftOut += written[profile]?.urlsLeftOut ?? 0;
+            const list = written[profile]?.files ?? [];
+            list.forEach((f, i) => {
+              files[list.length === 1 ? `csv-${profile}` : `csv-${profile}-${i + 1}`] = f;
+            });
+          }
         }
-      }
-      // The charts are rendered once, for the workbook and the brief alike.
-      const needCharts = input.job.outputs.includes('xlsx') || input.job.outputs.includes('pdf');
-      const rendered = needCharts ? await renderProspectCharts(summary) : [];
-      const charts = rendered.filter((c) => c.rendered !== null).length;
-      if (input.job.outputs.includes('xlsx')) {
-        const path = join(outDir, `${fileBase}.xlsx`);
-        urlsLeftOut += (
-          await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered, {
-            links: deps.serviceLinks,
-          })
-        ).urlsLeftOut;
-        files.xlsx = path;
-      }
-      if (input.job.outputs.includes('pdf')) {
-        const path = join(outDir, `${fileBase}.pdf`);
-        pages = (await writeProspectBrief(summary, path, rendered, { links: deps.serviceLinks })).pages;
-        files.pdf = path;
-      }
-      return keepRenderedFiles(
-        store,
-        {
-          outDir,
+        // The charts are rendered once, for the workbook and the brief alike.
+        const needCharts = input.job.outputs.includes('xlsx') || input.job.outputs.includes('pdf');
+        const rendered = needCharts ? await renderProspectCharts(summary) : [];
+        const charts = rendered.filter((c) => c.rendered !== null).length;
+        if (input.job.outputs.includes('xlsx')) {
+          const path = join(outDir, `${fileBase}.xlsx`);
+          urlsLeftOut += (
+            await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered, {
+              links: deps.serviceLinks,
+            })
+          ).urlsLeftOut;
+          files.xlsx = path;
+        }
+        if (input.job.outputs.includes('pdf')) {
+          const path = join(outDir, `${fileBase}.pdf`);
+          pages = (await writeProspectBrief(summary, path, rendered, { links: deps.serviceLinks })).pages;
+          files.pdf = path;
+        }
+        return {
           files,
           charts,
           pages,
           notProvided: summary.notProvided,
           urlsLeftOut,
           ...runOpening(openingFigures(summary), openingHeadline(summary)),
-        },
-        input.workflowId,
-      );
+        };
+      });
     },
   };
 }

@@ -137,13 +137,16 @@ async function listProspects(input: ProspectListInput, run: Run): Promise<Prospe
     limits,
     stats: run.stats(),
   });
-  run.phase('rendering');
-  const rendered = await list.renderProspectList({
-    refs: finished,
-    job: { id: job.id, destination: job.destination, outputs: job.outputs, crm: job.crm },
-    date: run.date,
-    workflowId: run.workflowId,
+  const result = await run.renderAndFinish({
+    job,
+    snapshotRef: finished.snapshotRef,
+    render: () =>
+      list.renderProspectList({
+        refs: finished,
+        job: { id: job.id, destination: job.destination, outputs: job.outputs, crm: job.crm },
+        date: run.date,
+        workflowId: run.workflowId,
+      }),
   });
-  const result = await run.finish({ job, render: rendered, snapshotRef: finished.snapshotRef });
   return { ...result, listed: finished.listed, netNew: finished.netNew };
 }

@@ -5,15 +5,15 @@ import { recordKey } from '../../api/read-keys.js';
 import { readPage } from '../../api/read-page.js';
 import { readProfile } from '../../api/read-profiles.js';
 import { STARTUP_FIELDS } from '../../api/read-records.js';
-import { keepRenderedFiles, runOpening } from '../../activities/run.js';
+import { renderInto, runOpening } from '../../activities/run.js';
 import type { RenderOutput, StoreRef, StoredCall } from '../../shared/types.js';
 import { writeJsonAtomic } from '../../lib/files.js';
-import { safeFileName } from '../../lib/names.js';
 import { formatInt } from '../../reports/format.js';
 import type { KindActivityDeps } from '../kind.js';
 import type { SmokeJob } from './job.js';
 
 export interface SmokeSummaryInput {
+  /** The run's output folder (`prepareOutputFolder`, the job's destination checked). */
   outDir: string;
   job: Pick<SmokeJob, 'id' | 'country'>;
   pages: StoreRef[];
@@ -46,20 +46,6 @@ export function createSmokeActivities(deps: KindActivityDeps) {
       if (profile)
         for (const f of absentFields([profile], STARTUP_FIELDS)) notProvided.push(`startup profile: ${f}`);
       const distinct = new Set(keys).size;
-      const path = join(input.outDir, `${safeFileName(`${input.job.id}-${input.date}`)}.json`);
-      await writeJsonAtomic(
-        path,
-        {
-          country: input.job.country,
-          total: input.total,
-          paged: keys.length,
-          distinct,
-          firstKeys: keys.slice(0, 10),
-          firstProfile: profile ? readRecord(profile, STARTUP_FIELDS) : null,
-          notProvided,
-        },
-        true,
-      );
       const figures = [
         { label: 'Startups paged', value: formatInt(keys.length), note: `${formatInt(distinct)} distinct` },
         {
@@ -74,13 +60,28 @@ export function createSmokeActivities(deps: KindActivityDeps) {
         `Smoke run for ${input.job.country}: ${formatInt(keys.length)} startups paged ` +
         `(${formatInt(distinct)} distinct) in ${formatInt(input.pages.length)} ` +
         `${input.pages.length === 1 ? 'page' : 'pages'}${profile ? ', one profile read' : ''}.`;
-      return keepRenderedFiles(store, {
-        outDir: input.outDir,
-        files: { json: path },
-        charts: 0,
-        pages: null,
-        notProvided,
-        ...runOpening(figures, headline),
+      return renderInto(deps, input, async ({ outDir, fileBase }) => {
+        const path = join(outDir, `${fileBase}.json`);
+        await writeJsonAtomic(
+          path,
+          {
+            country: input.job.country,
+            total: input.total,
+            paged: keys.length,
+            distinct,
+            firstKeys: keys.slice(0, 10),
+            firstProfile: profile ? readRecord(profile, STARTUP_FIELDS) : null,
+            notProvided,
+          },
+          true,
+        );
+        return {
+          files: { json: path },
+          charts: 0,
+          pages: null,
+          notProvided,
+          ...runOpening(figures, headline),
+        };
       });
     },
   };

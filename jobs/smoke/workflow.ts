@@ -60,19 +60,24 @@ async function smokeRun(input: JobRunInput<SmokeJob>, run: Run): Promise<JobRunR
     ? await run.tryCall('get_startup', { key: first }, 'profiles/first', `get_startup ${first}`)
     : null;
 
-  run.phase('writing');
-  const outDir = await run.activities.prepareOutputFolder({
+  return run.renderAndFinish({
     job,
-    date: run.date,
-    workflowId: run.workflowId,
+    snapshotRef: null,
+    phase: 'writing',
+    render: async () => {
+      const outDir = await run.activities.prepareOutputFolder({
+        job,
+        date: run.date,
+        workflowId: run.workflowId,
+      });
+      return smoke.writeSmokeSummary({
+        outDir,
+        job,
+        pages: paged.refs,
+        total: paged.total,
+        profile: profile?.ref ?? null,
+        date: run.date,
+      });
+    },
   });
-  const render = await smoke.writeSmokeSummary({
-    outDir,
-    job,
-    pages: paged.refs,
-    total: paged.total,
-    profile: profile?.ref ?? null,
-    date: run.date,
-  });
-  return run.finish({ job, render, snapshotRef: null });
 }

@@ -5,6 +5,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cancelRun, formatRun, listRuns, runsQuery, showRun } from '../../cli/commands/runs.js';
+import { JOB_KINDS } from '../../jobs/registry.js';
 import { captureContext, eventually, runCli, uniqueName } from './helpers.js';
 
 const address = inject('temporalAddress');
@@ -40,12 +41,10 @@ async function start(workflowId: string, jobId: string, taskQueue: string) {
 describe('vir runs', () => {
   it('builds the visibility query', () => {
     // Every registered kind's workflow type; a job's runs by each kind's id prefix.
-    expect(runsQuery()).toBe(
-      "WorkflowType IN ('fundMatchWorkflow', 'investorShortlistWorkflow', 'marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow')",
-    );
-    expect(runsQuery("a'b")).toBe(
-      "WorkflowType IN ('fundMatchWorkflow', 'investorShortlistWorkflow', 'marketReportWorkflow', 'prospectListWorkflow', 'smokeWorkflow') AND (WorkflowId STARTS_WITH 'fund-match-a\\'b' OR WorkflowId STARTS_WITH 'investor-shortlist-a\\'b' OR WorkflowId STARTS_WITH 'market-report-a\\'b' OR WorkflowId STARTS_WITH 'prospect-list-a\\'b' OR WorkflowId STARTS_WITH 'smoke-a\\'b')",
-    );
+    const types = `WorkflowType IN (${JOB_KINDS.map((k) => `'${k.workflow.name}'`).join(', ')})`;
+    expect(runsQuery()).toBe(types);
+    const prefixes = JOB_KINDS.map((k) => `WorkflowId STARTS_WITH '${k.idPrefix}-a\\'b'`).join(' OR ');
+    expect(runsQuery("a'b")).toBe(`${types} AND (${prefixes})`);
   });
 
   it('lists by job newest first, shows and cancels a run', async () => {

@@ -2,13 +2,17 @@
  * A job's destination stays inside the reports folder: `..` is refused when the job file is
  * read (naming the file, job and field); a relative destination is resolved inside
  * VIR_REPORTS_DIR; an absolute one must be inside it or inside a folder VIR_DESTINATION_ROOTS
- * allows, or the worker refuses to write there, naming the setting.
+ * allows, or the worker refuses to write there, naming the setting. Every kind's render
+ * activity finds its folder the same way (`renderInto`), the market report's included.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { destinationRoot } from '../../activities/run.js';
+import { LocalStore } from '../../activities/store.js';
+import { createMarketReportActivities } from '../../jobs/market-report/activities.js';
+import { marketModelFixture } from '../../jobs/market-report/fixtures/market-model.js';
 import { JobFileError, parseJobFile } from '../../jobs/files.js';
 import { loadSettings } from '../../config/settings.js';
 import { runCli } from '../cli/helpers.js';
@@ -51,6 +55,42 @@ test('relative destinations go inside the reports folder; absolute ones only ins
     expect(destinationRoot(join(shared, 'board'), reports, settings.destinationRoots)).toBe(
       join(shared, 'board'),
     );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("the market report's render activity refuses a destination outside the allowed roots, as every kind's does", async () => {
+  const root = mkdtempSync(join(tmpdir(), 'vir-dest-market-'));
+  try {
+    const reports = join(root, 'reports');
+    const shared = join(root, 'shared');
+    const store = new LocalStore(join(root, 'store'));
+    const acts = createMarketReportActivities({ store, reportsDir: reports, destinationRoots: [shared] });
+    const modelRef = await store.putJson('run-1', 'report/model', marketModelFixture());
+    const render = (destination: string | undefined, workflowId: string) =>
+      acts.renderMarketReport({
+        modelRef,
+        job: { id: 'weekly', outputs: ['xlsx'], ...(destination !== undefined ? { destination } : {}) },
+        date: '2025-06-30',
+        workflowId,
+      });
+    // Outside the reports folder and every allowed root: refused before anything is written.
+    await expect(render(join(root, 'elsewhere'), 'run-away')).rejects.toMatchObject({
+      type: 'invalid_destination',
+      nonRetryable: true,
+      message: `destination ${join(root, 'elsewhere')} is outside the reports folder ${reports} (VIR_REPORTS_DIR); allow its folder with VIR_DESTINATION_ROOTS`,
+    });
+    expect(existsSync(join(root, 'elsewhere'))).toBe(false);
+    // A relative destination goes inside the reports folder, not the worker's working folder.
+    const relative = await render('weekly/partners', 'run-relative');
+    expect(relative.outDir).toBe(join(reports, 'weekly/partners', 'weekly', '2025-06-30'));
+    expect(relative.files.xlsx).toBe(join(relative.outDir, 'weekly-2025-06-30.xlsx'));
+    expect(existsSync(relative.files.xlsx!)).toBe(true);
+    // Inside an allowed root: written there.
+    const allowed = await render(join(shared, 'board'), 'run-shared');
+    expect(allowed.outDir).toBe(join(shared, 'board', 'weekly', '2025-06-30'));
+    expect(existsSync(allowed.files.xlsx!)).toBe(true);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

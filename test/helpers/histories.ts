@@ -88,6 +88,11 @@ export function freezeHistories(label: string, histories: RecordedHistory[], dat
   return set;
 }
 
+/** The workflow type a history ran (from its first event), or null when it does not say. */
+export function workflowTypeOf(h: RecordedHistory): string | null {
+  return h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? null;
+}
+
 /** Reads the histories of one frozen set. */
 export function loadHistories(set: string): RecordedHistory[] {
   const dir = join(FROZEN_DIR, set);

@@ -1,9 +1,10 @@
 /**
  * Plain-function activities for workflow-decision tests on the time-skipping server
  * (test/helpers/time-skipping.ts): every activity the product's workflows schedule (the API
- * call, the run's generic activities, the job check, delivery, each kind's own), answering
- * plausibly and recording what they were asked, in order, with the run's phase at that moment
- * as `progressQuery` tells it. A test overrides the few it cares about.
+ * call, the run's generic activities, the job check, delivery, and each registered kind's own,
+ * from its case in test/jobs/<kind>/kind-case.ts), answering plausibly and recording what they
+ * were asked, in order, with the run's phase at that moment as `progressQuery` tells it. A test
+ * overrides the few it cares about.
  *
  * What these stubs prove is only what the workflows decide; what the real activities and the
  * real service do is proven by their own tests and by the end-to-end runs.
@@ -29,6 +30,7 @@ import { runDeliveryOf } from '../../activities/delivery/deliver.js';
 import { progressQuery, type RunProgress } from '../../workflows/progress.js';
 import type { JobRunInput, JobRunResult } from '../../workflows/engine.js';
 import { afterAll, beforeAll } from 'vitest';
+import { kindActivityStubs } from './kind-cases.js';
 import { skippingWorker, startTimeSkipping } from './time-skipping.js';
 
 // Activities are called by name with whatever the workflow passes: the stubs read only what they need.
@@ -90,12 +92,19 @@ export function rendered(outDir: string, formats: readonly string[]): RenderOutp
   };
 }
 
-const outDirOf = (input: { job: { id: string }; date: string }) => `/stub/out/${input.job.id}/${input.date}`;
+/** The output folder the stubs give a run of this job and date. */
+export const outDirOf = (input: { job: { id: string }; date: string }) =>
+  `/stub/out/${input.job.id}/${input.date}`;
 
+/**
+ * The stub activities of one test (`options`), on `taskQueue`: the engine's, delivery's, and
+ * `kinds`, each registered kind's own (test/helpers/kind-cases.ts).
+ */
 export function stubKit(
   env: TestWorkflowEnvironment,
   options: StubOptions = {},
   taskQueue = `stub-${process.pid}-${++seq}`,
+  kinds: Record<string, StubFn> = {},
 ) {
   const runSeq = ++seq;
   const log: Recorded[] = [];
@@ -197,56 +206,8 @@ export function stubKit(
     recordDeliveries: ({ outcomes, skipped }: { outcomes: DeliveryOutcome[]; skipped?: string }) =>
       runDeliveryOf(outcomes, skipped),
     deliveryState: () => [],
-    // smoke
-    writeSmokeSummary: (input: { outDir: string }) => rendered(input.outDir, ['json']),
-    // market-report
-    buildMarketModel: (input: { runKey: string }) => ({
-      modelRef: `${input.runKey}/model.json`,
-      snapshotRef: `${input.runKey}/snapshot.json`,
-      asOf: '2026-11-26',
-    }),
-    renderMarketReport: (input: { job: { id: string; outputs?: string[] }; date: string }) =>
-      rendered(outDirOf(input), input.job.outputs ?? ['xlsx', 'pdf']),
-    // prospect-list
-    mergeProspects: (input: { job: { enrich: number; briefs: unknown[] }; runKey: string }) => ({
-      rowChunks: [`${input.runKey}/rows-0.json`],
-      suppressedChunks: [],
-      enrichKeys: Array.from({ length: Math.min(input.job.enrich, 3) }, (_, i) => `prospect-${i}`),
-      briefReturned: input.job.briefs.map(() => 5),
-      counts: { merged: 12, listed: 10, sourceRecords: 20 },
-      suppression: null,
-      notProvided: [],
-    }),
-    finishProspectList: (input: { runKey: string }) => ({
-      summaryRef: `${input.runKey}/summary.json`,
-      rowChunks: [`${input.runKey}/rows-0.json`],
-      suppressedChunks: [],
-      snapshotRef: `${input.runKey}/snapshot.json`,
-      listed: 10,
-      netNew: 7,
-    }),
-    renderProspectList: (input: { job: { id: string; outputs?: string[] }; date: string }) =>
-      rendered(outDirOf(input), input.job.outputs ?? ['csv']),
-    // fund-match
-    planFundProfiles: () => ({ keys: ['fund-s-1', 'fund-s-2', 'fund-s-3'], batch: 3 }),
-    buildFundDigest: (input: { runKey: string }) => ({
-      digestRef: `${input.runKey}/digest.json`,
-      snapshotRef: `${input.runKey}/history.json`,
-      baseline: true,
-      quiet: false,
-      counts: { batch: 3, new: 3, changed: 0, dropped: 0, events: 0 },
-    }),
-    renderFundDigest: (input: { job: { id: string; outputs?: string[] }; date: string }) =>
-      rendered(outDirOf(input), input.job.outputs ?? ['pdf']),
-    // investor-shortlist
-    readAccountPlan: () => 'pro',
-    buildShortlist: (input: { runKey: string }) => ({
-      reportRef: `${input.runKey}/shortlist.json`,
-      snapshotRef: `${input.runKey}/snapshot.json`,
-      baseline: true,
-    }),
-    renderShortlist: (input: { job: { id: string; outputs?: string[] }; date: string }) =>
-      rendered(outDirOf(input), input.job.outputs ?? ['pdf']),
+    // Each registered kind's own.
+    ...kinds,
   };
 
   const activities: Record<string, (input: any) => Promise<unknown>> = { callApi };
@@ -304,7 +265,8 @@ export type StubKit = ReturnType<typeof stubKit>;
 export async function stubWorker(env: TestWorkflowEnvironment) {
   const taskQueue = `stub-${process.pid}-${++seq}`;
   let current: StubKit | null = null;
-  const names = Object.keys(stubKit(env, {}, taskQueue).activities);
+  const kinds = await kindActivityStubs();
+  const names = Object.keys(stubKit(env, {}, taskQueue, kinds).activities);
   const activities = Object.fromEntries(
     names.map((name) => [
       name,
@@ -320,7 +282,7 @@ export async function stubWorker(env: TestWorkflowEnvironment) {
     taskQueue,
     /** A fresh kit whose activities the worker runs from now on. */
     use(options: StubOptions = {}): StubKit {
-      current = stubKit(env, options, taskQueue);
+      current = stubKit(env, options, taskQueue, kinds);
       return current;
     },
     async close(): Promise<void> {

@@ -5,6 +5,10 @@
  * they are never re-recorded. A change to a workflow's commands goes behind `patched()` and
  * adds its own frozen set: VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a
  * new set (see the README's "Changing a workflow safely").
+ *
+ * The kinds come from the registry: every registered kind must have runs in a frozen set, and
+ * a kind no test below runs has its first example file run (with its sandbox key), so a new
+ * kind needs no change here, only a new frozen set recorded with it.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +16,8 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
+import { loadJobFile } from '../../jobs/files.js';
+import { JOB_KINDS } from '../../jobs/registry.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
 import { parseInvestorShortlistJob } from '../../jobs/investor-shortlist/index.js';
@@ -27,6 +33,7 @@ import {
   frozenSums,
   loadHistories,
   runHistories,
+  workflowTypeOf,
   type RecordedHistory,
 } from '../helpers/histories.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
@@ -103,6 +110,12 @@ describe('frozen histories', () => {
 
   test("the set recorded with the job checked first and a failed run's manifest (patched) is there", () => {
     expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
+  });
+
+  test('every registered kind has runs in a frozen set', () => {
+    const frozen = new Set(frozenSets().flatMap((set) => loadHistories(set).map(workflowTypeOf)));
+    const missing = JOB_KINDS.filter((k) => !frozen.has(k.workflow.name)).map((k) => k.kind);
+    expect(missing, 'kinds with no frozen history: record a set (VIR_FREEZE_HISTORIES)').toEqual([]);
   });
 
   for (const set of frozenSets()) {
@@ -397,6 +410,31 @@ describe('fresh runs', () => {
     } finally {
       await startup.close();
     }
+  });
+
+  test("every other registered kind's first example replays, so every kind ran fresh here", async () => {
+    const ranFresh = () => new Set(fresh.map(workflowTypeOf));
+    for (const kind of JOB_KINDS.filter((k) => !ranFresh().has(k.workflow.name))) {
+      const runner = await startRunner({
+        baseUrl: sandbox.url,
+        apiKey: kind.sandboxKey ?? KEYS.vc,
+        name: `replay-${kind.kind}`,
+      });
+      try {
+        const example = (await loadJobFile(kind.examples[0]!)).jobs.find((j) => j.kind === kind.kind)!;
+        // Its files in the runner's folder; sent nowhere.
+        const { delivery: _delivery, ...job } = { ...example, destination: `${runner.dir}/reports` };
+        const handle = await startJobRun(runner.client, runner.settings, job);
+        await followRun(handle, QUIET);
+        const histories = await runHistories(runner.client, handle.workflowId);
+        expectClean(await replay(histories), histories.length);
+        fresh.push(...histories);
+      } finally {
+        await runner.close();
+      }
+    }
+    const missing = JOB_KINDS.filter((k) => !ranFresh().has(k.workflow.name)).map((k) => k.kind);
+    expect(missing).toEqual([]);
   });
 
   test("the account workflow (every worker's pacing, the credit ledger) replays", async () => {
