@@ -112,6 +112,10 @@ describe('frozen histories', () => {
     expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
   });
 
+  test('the set recorded with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest) is there', () => {
+    expect(frozenSets()).toContain('2026-11-26-lean-history');
+  });
+
   test('every registered kind has runs in a frozen set', () => {
     const frozen = new Set(frozenSets().flatMap((set) => loadHistories(set).map(workflowTypeOf)));
     const missing = JOB_KINDS.filter((k) => !frozen.has(k.workflow.name)).map((k) => k.kind);
