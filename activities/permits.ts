@@ -27,9 +27,11 @@ export const PERMIT_PREFETCH = 16;
 /** The most permits one lease holds. */
 export const PERMIT_BLOCK_MAX = 32;
 /** Permits of a lease not taken for this long are given back. */
-export const PERMIT_IDLE_MS = 1_000;
+export const PERMIT_IDLE_MS = 250;
 /** Reports of answers wait this long for an ask to carry them before a signal does. */
 export const REPORT_FLUSH_MS = 1_000;
+/** Permits given back wait this long (other workers may be waiting for the window's room). */
+export const RETURN_FLUSH_MS = 100;
 /** A paid call's settlement waits this long (another paid call of the account may be waiting for it). */
 export const SETTLE_FLUSH_MS = 150;
 
@@ -196,7 +198,7 @@ export class PermitBlocks {
     lease.stopped = true;
     if (lease.taken < lease.granted) {
       lease.dirty = true;
-      this.#scheduleFlush(REPORT_FLUSH_MS);
+      this.#scheduleFlush(RETURN_FLUSH_MS);
     }
   }
 

@@ -343,7 +343,7 @@ export class AccountLedger {
 
   /**
    * Lets a block of calls through to the service as one lease (at most `want`, at most the room
-   * beyond the calls in flight), after taking in what the worker reported of its earlier leases
+   * beyond the calls in flight, at most a quarter of the window), after taking in what the worker reported of its earlier leases
    * and paid calls. A paid call's credit reservation is asked first: refused or busy, no permit
    * is granted. Asking again with the same lease id answers the same (an update sent again).
    */
@@ -358,7 +358,12 @@ export class AccountLedger {
     }
     const room = this.#room(req, now);
     if (typeof room !== 'number') return { granted: 0, retryAt: room.retryAt, dayLimit: room.dayLimit };
-    const granted = Math.min(Math.max(1, Math.floor(req.want)), room);
+    // A lease holds at most a quarter of the window, so the other workers' calls find room.
+    const share = Math.max(
+      1,
+      Math.ceil(Math.min(this.state.calls.limit ?? req.perMinute, req.perMinute) / 4),
+    );
+    const granted = Math.min(Math.max(1, Math.floor(req.want)), room, share);
     if (granted <= 0) return { granted: 0, retryAt: now + IN_FLIGHT_RETRY_MS, dayLimit: false };
     leases[req.leaseId] = { runId: req.runId, granted, done: 0, uncounted: 0, expiresAt: now + GRANT_TTL_MS };
     this.#countDay(req.runId, granted);

@@ -279,11 +279,13 @@ describe('permits in blocks', () => {
   test('permits held count as in flight until reported, even past the window they came from', () => {
     const l = withWindow(10);
     expect(ask(l, 'a', 10)).toEqual({ granted: 10 });
-    // The window ends: without a new answer the room is the limit less the 10 held.
+    // The window ends: without a new answer the room is the limit less the 10 held, a quarter of
+    // the window (15) a lease at most.
     const later = T + 31_000;
-    expect(ask(l, 'b', 60, later)).toEqual({ granted: 50 });
+    const granted = ['b', 'c', 'd', 'e', 'f'].map((id) => ask(l, id, 60, later));
+    expect(granted.map((d) => d.granted)).toEqual([15, 15, 15, 5, 0]);
     // A worker that died never reports: its leases stop counting after their expiry.
-    expect(ask(l, 'c', 60, later + GRANT_TTL_MS)).toEqual({ granted: 60 });
+    expect(ask(l, 'g', 60, later + GRANT_TTL_MS)).toEqual({ granted: 15 });
   });
 
   test('a paid call asks with its reservation: busy or refused grants no permit, a settlement carried first frees it', () => {
