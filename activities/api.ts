@@ -26,6 +26,7 @@ import { readPage } from '../api/read-page.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import type { AccountLink } from './account.js';
+import type { CreditDecision } from '../shared/account.js';
 import type { Permit, PermitBlocks } from './permits.js';
 import { AttemptTally } from './attempts.js';
 import { heartbeatNow, heartbeatWhile } from './heartbeat.js';
@@ -182,6 +183,8 @@ export function createApiActivities(deps: {
   const now = deps.options?.now ?? (() => new Date());
   const link = deps.account ?? null;
   const answerTimeoutScale = deps.options?.answerTimeoutScale ?? 1;
+  /** The paid call's account record, or null for a free call. */
+  const paidOf = (input: ApiCallInput) => (input.account && input.account.credits > 0 ? input.account : null);
 
   /**
    * Waits until the account's window lets the call through (returns its grant id); a wait
@@ -193,17 +196,42 @@ export function createApiActivities(deps: {
     for (;;) {
       const d = await link.acquireCall({ grantId, runId: input.runKey });
       if (d.granted) return grantId;
-      const wait = d.retryAt - now().getTime();
-      if (wait > threshold) {
-        const what = d.dayLimit ? "the service's daily limit is" : 'the rate-limit window is';
-        throw dailyLimitFailure(
-          `${input.operation} not sent: ${what} used up until ${new Date(d.retryAt).toISOString()}`,
-          new Date(d.retryAt),
-          input.operation,
-        );
-      }
-      await new Promise((r) => setTimeout(r, Math.max(10, wait)));
+      await waitForWindow(input, d);
     }
+  }
+
+  /**
+   * Waits until `retryAt`, when the window (or the day) has room again; a wait further off than
+   * the daily-limit threshold is not waited here but thrown for the workflow's durable timer.
+   */
+  async function waitForWindow(input: ApiCallInput, d: { retryAt: number; dayLimit: boolean }) {
+    const wait = d.retryAt - now().getTime();
+    if (wait > threshold) {
+      const what = d.dayLimit ? "the service's daily limit is" : 'the rate-limit window is';
+      throw dailyLimitFailure(
+        `${input.operation} not sent: ${what} used up until ${new Date(d.retryAt).toISOString()}`,
+        new Date(d.retryAt),
+        input.operation,
+      );
+    }
+    await new Promise((r) => setTimeout(r, Math.max(10, wait)));
+  }
+
+  /**
+   * A credit reservation not granted: waits out a busy one (another paid call of the account in
+   * flight), and fails the call unsent when the account's cap refuses it.
+   */
+  async function waitOrRefuse(input: ApiCallInput, d: Exclude<CreditDecision, { granted: true }>) {
+    if ('busy' in d) {
+      await new Promise((r) => setTimeout(r, Math.max(20, d.retryAt - now().getTime())));
+      return;
+    }
+    throw ApplicationFailure.create({
+      message: `${input.operation} not sent: ${d.reason}`,
+      type: ACCOUNT_CAP_FAILURE,
+      nonRetryable: true,
+      details: [{ period: d.period }],
+    });
   }
 
   /** Tells the account what the answer said of the window. */
@@ -217,8 +245,8 @@ export function createApiActivities(deps: {
    * the account is in flight (they go one at a time); a refusal fails the call unsent.
    */
   async function reserve(input: ApiCallInput): Promise<void> {
-    const paid = input.account;
-    if (!link || !paid || paid.credits <= 0) return;
+    const paid = paidOf(input);
+    if (!link || !paid) return;
     for (;;) {
       const d = await link.reserveCredits({
         id: paid.reservationId,
@@ -229,16 +257,7 @@ export function createApiActivities(deps: {
         ttlMs: ACCOUNT_RESERVATION_TTL_MS,
       });
       if (d.granted) return;
-      if ('busy' in d) {
-        await new Promise((r) => setTimeout(r, Math.max(20, d.retryAt - now().getTime())));
-        continue;
-      }
-      throw ApplicationFailure.create({
-        message: `${input.operation} not sent: ${d.reason}`,
-        type: ACCOUNT_CAP_FAILURE,
-        nonRetryable: true,
-        details: [{ period: d.period }],
-      });
+      await waitOrRefuse(input, d);
     }
   }
 
@@ -248,13 +267,10 @@ export function createApiActivities(deps: {
     charged: number,
     remaining: number | null = null,
   ): Promise<void> {
-    const paid = input.account;
-    if (!link || !paid || paid.credits <= 0) return;
+    const paid = paidOf(input);
+    if (!link || !paid) return;
     await link.settleCredits({ id: paid.reservationId, jobId: paid.jobId, credits: charged, remaining });
   }
-
-  /** The paid call's account record, or null for a free call (or a worker without a link). */
-  const paidOf = (input: ApiCallInput) => (input.account && input.account.credits > 0 ? input.account : null);
 
   /**
    * A permit from the worker's blocks (with the credit reservation for a paid call): waits while
@@ -276,29 +292,16 @@ export function createApiActivities(deps: {
         : await blocks.take(input.runKey);
       if ('leaseId' in d) return d;
       if ('credits' in d) {
-        const credit = d.credits;
-        if ('busy' in credit) {
-          await new Promise((r) => setTimeout(r, Math.max(20, credit.retryAt - now().getTime())));
-          continue;
-        }
-        throw ApplicationFailure.create({
-          message: `${input.operation} not sent: ${credit.reason}`,
-          type: ACCOUNT_CAP_FAILURE,
-          nonRetryable: true,
-          details: [{ period: credit.period }],
-        });
+        await waitOrRefuse(input, d.credits);
+        continue;
       }
-      const wait = d.retryAt - now().getTime();
-      if (wait > threshold) {
+      try {
+        await waitForWindow(input, d);
+      } catch (err) {
+        // Not sent: the reservation granted with the refused permit is freed.
         if (paid) blocks.settle({ id: paid.reservationId, jobId: paid.jobId, credits: 0 });
-        const what = d.dayLimit ? "the service's daily limit is" : 'the rate-limit window is';
-        throw dailyLimitFailure(
-          `${input.operation} not sent: ${what} used up until ${new Date(d.retryAt).toISOString()}`,
-          new Date(d.retryAt),
-          input.operation,
-        );
+        throw err;
       }
-      await new Promise((r) => setTimeout(r, Math.max(10, wait)));
     }
   }
 
