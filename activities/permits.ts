@@ -74,15 +74,8 @@ export class PermitBlocks {
   readonly #asks = new Map<string, Mutex>();
   #settlements: SettleCreditsRequest[] = [];
   #flush: { timer: NodeJS.Timeout; at: number } | null = null;
-  #asksSent = 0;
-  #reportsSent = 0;
 
   constructor(readonly channel: PermitChannel) {}
-
-  /** Updates sent for permits and signals sent with reports so far (the bench and tests read them). */
-  get sent(): { asks: number; reports: number } {
-    return { asks: this.#asksSent, reports: this.#reportsSent };
-  }
 
   /** A permit for a call of the run: from a lease held here, else from a new block. */
   async take(runId: string): Promise<Permit | PermitRefusal> {
@@ -159,7 +152,6 @@ export class PermitBlocks {
   ): Promise<Permit | PermitRefusal> {
     const report = this.#pending();
     const leaseId = randomUUID();
-    this.#asksSent += 1;
     const d = await this.channel.acquire({
       leaseId,
       runId,
@@ -258,7 +250,6 @@ export class PermitBlocks {
   async #sendReport(): Promise<void> {
     const report = this.#pending();
     if (report.leases.length === 0 && report.settlements.length === 0) return;
-    this.#reportsSent += 1;
     try {
       await this.channel.report({ leases: report.leases, settlements: report.settlements });
       this.#taken(report);

@@ -45,7 +45,14 @@ import {
 } from './calls.js';
 import { failureReason, rootApplicationFailure } from './failure.js';
 import { DEFAULT_PARALLEL_PAGES, pageSearchWorkflow, type PageParams } from './paging.js';
-import { pageFrom, plannedPagesOf, type FetchPage, type PagerState, type PagingResult } from './pager.js';
+import {
+  pageFrom,
+  pageName,
+  plannedPagesOf,
+  type FetchPage,
+  type PagerState,
+  type PagingResult,
+} from './pager.js';
 import { ACCOUNT_LEDGER, FAILED_RUN_MANIFEST, LEAN_HISTORY, JOB_CHECKS } from './patches.js';
 import { dailyLimitWaitSignal, pageDoneSignal, PHASE_DONE, progressQuery } from './progress.js';
 import { maxPagesOf, RunBooks } from './run-books.js';
@@ -270,7 +277,7 @@ async function pageInline<N extends PagedOperation>(
   const state: PagerState = { offset: 0, pageIndex: 0, refs: [], records: 0, total: null };
   const keys = new Map<number, string[]>();
   const fetchPage: FetchPage = async (offset, limit, index) => {
-    const name = `pages/${stream.label}-${String(index).padStart(4, '0')}`;
+    const name = pageName(stream.label, index);
     const params = { ...stream.params, limit, offset } as ParamsIn<PagedOperation>;
     const out = await ctx.rawCall(stream.operation, params, ctx.runKey, name);
     state.total = out.total ?? state.total;

@@ -37,6 +37,11 @@ export function plannedPagesOf(state: PagerState, cap: number, pageSize: number)
     : Math.max(state.pageIndex, Math.ceil(Math.min(state.total, cap) / pageSize));
 }
 
+/** The store name of a stream's page `index` (`pages/<label>-0007`). */
+export function pageName(label: string, index: number): string {
+  return `pages/${label}-${String(index).padStart(4, '0')}`;
+}
+
 /** One page: fetches `limit` records at `offset` as page number `index`, and says what came. */
 export type FetchPage = (offset: number, limit: number, index: number) => Promise<ApiCallOutput>;
 

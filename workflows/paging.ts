@@ -10,7 +10,7 @@ import { pageSizeOf, type PagedOperation } from '../api/catalog.js';
 import type { ParamsIn } from '../api/operations.js';
 import type { CallAttempts, StoreRef } from '../shared/types.js';
 import { createCaller } from './calls.js';
-import { pageFrom, plannedPagesOf, type PagerState, type PagingResult } from './pager.js';
+import { pageFrom, pageName, plannedPagesOf, type PagerState, type PagingResult } from './pager.js';
 
 export type { PagingResult } from './pager.js';
 import { dailyLimitWaitSignal, pageDoneSignal, PAGING_WAIT_PROGRESS } from './progress.js';
@@ -81,7 +81,7 @@ export async function pageSearchWorkflow(input: PagingInput): Promise<PagingResu
   );
 
   const fetchPage = async (pageOffset: number, limit: number, index: number) => {
-    const name = `pages/${input.label}-${String(index).padStart(4, '0')}`;
+    const name = pageName(input.label, index);
     const params = { ...input.params, limit, offset: pageOffset } as ParamsIn<PagedOperation>;
     const out = await call(input.operation, params, input.runKey, name);
     state.total = out.total ?? state.total;

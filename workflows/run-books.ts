@@ -65,6 +65,7 @@ export interface RunFigures {
   partial: boolean;
   reasons: string[];
   callsMade: number;
+  /** Pages fetched by paging, and the records on them. */
   pages: number;
   records: number;
   creditsSpent: number;

@@ -15,23 +15,15 @@ import type { JobIdentity, RenderOutput, StoreRef } from '../shared/types.js';
 import { deliverRun, DELIVERY } from './delivery.js';
 import { ACCOUNT_LEDGER, LEAN_HISTORY } from './patches.js';
 import { PHASE_DELIVERING, PHASE_RENDERING } from './progress.js';
-import type { RunBooks } from './run-books.js';
+import type { RunBooks, RunFigures } from './run-books.js';
 
 /** What every job workflow returns (`vir run` prints it; a kind may add fields). */
-export interface JobRunResult {
+export interface JobRunResult extends RunFigures {
   workflowId: string;
   outDir: string;
   /** Path of each file by its format. */
   files: Record<string, string>;
   manifestPath: string;
-  partial: boolean;
-  reasons: string[];
-  callsMade: number;
-  /** Pages fetched by paging, and the records on them. */
-  pages: number;
-  records: number;
-  creditsSpent: number;
-  creditsBudget: number;
   /** The run's deliveries (absent when its job names no destination). */
   delivery?: RunDelivery;
 }
