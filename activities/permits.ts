@@ -228,7 +228,14 @@ export class PermitBlocks {
       if (!lease) continue;
       const sent = new Set(l.reports);
       lease.reports = lease.reports.filter((r) => !sent.has(r));
-      lease.dirty = lease.reports.length > 0 || lease.done !== l.done || lease.uncounted !== l.uncounted;
+      // Whatever changed while the report was on its way is still to be told: answers, and a
+      // lease that stopped meanwhile (left unsaid, the ledger would count its permits in flight
+      // until the lease expires, minutes of the window lost).
+      lease.dirty =
+        lease.reports.length > 0 ||
+        lease.done !== l.done ||
+        lease.uncounted !== l.uncounted ||
+        (lease.stopped && lease.done >= lease.taken) !== l.closed;
     }
     for (const id of report.closing) this.#leases.delete(id);
     const sent = new Set(report.settlements);

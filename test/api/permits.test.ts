@@ -5,6 +5,7 @@
  */
 import { describe, expect, test, vi } from 'vitest';
 import {
+  PERMIT_IDLE_MS,
   PERMIT_PREFETCH,
   PermitBlocks,
   REPORT_FLUSH_MS,
@@ -14,13 +15,13 @@ import type { AcquirePermitsRequest, PermitsDecision, PermitsReport } from '../.
 
 type Ask = Omit<AcquirePermitsRequest, 'perMinute' | 'perDay'>;
 
-function recorder(grant: (ask: Ask) => PermitsDecision = (a) => ({ granted: a.want })) {
+function recorder(grant: (ask: Ask) => PermitsDecision = (a) => ({ granted: a.want }), askMs = 5) {
   const asks: Ask[] = [];
   const reports: PermitsReport[] = [];
   const channel: PermitChannel = {
     acquire: async (ask) => {
       asks.push(structuredClone(ask));
-      await new Promise((r) => setTimeout(r, 5)); // an update takes a moment: calls pile up
+      await new Promise((r) => setTimeout(r, askMs)); // an update takes a moment: calls pile up
       return grant(ask);
     },
     report: async (report) => {
@@ -78,6 +79,32 @@ describe('permits in blocks', () => {
       ]);
       await vi.advanceTimersByTimeAsync(REPORT_FLUSH_MS * 3);
       expect(reports).toHaveLength(2); // nothing more to say
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('a lease that stops while an ask carries its report is still reported closed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Every ask takes 300 ms. Run A's lease of 2 has one permit taken and answered; run B's
+      // ask carries that report (not closed) and is answered just after A's lease stops idle.
+      const { asks, reports, blocks } = recorder(() => ({ granted: 2 }), 300);
+      const take = blocks.take('run-a');
+      await vi.advanceTimersByTimeAsync(300);
+      const p1 = await take;
+      if (!('leaseId' in p1)) throw new Error('no permit');
+      blocks.done(p1, null, true);
+      await vi.advanceTimersByTimeAsync(1);
+      void blocks.take('run-b');
+      await vi.advanceTimersByTimeAsync(PERMIT_IDLE_MS); // A's lease stops idle; B's ask is still out
+      expect(asks[1]!.leases).toEqual([
+        { leaseId: p1.leaseId, done: 1, uncounted: 0, closed: false, reports: [] },
+      ]);
+      await vi.advanceTimersByTimeAsync(REPORT_FLUSH_MS * 2);
+      // The unused permit goes back: the lease is reported closed, by a signal or the next ask.
+      const told = [...reports, ...asks.slice(2)].flatMap((r) => r.leases);
+      expect(told).toContainEqual({ leaseId: p1.leaseId, done: 1, uncounted: 0, closed: true, reports: [] });
     } finally {
       vi.useRealTimers();
     }
