@@ -86,6 +86,7 @@ export interface AccountView {
   calls: {
     dayUsed: number;
     dayEndsAt: number;
+    /** Calls let through and not reported answered: single grants and the permits of leases. */
     inFlight: number;
     window: { resetAt: number; remaining: number } | null;
   };

@@ -268,6 +268,18 @@ export class AccountLedger {
     return Object.keys(grants).length + leased;
   }
 
+  /**
+   * Calls in flight at `now` as the ledger counts them (single grants not answered, permits of
+   * leases not reported done), without pruning: for queries, which must not change the state.
+   */
+  callsInFlight(now: number): number {
+    const { grants, leases = {} } = this.state.calls;
+    const single = Object.values(grants).filter((g) => g.expiresAt > now).length;
+    return Object.values(leases)
+      .filter((l) => l.expiresAt > now)
+      .reduce((n, l) => n + l.granted - l.done, single);
+  }
+
   /** Calls of the service's day left: what it said, or the day's limit less the calls counted. */
   dayLeft(perDay: number, now: number): number {
     this.#rollDay(now);

@@ -66,7 +66,7 @@ export function viewOf(ledger: AccountLedger, now: number): AccountView {
     calls: {
       dayUsed: now < calls.day.endsAt ? calls.day.used : 0,
       dayEndsAt: calls.day.endsAt,
-      inFlight: Object.values(calls.grants).filter((g) => g.expiresAt > now).length,
+      inFlight: ledger.callsInFlight(now),
       window: calls.window,
     },
   };

@@ -11,7 +11,11 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { loadSettings, type Settings } from '../../config/settings.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { followRun, startJobRun } from '../../cli/run-job.js';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { startWorkers } from '../../runtime/workers.js';
+import { workflowCode } from '../../runtime/workflow-bundle.js';
+import { accountIdOf } from '../../activities/account.js';
+import { accountViewQuery, type AccountView } from '../../shared/account.js';
 import { VisClient } from '../../api/client.js';
 import { readPage } from '../../api/read-page.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -54,6 +58,31 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * The account's view from its ledger, answered by a worker of the account queue alone (no worker
+ * of the run's queues: the run stays where the stop left it).
+ */
+async function ledgerView(): Promise<AccountView> {
+  const native = await NativeConnection.connect({ address: settings.temporalAddress });
+  const worker = await Worker.create({
+    connection: native,
+    namespace: settings.temporalNamespace,
+    taskQueue: settings.accountTaskQueue,
+    ...(await workflowCode(settings.workflowsModule)),
+  });
+  const running = worker.run();
+  try {
+    const view = await client.workflow
+      .getHandle(accountIdOf(settings.visBaseUrl, KEY))
+      .query(accountViewQuery);
+    return view;
+  } finally {
+    worker.shutdown();
+    await running;
+    await native.close();
+  }
+}
+
 /** Resolves once the sandbox's log holds `n` requests of the searches after `from`. */
 async function pagesLogged(from: number, n: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -90,7 +119,12 @@ test('a run survives its workers stopping and completes on new ones', async () =
     // They stop polling at once; their calls in flight finish (within the shutdown grace).
     await first.shutdown();
   }
+  await firstRunning;
   expect((await handle.describe()).status.name).toBe('RUNNING');
+  // The stopped workers told the account what their calls did and gave back the permits they
+  // never used: the ledger counts no call of theirs in flight (left unsaid, their leases would
+  // hold the window's room for minutes, until they expire).
+  expect((await ledgerView()).calls.inFlight).toBe(0);
 
   // New workers on the same queues pick the run up.
   const again = await startWorkers(settings);
@@ -132,7 +166,7 @@ test('a run survives its workers stopping and completes on new ones', async () =
     expect(manifest.calls.pages).toBe(pages);
   } finally {
     await again.shutdown();
-    await Promise.all([running, firstRunning]);
+    await running;
   }
   // The old workers' stop lets their calls in flight finish (a second here); the new ones take
   // the run from the server at once.
