@@ -359,7 +359,9 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         // The calls let through have answered (the API worker drains them): what they said, and
         // the permits never used, go to the ledger now rather than when their leases expire.
         await account.blocks?.close().catch((err: unknown) => {
-          Runtime.instance().logger.warn(`the account's permits could not be reported at shutdown: ${(err as Error).message}`);
+          Runtime.instance().logger.warn(
+            `the account's permits could not be reported at shutdown: ${(err as Error).message}`,
+          );
         });
         await ownClient?.close();
         if (ownStore instanceof S3Store) ownStore.close();
