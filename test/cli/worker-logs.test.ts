@@ -72,7 +72,7 @@ test('the core SDK warnings of a worker whose server died go through the project
     const after = stderr
       .slice(before)
       .split('\n')
-      .filter((l) => l.trim() !== '')
+      .filter((l) => l.trim() !== '' && !l.startsWith('workers polling '))
       .map((l) => JSON.parse(l) as { level: number; component?: string; msg: string });
     const core = after.filter((e) => e.component === 'temporal' && e.level >= 40);
     expect(core.length, stderr.slice(before)).toBeGreaterThan(0);
