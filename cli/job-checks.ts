@@ -10,7 +10,7 @@ import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, isVisError, NotFoundError } from '../api/errors.js';
-import { destinationRoot } from '../activities/run.js';
+import { destinationRoot } from '../activities/render-files.js';
 import type { Settings } from '../config/settings.js';
 import { JobFileError } from '../jobs/base.js';
 import { preflightProblems } from '../jobs/preflight.js';

@@ -20,6 +20,7 @@ import { createCheckActivities } from '../jobs/check.js';
 import { withHeartbeats } from '../activities/heartbeat.js';
 import { createDeliveryActivities } from '../activities/delivery/deliver.js';
 import { createRunActivities } from '../activities/run.js';
+import { createRerenderActivities } from '../activities/rerender.js';
 import { S3Store } from '../activities/s3-store.js';
 import { LocalStore, type Store } from '../activities/store.js';
 import { requireApiKey, type Settings } from '../config/settings.js';
@@ -172,6 +173,7 @@ export function jobActivities(deps: KindActivityDeps & { env?: NodeJS.ProcessEnv
     ...createRunActivities(deps),
     ...createDeliveryActivities(deps),
     ...createCheckActivities(JOB_KINDS),
+    ...createRerenderActivities(deps),
   };
   const owner = new Map(Object.keys(all).map((name) => [name, 'the run engine']));
   for (const kind of JOB_KINDS) {

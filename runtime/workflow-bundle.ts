@@ -16,9 +16,11 @@ import { JOB_KINDS } from '../jobs/registry.js';
 import { accountWorkflow } from '../workflows/account.js';
 import { redeliverRunWorkflow } from '../workflows/delivery.js';
 import { pageSearchWorkflow } from '../workflows/paging.js';
+import { rerenderRunWorkflow } from '../workflows/rerender.js';
 
 const ENGINE_WORKFLOWS = fileURLToPath(new URL('../workflows/paging.ts', import.meta.url));
 const DELIVERY_WORKFLOWS = fileURLToPath(new URL('../workflows/delivery.ts', import.meta.url));
+const RERENDER_WORKFLOWS = fileURLToPath(new URL('../workflows/rerender.ts', import.meta.url));
 const ACCOUNT_WORKFLOWS = fileURLToPath(new URL('../workflows/account.ts', import.meta.url));
 const PROJECT_MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));
 
@@ -29,6 +31,7 @@ export function workflowsEntrySource(): string {
     `export { ${pageSearchWorkflow.name} } from ${JSON.stringify(ENGINE_WORKFLOWS)};`,
     `export { ${accountWorkflow.name} } from ${JSON.stringify(ACCOUNT_WORKFLOWS)};`,
     `export { ${redeliverRunWorkflow.name} } from ${JSON.stringify(DELIVERY_WORKFLOWS)};`,
+    `export { ${rerenderRunWorkflow.name} } from ${JSON.stringify(RERENDER_WORKFLOWS)};`,
     ...JOB_KINDS.map((k) => `export { ${k.workflow.name} } from ${JSON.stringify(k.workflowsPath)};`),
   ];
   return `${lines.join('\n')}\n`;

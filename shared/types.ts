@@ -193,6 +193,48 @@ export interface RenderOutput {
   headline?: string;
 }
 
+/** The layout of {@link RenderRecipe} this code writes and reads. */
+export const RENDER_RECIPE_FORMAT = 1;
+
+/**
+ * What a run's render activity was asked, kept in the run's store folder (`runs/<run>/render.json`):
+ * `vir runs rerender` asks the same activity again, in a new folder, with no call to the service.
+ */
+export interface RenderRecipe {
+  format: number;
+  /** The name of the kind's render activity. */
+  activity: string;
+  /** Its input as the run gave it: the stored model's references, the job's outputs, the date. */
+  input: { job: { id: string; destination?: string | undefined; outputs?: string[] }; date: string } & Record<
+    string,
+    unknown
+  >;
+  recordedAt: string;
+}
+
+/** Input of the rerender workflow (`vir runs rerender`). */
+export interface RerenderInput {
+  /** The completed run whose reports are made again. */
+  runWorkflowId: string;
+  /** Its manifest, named in the new one (absent: not known). */
+  runManifestPath?: string | undefined;
+  /** The formats to write (default: the run's job's). */
+  outputs?: string[] | undefined;
+}
+
+/** What a rerender made: the new folder, its files and its manifest. */
+export interface RerenderResult {
+  workflowId: string;
+  rerenderOf: string;
+  outDir: string;
+  files: Record<string, string>;
+  manifestPath: string;
+  pages: number | null;
+  charts: number;
+  /** Formats asked that the kind's render did not write (it writes none of that format). */
+  notWritten: string[];
+}
+
 export interface FinalizeInput {
   /** The job as validated (no secrets): its identity and every parameter, for the manifest. */
   job: JobIdentity;

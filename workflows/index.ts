@@ -3,6 +3,7 @@ export { pageSearchWorkflow } from './paging.js';
 export type { PagingInput, PagingResult, PageParams } from './paging.js';
 export { startRun, maxPagesOf } from './engine.js';
 export { deliverRun, redeliverRunWorkflow, DELIVERY } from './delivery.js';
+export { rerenderRunWorkflow } from './rerender.js';
 export type { DestinationRef, RedeliverInput } from './delivery.js';
 export type { Run, RunOptions, JobRunInput, JobRunResult, PagingStream, PaidCall } from './engine.js';
 export {

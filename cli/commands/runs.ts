@@ -19,6 +19,8 @@ import { failureManifestPath } from '../run-job.js';
 import type { RunDelivery } from '../../shared/delivery.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
+import { rerenderRunWorkflow } from '../../workflows/rerender.js';
+import type { RerenderInput, RerenderResult } from '../../shared/types.js';
 import { failureReason } from '../../workflows/failure.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
@@ -286,6 +288,93 @@ export async function redeliverRun(ctx: CliContext, workflowId: string): Promise
   }
 }
 
+/** The formats a rerender may be asked for (each kind writes some of them). */
+export const RERENDER_FORMATS = ['pdf', 'xlsx', 'csv', 'json'] as const;
+
+/** `--outputs pdf,xlsx`: the formats, each known and named once; a bad one names the option. */
+export function parseOutputs(text: string): string[] {
+  const formats = text
+    .split(',')
+    .map((f) => f.trim().toLowerCase())
+    .filter((f) => f !== '');
+  const unknown = formats.filter((f) => !(RERENDER_FORMATS as readonly string[]).includes(f));
+  if (formats.length === 0 || unknown.length > 0) {
+    throw new CliError(
+      `--outputs: ${unknown.length > 0 ? `unknown format ${unknown.join(', ')}` : 'no format given'}; use a comma-separated list of ${RERENDER_FORMATS.join(', ')}`,
+    );
+  }
+  return [...new Set(formats)];
+}
+
+/**
+ * Starts the rerender of a completed run and waits for its result: workflow `<run>/rerender-N`,
+ * the first N not taken (each rerender of a run is a workflow of its own, kept in the history).
+ */
+export async function startRerender(
+  client: Client,
+  taskQueue: string,
+  input: RerenderInput,
+): Promise<RerenderResult> {
+  for (let n = 1; n < 1000; n += 1) {
+    let handle;
+    try {
+      handle = await client.workflow.start(rerenderRunWorkflow, {
+        taskQueue,
+        workflowId: `${input.runWorkflowId}/rerender-${n}`,
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [input],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) continue;
+      throw err;
+    }
+    return handle.result();
+  }
+  throw new CliError(`run ${input.runWorkflowId} has 999 rerenders: no more workflow ids`);
+}
+
+/**
+ * Makes a completed run's reports again from what it kept, with this version's templates, in a
+ * new folder beside the run's: no call to the service and no credit.
+ */
+export async function rerenderRun(
+  ctx: CliContext,
+  workflowId: string,
+  options: { outputs?: string[] } = {},
+): Promise<RerenderResult> {
+  const client = await ctx.temporal();
+  let result: JobRunResult;
+  try {
+    const handle = client.workflow.getHandle(workflowId);
+    const { status, type } = await handle.describe();
+    if (!JOB_WORKFLOW_TYPES.includes(type))
+      throw new CliError(
+        `${workflowId} is a ${type} workflow, not a job's run: only a run's reports can be made again`,
+      );
+    if (status.name !== 'COMPLETED')
+      throw new CliError(
+        `run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's reports can be made again`,
+      );
+    result = (await handle.result()) as JobRunResult;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
+    throw err;
+  }
+  try {
+    return await startRerender(client, ctx.settings().taskQueue, {
+      runWorkflowId: workflowId,
+      runManifestPath: result.manifestPath,
+      ...(options.outputs ? { outputs: options.outputs } : {}),
+    });
+  } catch (err) {
+    if (err instanceof WorkflowFailedError)
+      throw new CliError(`rerender of ${workflowId} failed: ${failureReason(err)}`);
+    throw err;
+  }
+}
+
 /** Adds `runs` and its subcommands to the program. */
 export function registerRuns(program: Command, ctx: CliContext): void {
   const cmd = program.command('runs').description('job runs (workflow executions)');
@@ -345,6 +434,27 @@ export function registerRuns(program: Command, ctx: CliContext): void {
       const delivery = await redeliverRun(ctx, workflowId);
       for (const line of deliveryLines(delivery, workflowId)) ctx.io.out(line);
       if (delivery.status !== 'delivered') ctx.exitCode = 1;
+    });
+
+  cmd
+    .command('rerender')
+    .description(
+      "make a completed run's reports again with this version's templates, from what the run kept: no call, no credit; in a new folder <date>_rerender-N beside the run's",
+    )
+    .argument('<workflowId>', 'the run')
+    .option('--outputs <formats>', "formats to write, comma-separated (default: the job's)", parseOutputs)
+    .option('--json', 'print JSON')
+    .action(async (workflowId: string, opts: { outputs?: string[]; json?: boolean }) => {
+      const made = await rerenderRun(ctx, workflowId, opts.outputs ? { outputs: opts.outputs } : {});
+      if (opts.json) {
+        ctx.io.out(JSON.stringify(made, null, 2));
+        return;
+      }
+      ctx.io.out(`${made.workflowId}: ${workflowId}'s reports made again, 0 calls, 0 credits`);
+      for (const [format, path] of Object.entries(made.files)) ctx.io.out(`  ${format}: ${path}`);
+      ctx.io.out(`  manifest: ${made.manifestPath}`);
+      if (made.notWritten.length > 0)
+        ctx.io.out(`  not written: ${made.notWritten.join(', ')} (this kind's reports have no such format)`);
     });
 
   cmd

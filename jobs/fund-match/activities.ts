@@ -5,7 +5,8 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
-import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { renderInto } from '../../activities/render-files.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readProfile, readStartupPeople } from '../../api/read-profiles.js';
 import type { KindActivityDeps } from '../kind.js';

@@ -4,7 +4,8 @@
  * the profiles of its top investors and the job's last run (investors new since it marked).
  */
 import { join } from 'node:path';
-import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { renderInto } from '../../activities/render-files.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readAccount } from '../../api/read-account.js';
 import { stageLabel } from '../../reports/editorial.js';

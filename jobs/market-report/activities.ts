@@ -2,7 +2,8 @@
  * The market report's own activities on the jobs task queue: the report model (with the
  * comparison to the previous run) and the rendered workbook and PDF.
  */
-import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { renderInto } from '../../activities/render-files.js';
 import type { RenderOutput } from '../../shared/types.js';
 import type { KindActivityDeps } from '../kind.js';
 import { compare, snapshotOf, weekFigures, type RunSnapshot } from './previous-run.js';

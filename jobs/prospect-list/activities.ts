@@ -5,7 +5,8 @@
  */
 import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { readPreviousSnapshot, renderInto, runOpening } from '../../activities/run.js';
+import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { renderInto } from '../../activities/render-files.js';
 import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../shared/types.js';
 import { absentFields } from '../../api/read.js';
 import { readPage } from '../../api/read-page.js';

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { listRuns } from '../../cli/commands/runs.js';
-import { outputFolder } from '../../activities/run.js';
+import { outputFolder } from '../../activities/render-files.js';
 import { followRun, manualWorkflowId, startJobRun } from '../../cli/run-job.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
 import { runStamp, safeFileName, timeStamp } from '../../lib/names.js';

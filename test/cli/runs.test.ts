@@ -4,7 +4,20 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cancelRun, formatRun, listRuns, runsQuery, showRun } from '../../cli/commands/runs.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  cancelRun,
+  formatRun,
+  listRuns,
+  parseOutputs,
+  rerenderRun,
+  runsQuery,
+  showRun,
+} from '../../cli/commands/runs.js';
+import { readRenderRecipe } from '../../activities/rerender.js';
+import { LocalStore } from '../../activities/store.js';
 import { JOB_KINDS } from '../../jobs/registry.js';
 import { captureContext, eventually, runCli, uniqueName } from './helpers.js';
 
@@ -105,5 +118,43 @@ describe('vir runs', () => {
     ]);
     const cancel = await runCli(env, ['runs', 'cancel', newer]);
     expect(cancel.out).toEqual([`cancel requested for ${newer}`]);
+  });
+
+  it('rerenders only a completed run, and says why not otherwise', async () => {
+    const job = uniqueName('rerender');
+    const running = `market-report-${job}-20250101-070000`;
+    await start(running, job, `q-${job}`);
+    const { ctx } = captureContext({ TEMPORAL_ADDRESS: address, VIR_LOG_LEVEL: 'silent' });
+    try {
+      await expect(rerenderRun(ctx, running)).rejects.toThrow(
+        `run ${running} is running: only a completed run's reports can be made again`,
+      );
+      await expect(rerenderRun(ctx, `${running}-missing`)).rejects.toThrow(
+        /^no run .*-missing \(vir runs list/,
+      );
+    } finally {
+      await ctx.close();
+    }
+    expect(parseOutputs('XLSX, pdf,xlsx')).toEqual(['xlsx', 'pdf']);
+    expect(() => parseOutputs('pdf,docx')).toThrow(
+      '--outputs: unknown format docx; use a comma-separated list of pdf, xlsx, csv, json',
+    );
+    expect(() => parseOutputs(' , ')).toThrow('--outputs: no format given');
+  });
+
+  it("says why a run's reports cannot be made again from what it kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vir-recipe-'));
+    try {
+      const store = new LocalStore(dir);
+      await expect(readRenderRecipe(store, 'market-report-old-20250101')).rejects.toThrow(
+        /run market-report-old-20250101 kept no render recipe \(runs\/market-report-old-20250101\/render\.json\): it ended before its render, or was made before rerendering existed/,
+      );
+      await store.putJson('market-report-next', 'render', { format: 2, activity: 'x', input: { job: {} } });
+      await expect(readRenderRecipe(store, 'market-report-next')).rejects.toThrow(
+        "run market-report-next's render recipe is of format 2; this version reads format 1",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { destinationRoot } from '../../activities/run.js';
+import { destinationRoot } from '../../activities/render-files.js';
 import { LocalStore } from '../../activities/store.js';
 import { createMarketReportActivities } from '../../jobs/market-report/activities.js';
 import { marketModelFixture } from '../../jobs/market-report/fixtures/market-model.js';

@@ -25,7 +25,9 @@ import { JOB_KINDS, type AnyJob } from '../../jobs/registry.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startCountingProxy, type CountingProxy, type ProxiedAnswer } from '../helpers/counting-proxy.js';
 import { kindCaseFile } from '../helpers/kind-cases.js';
-import { maskClock, maskVolatile } from '../helpers/report-digest.js';
+import { maskClock, maskVolatile, reportDigest } from '../helpers/report-digest.js';
+import { startRerender } from '../../cli/commands/runs.js';
+import type { JobRunResult } from '../../workflows/engine.js';
 import { startFixedDateSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { SERVICE_VARIANTS, variantTransform, type ServiceVariant } from '../helpers/service-variants.js';
@@ -101,7 +103,11 @@ function account(key = KEY) {
   return sandbox.state.accounts.get(id)!;
 }
 
-async function runThrough(kind: AnyJobKind, job: AnyJob, label: string): Promise<Outcome> {
+async function runThrough(
+  kind: AnyJobKind,
+  job: AnyJob,
+  label: string,
+): Promise<Outcome & { result: JobRunResult }> {
   const runner = runners.get(keyOf(kind))!;
   // Every run is a first run: the comparison with an earlier run is another test's business.
   rmSync(join(runner.dir, 'store', snapshotRefOf(job.id)), { force: true });
@@ -121,7 +127,25 @@ async function runThrough(kind: AnyJobKind, job: AnyJob, label: string): Promise
     balanceBefore: BALANCE,
     balance: () => account(runner.settings.visApiKey).credits,
   });
-  return { manifest, ...read };
+  return { manifest, ...read, result };
+}
+
+/**
+ * What a person reads in a run's files, whatever their formats: the PDF's text and the
+ * workbook's cells (report-digest), any other file's text; run ids and times masked.
+ */
+async function filesDigest(files: Record<string, string>, workflowIds: string[], runDate: string) {
+  const out: Record<string, unknown> = {};
+  const mask = (text: string) => workflowIds.reduce((t, id) => maskVolatile(t, id, runDate), text);
+  for (const [format, path] of Object.entries(files)) {
+    if (format === 'pdf' || format === 'xlsx') {
+      const d = await reportDigest({ [format]: path }, { workflowId: workflowIds[0]!, runDate });
+      out[format] = (format === 'pdf' ? d.pdf : d.workbook).map((l) => maskClock(mask(l)));
+    } else {
+      out[format] = maskClock(mask(readFileSync(path, 'utf8')));
+    }
+  }
+  return out;
 }
 
 test('every job kind has its part of this test', () => {
@@ -135,7 +159,7 @@ for (const kind of JOB_KINDS.filter((k) => CASES.has(k.kind))) {
   const c = CASES.get(kind.kind)!;
   describe(`${kind.kind} through services that read the spec otherwise`, () => {
     let job: AnyJob;
-    let plain: Outcome;
+    let plain: Outcome & { result: JobRunResult };
     /** Every answer the plain run got, as the proxy passed it on. */
     const answers: ProxiedAnswer[] = [];
 
@@ -151,6 +175,51 @@ for (const kind of JOB_KINDS.filter((k) => CASES.has(k.kind))) {
       expect(plain.manifest.notProvided).toEqual([]);
       expect(answers.length).toBe(plain.manifest.calls.total);
     }, PLAIN_RUN_MS);
+
+    test(
+      'made again from what the run kept: no call, no credit, the same report',
+      async () => {
+        const runner = runners.get(keyOf(kind))!;
+        const { result } = plain;
+        const requests = sandbox.requestLog().length;
+        const balance = account(runner.settings.visApiKey).credits;
+        const again = await startRerender(runner.client, runner.settings.taskQueue, {
+          runWorkflowId: result.workflowId,
+          runManifestPath: result.manifestPath,
+        });
+        const formats = Object.keys(result.files);
+        // Only the first format: the option changes what is written, not what it says.
+        const fewer = await startRerender(runner.client, runner.settings.taskQueue, {
+          runWorkflowId: result.workflowId,
+          outputs: [formats[0]!.replace(/-.*$/, '')],
+        });
+        // The service saw nothing and the account paid nothing.
+        expect(sandbox.requestLog().length).toBe(requests);
+        expect(account(runner.settings.visApiKey).credits).toBe(balance);
+        // New folders beside the run's; the run's own files are as they were.
+        expect(again.outDir).toBe(`${result.outDir}_rerender-1`);
+        expect(fewer.outDir).toBe(`${result.outDir}_rerender-2`);
+        expect(Object.keys(again.files).sort()).toEqual([...formats].sort());
+        expect(Object.keys(fewer.files).every((f) => f.startsWith(formats[0]!.replace(/-.*$/, '')))).toBe(
+          true,
+        );
+        const runDate = plain.manifest.startedAt.slice(0, 10);
+        const ids = [result.workflowId, again.workflowId, fewer.workflowId];
+        const original = await filesDigest(result.files, ids, runDate);
+        expect(await filesDigest(again.files, ids, runDate)).toEqual(original);
+        const firstOnly = await filesDigest(fewer.files, ids, runDate);
+        for (const [format, text] of Object.entries(firstOnly)) expect(text).toEqual(original[format]);
+        const manifest = JSON.parse(readFileSync(again.manifestPath, 'utf8'));
+        expect(manifest).toMatchObject({
+          status: 'rerendered',
+          rerenderOf: { workflowId: result.workflowId, manifest: result.manifestPath },
+          calls: { total: 0 },
+          credits: { charged: 0 },
+        });
+        expect(manifest.code.package).toMatch(/^\d+\.\d+\.\d+/);
+      },
+      VARIANT_RUN_MS,
+    );
 
     for (const v of SERVICE_VARIANTS) {
       test(
