@@ -279,7 +279,8 @@ export async function runFigures(bed: ClusterBed, result: JobRunResult): Promise
 }
 
 /** Workbook row labels whose values depend on faults or on the other run's timing. */
-const VARIANT_ROWS = /^(Calls made|API calls made|Account balance after the run|Credits left after the run)$/;
+const VARIANT_ROWS =
+  /^(Calls made|API calls made|Account balance after the run|Credits left after the run|my_account)$/;
 
 /**
  * The same figures in a report's text (the appendices of the run's own account): the calls made
@@ -291,11 +292,16 @@ const VARIANT_TEXT: [RegExp, string][] = [
   [/\b\d[\d,]* (calls?) to the service\b/g, '<variant> $1 to the service'],
   [/\b\d[\d,]* (credits? left (?:on the account|after the run))/g, '<variant> $1'],
   [/^\d+ (\d+ of \d+ <duration> )/, '<variant> $1'],
+  // The market report's table of calls by operation: its my_account row (the balance checks)
+  // and the total of its calls column.
+  [/^my_account \d+ (\d+)$/, 'my_account <variant> $1'],
+  [/^Total \d+ (\d+)$/, 'Total <variant> $1'],
 ];
 
 /**
  * A report digest with the figures that depend on worker faults or on timing masked, and
- * nothing else (in workbook rows and in the text of the reports' run appendices): the calls made (a run's balance checks included: one more for each paid call
+ * nothing else (in workbook rows and in the text of the reports' run appendices): the calls made
+ * and the my_account calls of the table of calls by operation (a run's balance checks: one more for each paid call
  * reconciled after its worker died) and the account's balance when the run ended (the other run
  * spends from the same account at its own pace). A brief's credits are not masked: a brief asked
  * again after its first answer was lost is the service's free repeat, and still cost the run the
@@ -308,9 +314,8 @@ export function faultNeutral(lines: string[]): string[] {
     if (m && VARIANT_ROWS.test(m[3]!)) variantRows.add(`${m[1]}!${m[2]}`);
   }
   return lines.map((line) => {
-    const cell = /^(.+)![B-Z](\d+) /.exec(line);
-    if (cell && variantRows.has(`${cell[1]}!${cell[2]}`))
-      return `${line.slice(0, line.indexOf(' '))} <variant>`;
+    const cell = /^(.+)!([B-Z])(\d+) /.exec(line);
+    if (cell && variantRows.has(`${cell[1]}!${cell[3]}`)) return `${cell[1]}!${cell[2]}${cell[3]} <variant>`;
     return VARIANT_TEXT.reduce((text, [re, to]) => text.replace(re, to), line);
   });
 }
