@@ -7,10 +7,12 @@
  * and the manifest end up in the store's bucket, byte for byte what the render wrote (the
  * SHA-256 the rendering worker computed from its file, kept in each object's metadata). Once
  * the first worker setup is gone, a redelivery on the second reads and rewrites the manifest in
- * the store. No secret reaches a history or the manifest.
+ * the store, and a rerender on the second makes the run's reports again from the bucket alone
+ * (no call). No secret reaches a history or the manifest.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -25,6 +27,8 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { safeFileName } from '../../lib/names.js';
 import { redeliverRunWorkflow } from '../../workflows/index.js';
+import { startRerender } from '../../cli/commands/runs.js';
+import { maskClock, reportDigest } from '../helpers/report-digest.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startDeliveryBed, type DeliveryBed } from '../helpers/delivery-bed.js';
 import { runHistories } from '../helpers/histories.js';
@@ -234,4 +238,47 @@ test('a market report on two worker setups sharing only the S3 store: files and 
     delivery: RunDelivery;
   };
   expect(rewritten.delivery.outcomes.every((o) => o.already === true)).toBe(true);
+
+  // Its reports made again on the second setup, from the bucket alone: no call, the same
+  // report, the new files and their manifest in the store beside the run's.
+  const requests = bed.sandbox.requestLog().length;
+  const remade = await startRerender(b.client, taskQueue, {
+    runWorkflowId: result.workflowId,
+    runManifestPath: result.manifestPath,
+  });
+  expect(bed.sandbox.requestLog().length).toBe(requests);
+  const remadeFolder = `${PREFIX}/reports/${safeFileName(remade.workflowId, 160, '_')}`;
+  expect(remade.outDir).toBe(url(remadeFolder));
+  expect(await storeKeys(`${remadeFolder}/`)).toEqual(
+    [...Object.values(remade.files).map((f) => f.slice(url(remadeFolder).length + 1)), 'manifest.json']
+      .map((n) => `${remadeFolder}/${n}`)
+      .sort(),
+  );
+  const scratch = mkdtempSync(join(tmpdir(), 'vir-s3-rerender-'));
+  try {
+    // Each file downloaded from the bucket, then read as a person would (PDF text, workbook cells).
+    const local = async (files: Record<string, string>, tag: string) => {
+      const out: Record<string, string> = {};
+      for (const [format, file] of Object.entries(files)) {
+        out[format] = join(scratch, `${tag}.${format}`);
+        writeFileSync(out[format], (await storeObject(file.slice(`s3://${STORE_BUCKET}/`.length))).bytes);
+      }
+      return reportDigest(out, { workflowId: result.workflowId, runDate: manifest.startedAt.slice(0, 10) });
+    };
+    const mask = (d: { pdf: string[]; workbook: string[] }) =>
+      JSON.parse(maskClock(JSON.stringify(d).replaceAll(remade.workflowId, '<workflow>'))) as object;
+    expect(mask(await local(remade.files, 'again'))).toEqual(mask(await local(result.files, 'run')));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const remadeManifest = JSON.parse(
+    (await storeObject(`${remadeFolder}/manifest.json`)).bytes.toString('utf8'),
+  ) as Record<string, unknown>;
+  expect(remadeManifest).toMatchObject({
+    status: 'rerendered',
+    rerenderOf: { workflowId: result.workflowId, manifest: result.manifestPath },
+    calls: { total: 0 },
+    credits: { charged: 0 },
+  });
+  expect(filesUnder(b.settings.storeDir)).toEqual([]);
 }, 180_000);

@@ -22,6 +22,8 @@ import type { RunningSandbox } from '../../../sandbox/index.js';
 import { savedBatches } from '../../../sandbox/finders/fund-result.js';
 import type { StartupRow } from '../../../sandbox/types.js';
 import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
+import { maskClock, reportDigest } from '../../helpers/report-digest.js';
+import { startRerender } from '../../../cli/commands/runs.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import type { Workbook } from 'exceljs';
@@ -263,4 +265,30 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   expect(new Date(round['Round date']!).toISOString().slice(0, 10)).toBe(svc.date.slice(0, 10));
   expect(round['Detail']).toBe(`new round: Series C of ${amountWords} on ${dateWords}, led by ${lead.name}`);
   expect(watch.map((r) => JSON.stringify(r)).join('\n')).not.toMatch(/series-[a-z]/);
+
+  // Run 2 made again after run 3 (its comparison with run 1 is in what it kept, not in the
+  // job's snapshot, which run 3 moved on): the same new, changed and dropped, the same cells,
+  // at no cost.
+  const spent = await balance();
+  const again = await startRerender(h.client, h.settings.taskQueue, {
+    runWorkflowId: second.workflowId,
+    runManifestPath: second.manifestPath,
+  });
+  expect(await balance()).toBe(spent);
+  const runDate = today();
+  const digestOf = async (files: Record<string, string>) =>
+    JSON.parse(
+      maskClock(
+        JSON.stringify(await reportDigest(files, { workflowId: second.workflowId, runDate })).replaceAll(
+          again.workflowId,
+          '<workflow>',
+        ),
+      ),
+    ) as object;
+  expect(await digestOf(again.files)).toEqual(await digestOf(second.files));
+  const text2again = flat(again.files.pdf!);
+  for (const name of [acquired!.name, raised!.name]) expect(text2again).toContain(name);
+  expect(text2again).toMatch(/acquired \(was active\)/);
+  // Nothing of what came after: run 3's watchlist event is not in run 2's story.
+  expect(text2again).not.toContain(`Series C of ${amountWords}`);
 }, 300_000);
