@@ -68,6 +68,11 @@ interface LocalLease {
   idle: NodeJS.Timeout | null;
 }
 
+/** A lease is done with once stopped and every call it let through has answered. */
+function closable(lease: LocalLease): boolean {
+  return lease.stopped && lease.done >= lease.taken;
+}
+
 export class PermitBlocks {
   readonly #leases = new Map<string, LocalLease>();
   readonly #waiting = new Map<string, number>();
@@ -208,7 +213,7 @@ export class PermitBlocks {
       if (!lease.dirty) continue;
       // Closed once stopped and every call it let through has answered: what was never taken
       // is given back (the ledger counts granted less done as not used).
-      const closed = lease.stopped && lease.done >= lease.taken;
+      const closed = closable(lease);
       if (closed) closing.push(lease.id);
       leases.push({
         leaseId: lease.id,
@@ -235,7 +240,7 @@ export class PermitBlocks {
         lease.reports.length > 0 ||
         lease.done !== l.done ||
         lease.uncounted !== l.uncounted ||
-        (lease.stopped && lease.done >= lease.taken) !== l.closed;
+        closable(lease) !== l.closed;
     }
     for (const id of report.closing) this.#leases.delete(id);
     const sent = new Set(report.settlements);

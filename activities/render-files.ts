@@ -225,6 +225,11 @@ function runFileBase(jobId: string, date: string): string {
   return safeFileName(`${jobId}-${date}`);
 }
 
+/** The names of a render's files within its folder, as a manifest lists them. */
+export function renderedFileNames(render: Pick<RenderOutput, 'outDir' | 'files'>): string[] {
+  return Object.values(render.files).map((f) => f.slice(render.outDir.length + 1));
+}
+
 /**
  * Writes a manifest beside the files it lists (`files`: names within `outDir`). A render kept in
  * the store (S3): the manifest goes beside its files there, and says where each file is. Else

@@ -14,6 +14,7 @@ import {
   destinationRoot,
   outputFolder,
   RENDER_RECIPE,
+  renderedFileNames,
   writeManifestBeside,
   type RenderDeps,
 } from './render-files.js';
@@ -132,7 +133,7 @@ export function createRerenderActivities(deps: RenderDeps) {
         // Made from the run's stored answers only: nothing was asked of the service.
         calls: { total: 0 },
         credits: { charged: 0 },
-        files: Object.values(render.files).map((f) => f.slice(render.outDir.length + 1)),
+        files: renderedFileNames(render),
         charts: render.charts,
         pages: render.pages,
       };

@@ -14,7 +14,13 @@ import type { AccountLink } from './account.js';
 import { destinationsRef, manifestDestinations } from './delivery/deliver.js';
 import type { DeliveryFigure } from '../shared/delivery.js';
 import type { Store } from './store.js';
-import { destinationRoot, outputFolder, reportsRefOf, writeManifestBeside } from './render-files.js';
+import {
+  destinationRoot,
+  outputFolder,
+  renderedFileNames,
+  reportsRefOf,
+  writeManifestBeside,
+} from './render-files.js';
 import type {
   FailedRunInput,
   FinalizeInput,
@@ -253,7 +259,7 @@ export function createRunActivities(deps: RunActivityDeps) {
         ...manifestHead(job, stats, input.finishedAt),
         status: stats.partial ? 'partial' : 'complete',
         reasons: stats.reasons,
-        files: Object.values(render.files).map((f) => f.slice(render.outDir.length + 1)),
+        files: renderedFileNames(render),
         charts: render.charts,
         pages: render.pages,
         notProvided: render.notProvided ?? [],

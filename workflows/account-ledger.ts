@@ -259,13 +259,9 @@ export class AccountLedger {
   #pruneGrants(now: number): number {
     const grants = this.state.calls.grants;
     for (const [id, g] of Object.entries(grants)) if (g.expiresAt <= now) delete grants[id];
-    let leased = 0;
     const leases = this.state.calls.leases ?? {};
-    for (const [id, l] of Object.entries(leases)) {
-      if (l.expiresAt <= now) delete leases[id];
-      else leased += l.granted - l.done;
-    }
-    return Object.keys(grants).length + leased;
+    for (const [id, l] of Object.entries(leases)) if (l.expiresAt <= now) delete leases[id];
+    return this.callsInFlight(now);
   }
 
   /**

@@ -253,25 +253,37 @@ export function formatRun(r: RunDetails): string[] {
 }
 
 /**
- * Delivers a completed run again to every destination of its job: those a record shows
- * delivered get nothing, the others are sent. One redelivery of a run at a time.
+ * The result of a completed run, or a CliError saying why there is none: no such run, or a run
+ * not completed ("only a completed run's <what>"). `checkType` refuses a workflow of another type
+ * first, with its own message.
  */
-export async function redeliverRun(ctx: CliContext, workflowId: string): Promise<RunDelivery> {
-  const client = await ctx.temporal();
-  let result: JobRunResult;
+async function completedRunResult(
+  client: Client,
+  workflowId: string,
+  what: string,
+  checkType?: (type: string) => void,
+): Promise<JobRunResult> {
   try {
     const handle = client.workflow.getHandle(workflowId);
-    const { status } = await handle.describe();
+    const { status, type } = await handle.describe();
+    checkType?.(type);
     if (status.name !== 'COMPLETED')
-      throw new CliError(
-        `run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's files can be delivered`,
-      );
-    result = (await handle.result()) as JobRunResult;
+      throw new CliError(`run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's ${what}`);
+    return (await handle.result()) as JobRunResult;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError)
       throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
     throw err;
   }
+}
+
+/**
+ * Delivers a completed run again to every destination of its job: those a record shows
+ * delivered get nothing, the others are sent. One redelivery of a run at a time.
+ */
+export async function redeliverRun(ctx: CliContext, workflowId: string): Promise<RunDelivery> {
+  const client = await ctx.temporal();
+  const result = await completedRunResult(client, workflowId, 'files can be delivered');
   if (!result.delivery) throw new CliError(`run ${workflowId} has no delivery: its job names no destination`);
   try {
     return await client.workflow.execute(redeliverRunWorkflow, {
@@ -344,24 +356,12 @@ export async function rerenderRun(
   options: { outputs?: string[] } = {},
 ): Promise<RerenderResult> {
   const client = await ctx.temporal();
-  let result: JobRunResult;
-  try {
-    const handle = client.workflow.getHandle(workflowId);
-    const { status, type } = await handle.describe();
+  const result = await completedRunResult(client, workflowId, 'reports can be made again', (type) => {
     if (!JOB_WORKFLOW_TYPES.includes(type))
       throw new CliError(
         `${workflowId} is a ${type} workflow, not a job's run: only a run's reports can be made again`,
       );
-    if (status.name !== 'COMPLETED')
-      throw new CliError(
-        `run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's reports can be made again`,
-      );
-    result = (await handle.result()) as JobRunResult;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError)
-      throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
-    throw err;
-  }
+  });
   try {
     return await startRerender(client, ctx.settings().taskQueue, {
       runWorkflowId: workflowId,
