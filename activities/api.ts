@@ -371,6 +371,7 @@ export function createApiActivities(deps: {
       operation: input.operation,
       params: input.params,
       fetchedAt: now().toISOString(),
+      status: res.status,
       result,
     };
     const ref = await deps.store.putJson(input.runKey, input.name, stored);

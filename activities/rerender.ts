@@ -18,11 +18,13 @@ import {
   writeManifestBeside,
   type RenderDeps,
 } from './render-files.js';
+import { claimFolder, manifestPlace, replaceRunFiles, shareDestinations } from './rerender-place.js';
 import {
   RENDER_RECIPE_FORMAT,
   type RenderOutput,
   type RenderRecipe,
   type RerenderInput,
+  type RerenderReplaced,
 } from '../shared/types.js';
 
 /** The failure type of a run that cannot be made again from what it kept (not retried). */
@@ -34,6 +36,27 @@ export interface RecordRerenderInput extends RerenderInput {
   jobId: string;
   date: string;
   render: RenderOutput;
+  /** What `--replace` wrote over. */
+  replaced?: RerenderReplaced | undefined;
+}
+
+/** What the rerender's manifest keeps of the run's own (for messages that deliver it). */
+async function runManifestHead(store: Store, path: string | undefined) {
+  if (!path) return {};
+  let run: Record<string, unknown>;
+  try {
+    run = await manifestPlace(store, path).read();
+  } catch {
+    // A manifest moved or removed since: the rerender still says which run it was made from.
+    return {};
+  }
+  const status = run.status === 'partial' ? 'partial' : 'complete';
+  return {
+    ...(run.job && typeof run.job === 'object' ? { job: run.job } : {}),
+    ...(typeof run.startedAt === 'string' ? { startedAt: run.startedAt } : {}),
+    runStatus: status,
+    reasons: Array.isArray(run.reasons) ? run.reasons : [],
+  };
 }
 
 /** The version of the code that made the files: package version and commit where known. */
@@ -102,13 +125,18 @@ export function createRerenderActivities(deps: RenderDeps) {
       return readRenderRecipe(store, input.runWorkflowId);
     },
 
-    /** A new folder beside the run's: `<destination>/<job>/<date>_rerender-N`, the first free N. */
+    /**
+     * A new folder beside the run's: `<destination>/<job>/<date>_rerender-N`, the first free N;
+     * or the folder `to` names (`--to`: new or empty, in an allowed place).
+     */
     async prepareRerenderFolder(input: {
       job: { id: string; destination?: string | undefined };
       date: string;
+      to?: string | undefined;
     }): Promise<{ outDir: string }> {
-      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
       const workflowId = Context.current().info.workflowExecution!.workflowId;
+      if (input.to !== undefined) return { outDir: await claimFolder(deps, input.to, workflowId) };
+      const root = destinationRoot(input.job.destination, deps.reportsDir, deps.destinationRoots);
       const folder = (i: number) => `${input.date}_rerender-${i}`;
       return { outDir: await outputFolder(root, input.job.id, input.date, workflowId, folder) };
     },
@@ -118,6 +146,8 @@ export function createRerenderActivities(deps: RenderDeps) {
       const { render } = input;
       const info = Context.current().info;
       const manifest = {
+        job: { id: input.jobId },
+        ...(await runManifestHead(store, input.runManifestPath)),
         workflowId: info.workflowExecution!.workflowId,
         status: 'rerendered',
         rerenderOf: {
@@ -125,7 +155,6 @@ export function createRerenderActivities(deps: RenderDeps) {
           manifest: input.runManifestPath ?? null,
           renderActivity: input.activity,
         },
-        job: { id: input.jobId },
         date: input.date,
         renderedAt: new Date().toISOString(),
         code: codeVersion(),
@@ -136,8 +165,26 @@ export function createRerenderActivities(deps: RenderDeps) {
         files: renderedFileNames(render),
         charts: render.charts,
         pages: render.pages,
+        summary: { headline: render.headline ?? null, figures: render.figures ?? [] },
+        ...(input.replaced ? { replaced: input.replaced } : {}),
       };
       return { manifestPath: await writeManifestBeside(store, render.outDir, manifest) };
+    },
+
+    /** `--replace`: the new files over the run's own, the old ones kept (see `replaceRunFiles`). */
+    async replaceRunFiles(input: {
+      runWorkflowId: string;
+      runManifestPath: string;
+      render: RenderOutput;
+    }): Promise<RerenderReplaced> {
+      const rerenderWorkflowId = Context.current().info.workflowExecution!.workflowId;
+      return replaceRunFiles(store, { ...input, rerenderWorkflowId });
+    },
+
+    /** `--deliver`: the run's destinations, kept under the rerender's id (its own delivery records). */
+    async shareRunDestinations(input: { runWorkflowId: string }) {
+      const rerenderWorkflowId = Context.current().info.workflowExecution!.workflowId;
+      return shareDestinations(store, { runWorkflowId: input.runWorkflowId, rerenderWorkflowId });
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { Result } from '../api/envelope.js';
 import type { OperationName, ParamsIn } from '../api/operations.js';
 import type { Destination } from '../config/destinations.js';
-import type { DeliveryFigure } from './delivery.js';
+import type { DeliveryFigure, RunDelivery } from './delivery.js';
 
 /** A reference to a JSON document in the store (claim check): a relative path. */
 export type StoreRef = string;
@@ -51,8 +51,27 @@ export interface StoredCall<N extends OperationName = OperationName> {
   operation: N;
   params: ParamsIn<N>;
   fetchedAt: string;
+  /** The HTTP status of the answer (answers stored before it was kept: 200, the only one stored). */
+  status?: number;
   /** The service's answer as it came (the envelope checked, nothing inside read yet). */
   result: Result;
+}
+
+/**
+ * One stored answer a report was made from, as its "Sources" sheet lists it: `id` (S1, S2, …,
+ * in the order the report's model read them) is what a data row's Source column names.
+ */
+export interface SourceRow {
+  id: string;
+  operation: OperationName;
+  /** The parameters sent, as stored (the API key travels in a header, never here). */
+  params: Record<string, unknown>;
+  fetchedAt: string;
+  credits: number;
+  status: number;
+  /** How many records the answer held (a page's items; 1 for a profile or an answer). */
+  records: number;
+  ref: StoreRef;
 }
 
 /** What a workflow learns from one call: small, the full result stays in the store. */
@@ -220,6 +239,27 @@ export interface RerenderInput {
   runManifestPath?: string | undefined;
   /** The formats to write (default: the run's job's). */
   outputs?: string[] | undefined;
+  /**
+   * A folder to write into instead of `<date>_rerender-N` beside the run's (`--to`): new or
+   * empty, inside the reports folder or an allowed destination root. Local store only.
+   */
+  to?: string | undefined;
+  /**
+   * Write the new files over the run's own (`--replace`); the files replaced are kept in the
+   * rerender's folder under `replaced/`, and the run's manifest says what replaced them.
+   */
+  replace?: boolean | undefined;
+  /** Deliver the new files to the job's destinations, as a delivery of their own (`--deliver`). */
+  deliver?: boolean | undefined;
+}
+
+/** What `--replace` did: the run's folder and the files written over there. */
+export interface RerenderReplaced {
+  /** The run's folder (a path, or the store URL of its folder). */
+  folder: string;
+  files: string[];
+  /** Where the files replaced were kept: the rerender's folder's `replaced/`. */
+  keptIn: string;
 }
 
 /** What a rerender made: the new folder, its files and its manifest. */
@@ -233,6 +273,10 @@ export interface RerenderResult {
   charts: number;
   /** Formats asked that the kind's render did not write (it writes none of that format). */
   notWritten: string[];
+  /** What `--replace` wrote over (absent: not asked). */
+  replaced?: RerenderReplaced;
+  /** The delivery of the new files (absent: not asked). */
+  delivery?: RunDelivery;
 }
 
 export interface FinalizeInput {

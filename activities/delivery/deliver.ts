@@ -61,10 +61,13 @@ export interface DeliveryRecord {
 /** What a run's manifest holds that delivery reads (written by finalizeRun). */
 export interface ManifestForDelivery {
   workflowId: string;
-  job: { id: string; title: string; kind: string };
+  job: { id: string; title?: string; kind?: string };
   /** When the run started (the run's date for a run whose files are in the store). */
   startedAt?: string;
-  status: 'complete' | 'partial';
+  /** `rerendered`: a run's reports made again (`vir runs rerender --deliver`); `runStatus` is the run's. */
+  status: 'complete' | 'partial' | 'rerendered';
+  runStatus?: 'complete' | 'partial';
+  rerenderOf?: { workflowId: string };
   reasons: string[];
   files: string[];
   summary?: { headline?: string | null; figures?: DeliveryFigure[] };
@@ -157,16 +160,22 @@ export function summaryOf(manifest: ManifestForDelivery, date: string): Delivery
           note: manifest.credits?.budget ? `budget ${manifest.credits.budget}` : 'no budget set',
         },
       ];
+  // A rerender says so first: the same answers as the run's, made again with today's templates.
+  const rebuilt =
+    manifest.status === 'rerendered'
+      ? `Rebuilt from run ${manifest.rerenderOf?.workflowId ?? 'unknown'}'s stored answers with the current templates: no new data.`
+      : null;
+  const headline = [rebuilt, manifest.summary?.headline].filter(Boolean).join(' ');
   return {
     jobId: manifest.job.id,
-    jobTitle: manifest.job.title,
-    kind: manifest.job.kind,
+    jobTitle: manifest.job.title ?? manifest.job.id,
+    kind: manifest.job.kind ?? 'unknown',
     runId: manifest.workflowId,
     date,
-    status: manifest.status,
-    reasons: manifest.reasons,
+    status: manifest.status === 'rerendered' ? (manifest.runStatus ?? 'complete') : manifest.status,
+    reasons: manifest.reasons ?? [],
     figures,
-    ...(manifest.summary?.headline ? { headline: manifest.summary.headline } : {}),
+    ...(headline ? { headline } : {}),
   };
 }
 

@@ -17,13 +17,12 @@ import { positiveIntOption } from '../options.js';
 import { deliveryLines, followOrLetGo } from './run.js';
 import { failureManifestPath } from '../run-job.js';
 import type { RunDelivery } from '../../shared/delivery.js';
-import type { JobRunResult } from '../../workflows/engine.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
-import { rerenderRunWorkflow } from '../../workflows/rerender.js';
-import type { RerenderInput, RerenderResult } from '../../shared/types.js';
 import { failureReason } from '../../workflows/failure.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
+import { registerRerender } from './runs-rerender.js';
+import { completedRunResult } from './completed-run.js';
 
 /** A row of `runs list`. */
 export interface RunRow {
@@ -253,31 +252,6 @@ export function formatRun(r: RunDetails): string[] {
 }
 
 /**
- * The result of a completed run, or a CliError saying why there is none: no such run, or a run
- * not completed ("only a completed run's <what>"). `checkType` refuses a workflow of another type
- * first, with its own message.
- */
-async function completedRunResult(
-  client: Client,
-  workflowId: string,
-  what: string,
-  checkType?: (type: string) => void,
-): Promise<JobRunResult> {
-  try {
-    const handle = client.workflow.getHandle(workflowId);
-    const { status, type } = await handle.describe();
-    checkType?.(type);
-    if (status.name !== 'COMPLETED')
-      throw new CliError(`run ${workflowId} is ${status.name.toLowerCase()}: only a completed run's ${what}`);
-    return (await handle.result()) as JobRunResult;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError)
-      throw new CliError(`no run ${workflowId} (vir runs list shows the runs)`);
-    throw err;
-  }
-}
-
-/**
  * Delivers a completed run again to every destination of its job: those a record shows
  * delivered get nothing, the others are sent. One redelivery of a run at a time.
  */
@@ -296,81 +270,6 @@ export async function redeliverRun(ctx: CliContext, workflowId: string): Promise
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError)
       throw new CliError(`a redelivery of ${workflowId} is already running`);
-    throw err;
-  }
-}
-
-/** The formats a rerender may be asked for (each kind writes some of them). */
-export const RERENDER_FORMATS = ['pdf', 'xlsx', 'csv', 'json'] as const;
-
-/** `--outputs pdf,xlsx`: the formats, each known and named once; a bad one names the option. */
-export function parseOutputs(text: string): string[] {
-  const formats = text
-    .split(',')
-    .map((f) => f.trim().toLowerCase())
-    .filter((f) => f !== '');
-  const unknown = formats.filter((f) => !(RERENDER_FORMATS as readonly string[]).includes(f));
-  if (formats.length === 0 || unknown.length > 0) {
-    throw new CliError(
-      `--outputs: ${unknown.length > 0 ? `unknown format ${unknown.join(', ')}` : 'no format given'}; use a comma-separated list of ${RERENDER_FORMATS.join(', ')}`,
-    );
-  }
-  return [...new Set(formats)];
-}
-
-/**
- * Starts the rerender of a completed run and waits for its result: workflow `<run>/rerender-N`,
- * the first N not taken (each rerender of a run is a workflow of its own, kept in the history).
- */
-export async function startRerender(
-  client: Client,
-  taskQueue: string,
-  input: RerenderInput,
-): Promise<RerenderResult> {
-  for (let n = 1; n < 1000; n += 1) {
-    let handle;
-    try {
-      handle = await client.workflow.start(rerenderRunWorkflow, {
-        taskQueue,
-        workflowId: `${input.runWorkflowId}/rerender-${n}`,
-        workflowIdConflictPolicy: 'FAIL',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        args: [input],
-      });
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) continue;
-      throw err;
-    }
-    return handle.result();
-  }
-  throw new CliError(`run ${input.runWorkflowId} has 999 rerenders: no more workflow ids`);
-}
-
-/**
- * Makes a completed run's reports again from what it kept, with this version's templates, in a
- * new folder beside the run's: no call to the service and no credit.
- */
-export async function rerenderRun(
-  ctx: CliContext,
-  workflowId: string,
-  options: { outputs?: string[] } = {},
-): Promise<RerenderResult> {
-  const client = await ctx.temporal();
-  const result = await completedRunResult(client, workflowId, 'reports can be made again', (type) => {
-    if (!JOB_WORKFLOW_TYPES.includes(type))
-      throw new CliError(
-        `${workflowId} is a ${type} workflow, not a job's run: only a run's reports can be made again`,
-      );
-  });
-  try {
-    return await startRerender(client, ctx.settings().taskQueue, {
-      runWorkflowId: workflowId,
-      runManifestPath: result.manifestPath,
-      ...(options.outputs ? { outputs: options.outputs } : {}),
-    });
-  } catch (err) {
-    if (err instanceof WorkflowFailedError)
-      throw new CliError(`rerender of ${workflowId} failed: ${failureReason(err)}`);
     throw err;
   }
 }
@@ -436,26 +335,7 @@ export function registerRuns(program: Command, ctx: CliContext): void {
       if (delivery.status !== 'delivered') ctx.exitCode = 1;
     });
 
-  cmd
-    .command('rerender')
-    .description(
-      "make a completed run's reports again with this version's templates, from what the run kept: no call, no credit; in a new folder <date>_rerender-N beside the run's",
-    )
-    .argument('<workflowId>', 'the run')
-    .option('--outputs <formats>', "formats to write, comma-separated (default: the job's)", parseOutputs)
-    .option('--json', 'print JSON')
-    .action(async (workflowId: string, opts: { outputs?: string[]; json?: boolean }) => {
-      const made = await rerenderRun(ctx, workflowId, opts.outputs ? { outputs: opts.outputs } : {});
-      if (opts.json) {
-        ctx.io.out(JSON.stringify(made, null, 2));
-        return;
-      }
-      ctx.io.out(`${made.workflowId}: ${workflowId}'s reports made again, 0 calls, 0 credits`);
-      for (const [format, path] of Object.entries(made.files)) ctx.io.out(`  ${format}: ${path}`);
-      ctx.io.out(`  manifest: ${made.manifestPath}`);
-      if (made.notWritten.length > 0)
-        ctx.io.out(`  not written: ${made.notWritten.join(', ')} (this kind's reports have no such format)`);
-    });
+  registerRerender(cmd, ctx);
 
   cmd
     .command('cancel')

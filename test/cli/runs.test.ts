@@ -11,11 +11,10 @@ import {
   cancelRun,
   formatRun,
   listRuns,
-  parseOutputs,
-  rerenderRun,
   runsQuery,
   showRun,
 } from '../../cli/commands/runs.js';
+import { parseOutputs, rerenderRun } from '../../cli/commands/runs-rerender.js';
 import { readRenderRecipe } from '../../activities/rerender.js';
 import { LocalStore } from '../../activities/store.js';
 import { JOB_KINDS } from '../../jobs/registry.js';
@@ -140,6 +139,11 @@ describe('vir runs', () => {
       '--outputs: unknown format docx; use a comma-separated list of pdf, xlsx, csv, json',
     );
     expect(() => parseOutputs(' , ')).toThrow('--outputs: no format given');
+    // Two places for the same files, refused before anything starts (the run need not exist).
+    await expect(rerenderRun(ctx, running, { to: 'elsewhere', replace: true })).rejects.toThrow(
+      '--to and --replace name two places for the same files: give one of them',
+    );
+    await expect(rerenderRun(ctx, running, { to: ' ' })).rejects.toThrow('--to: no folder given');
   });
 
   it("says why a run's reports cannot be made again from what it kept", async () => {

@@ -18,6 +18,7 @@ import {
   CreateBucketCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   ListObjectsV2Command,
 } from '@aws-sdk/client-s3';
 import JSZip from 'jszip';
@@ -27,7 +28,7 @@ import { followRun, startJobRun } from '../../cli/run-job.js';
 import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import { safeFileName } from '../../lib/names.js';
 import { redeliverRunWorkflow } from '../../workflows/index.js';
-import { startRerender } from '../../cli/commands/runs.js';
+import { startRerender } from '../../cli/commands/runs-rerender.js';
 import { maskClock, reportDigest } from '../helpers/report-digest.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startDeliveryBed, type DeliveryBed } from '../helpers/delivery-bed.js';
@@ -280,5 +281,44 @@ test('a market report on two worker setups sharing only the S3 store: files and 
     calls: { total: 0 },
     credits: { charged: 0 },
   });
+
+  // --replace on the store: the run's objects become the new render's, the old ones kept under
+  // the rerender's replaced/, and the run's manifest in the bucket names what replaced them.
+  // A typo found after delivery: the run's PDF is not what today's template makes.
+  const pdfKey = result.files.pdf!.slice(`s3://${STORE_BUCKET}/`.length);
+  await bed.admin.send(new PutObjectCommand({ Bucket: STORE_BUCKET, Key: pdfKey, Body: 'typo' }));
+  const before = Object.fromEntries(
+    await Promise.all(
+      Object.values(result.files).map(
+        async (f) => [f, (await storeObject(f.slice(`s3://${STORE_BUCKET}/`.length))).bytes] as const,
+      ),
+    ),
+  );
+  const replacing = await startRerender(b.client, taskQueue, {
+    runWorkflowId: result.workflowId,
+    runManifestPath: result.manifestPath,
+    replace: true,
+  });
+  expect(bed.sandbox.requestLog().length).toBe(requests);
+  const replacingFolder = `${PREFIX}/reports/${safeFileName(replacing.workflowId, 160, '_')}`;
+  expect(replacing.replaced?.keptIn).toBe(`${url(replacingFolder)}/replaced`);
+  for (const [f, old] of Object.entries(before)) {
+    const name = f.slice(f.lastIndexOf('/') + 1);
+    const now = (await storeObject(f.slice(`s3://${STORE_BUCKET}/`.length))).bytes;
+    expect(now.equals((await storeObject(`${replacingFolder}/${name}`)).bytes), name).toBe(true);
+    expect((await storeObject(`${replacingFolder}/replaced/${name}`)).bytes.equals(old), name).toBe(true);
+  }
+  expect((await storeObject(pdfKey)).bytes.toString('utf8').startsWith('%PDF')).toBe(true);
+  expect(
+    (
+      await storeObject(`${replacingFolder}/replaced/${pdfKey.slice(pdfKey.lastIndexOf('/') + 1)}`)
+    ).bytes.toString(),
+  ).toBe('typo');
+  const runManifestNow = JSON.parse(
+    (await storeObject(`${folder}/manifest.json`)).bytes.toString('utf8'),
+  ) as {
+    replacedBy: { workflowId: string }[];
+  };
+  expect(runManifestNow.replacedBy.map((r) => r.workflowId)).toEqual([replacing.workflowId]);
   expect(filesUnder(b.settings.storeDir)).toEqual([]);
 }, 180_000);

@@ -26,7 +26,7 @@ import type { RunningSandbox } from '../../sandbox/index.js';
 import { startCountingProxy, type CountingProxy, type ProxiedAnswer } from '../helpers/counting-proxy.js';
 import { kindCaseFile } from '../helpers/kind-cases.js';
 import { maskClock, maskVolatile, reportDigest } from '../helpers/report-digest.js';
-import { startRerender } from '../../cli/commands/runs.js';
+import { startRerender } from '../../cli/commands/runs-rerender.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startFixedDateSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';

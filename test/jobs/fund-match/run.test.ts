@@ -23,7 +23,7 @@ import { savedBatches } from '../../../sandbox/finders/fund-result.js';
 import type { StartupRow } from '../../../sandbox/types.js';
 import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
 import { maskClock, reportDigest } from '../../helpers/report-digest.js';
-import { startRerender } from '../../../cli/commands/runs.js';
+import { startRerender } from '../../../cli/commands/runs-rerender.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import type { Workbook } from 'exceljs';
