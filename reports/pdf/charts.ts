@@ -13,15 +13,18 @@ export interface NotedChart {
   title: string;
   rendered: ChartImage | null;
   note: string | null;
+  /** What it was drawn from (`sourceCaption`), printed under it. */
+  source?: string | null;
 }
 
 /** A row cell with the chart, or its title and why it is not drawn. */
 export function chartCell(pdf: ReportPdf, chart: NotedChart): RowCell {
   const rendered = chart.rendered;
+  const caption = chart.source ?? undefined;
   if (rendered)
     return {
-      measure: () => pdf.chartHeight(rendered),
-      draw: () => pdf.chart(rendered, { alt: rendered.alt ?? chart.title }),
+      measure: () => pdf.chartHeight(rendered, caption ? { caption } : {}),
+      draw: () => pdf.chart(rendered, { alt: rendered.alt ?? chart.title, ...(caption ? { caption } : {}) }),
     };
   const note = chart.note ?? 'Nothing to draw.';
   return {
