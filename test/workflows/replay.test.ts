@@ -39,6 +39,7 @@ import {
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { startDeliveryBed } from '../helpers/delivery-bed.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
+import { startRerender } from '../../cli/commands/runs-rerender.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
 let sandbox: RunningSandbox;
@@ -114,6 +115,12 @@ describe('frozen histories', () => {
 
   test('the set recorded with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest) is there', () => {
     expect(frozenSets()).toContain('2026-11-26-lean-history');
+  });
+
+  test("the set recorded with a rerender (replacing the run's files, delivered on its own) is there", () => {
+    expect(frozenSets()).toContain('2026-11-26-rerender');
+    const types = loadHistories('2026-11-26-rerender').map(workflowTypeOf);
+    expect(types).toContain('rerenderRunWorkflow');
   });
 
   test('every registered kind has runs in a frozen set', () => {
@@ -288,6 +295,21 @@ describe('fresh runs', () => {
         workflowId: `${handle.workflowId}/redeliver`,
         history: await h.client.workflow.getHandle(`${handle.workflowId}/redeliver`).fetchHistory(),
       });
+      // Its reports made again over its own files and delivered as a delivery of their own.
+      const remade = await startRerender(h.client, h.settings.taskQueue, {
+        runWorkflowId: handle.workflowId,
+        runManifestPath: result.manifestPath,
+        replace: true,
+        deliver: true,
+      });
+      expect(remade.delivery?.outcomes.map((o) => o.destination)).toEqual(['s3-1', 'email-1', 'webhook-1']);
+      const rerendered = await h.client.workflow.getHandle(remade.workflowId).fetchHistory();
+      const remadeActivities = (rerendered.events ?? [])
+        .filter((e) => e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+        .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+      expect(remadeActivities).toContain('replaceRunFiles');
+      expect(remadeActivities.filter((n) => n === 'deliverToDestination')).toHaveLength(3);
+      histories.push({ workflowId: remade.workflowId, history: rerendered });
       expectClean(await replay(histories), histories.length);
       fresh.push(...histories);
     } finally {
