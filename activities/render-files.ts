@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
 import { contentTypeOf } from './delivery/deliver.js';
+import { withHouseStyle } from '../reports/house-style.js';
 import type { Store } from './store.js';
 import {
   RENDER_RECIPE_FORMAT,
@@ -25,6 +26,8 @@ export interface RenderDeps {
   reportsDir: string;
   /** Absolute folders outside the reports folder a job's destination may be in (VIR_DESTINATION_ROOTS). */
   destinationRoots?: readonly string[] | undefined;
+  /** Printed in every footer of what is rendered (VIR_REPORT_NOTICE). */
+  reportNotice?: string | null | undefined;
 }
 
 /**
@@ -188,7 +191,7 @@ export async function renderInto(
     'outDir' in place
       ? { outDir: place.outDir, fileBase: runFileBase(place.job.id, place.date) }
       : await runOutput(deps, place);
-  const written = await write(target);
+  const written = await withHouseStyle({ notice: deps.reportNotice ?? null }, () => write(target));
   await recordRenderRecipe(deps.store, place);
   return keepRenderedFiles(deps.store, { outDir: target.outDir, ...written }, place.workflowId);
 }

@@ -56,6 +56,7 @@ export const SETTING_NAMES = [
   'VIR_STORE_URL',
   'VIR_REPORTS_DIR',
   'VIR_DESTINATION_ROOTS',
+  'VIR_REPORT_NOTICE',
   'VIR_DATA_DIR',
   'VIR_HTTP_TIMEOUT_MS',
   'VIR_LOG_LEVEL',
@@ -131,6 +132,14 @@ export const SettingsEnvSchema = z.object({
       message: 'must be absolute folders, separated by commas',
     })
     .optional(),
+  VIR_REPORT_NOTICE: z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty (leave it unset for no notice)' })
+    .max(120, { message: 'must be at most 120 characters (it is printed in every footer)' })
+    // eslint-disable-next-line no-control-regex
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must be one line of text' })
+    .optional(),
   VIR_DATA_DIR: dir(),
   VIR_HTTP_TIMEOUT_MS: positiveInt(86_400_000),
   VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -175,6 +184,8 @@ export interface Settings {
   reportsDir: string;
   /** Absolute folders outside reportsDir a job's destination may be in (VIR_DESTINATION_ROOTS, comma-separated). */
   destinationRoots: string[];
+  /** Printed in the footer of every PDF page and printed sheet the worker renders (VIR_REPORT_NOTICE); null: none. */
+  reportNotice: string | null;
   /** Local state, outside the source tree: the embedded Temporal SQLite file, the store, the reports (VIR_DATA_DIR). */
   dataDir: string;
   httpTimeoutMs: number;
@@ -275,6 +286,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       .map((p) => p.trim())
       .filter(Boolean)
       .map((p) => resolve(p)),
+    reportNotice: v.VIR_REPORT_NOTICE ?? null,
     dataDir: resolve(v.VIR_DATA_DIR),
     httpTimeoutMs: v.VIR_HTTP_TIMEOUT_MS,
     logLevel: v.VIR_LOG_LEVEL,
@@ -377,6 +389,7 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_STORE_URL', settings.store.kind === 's3' ? settings.store.url : '(local folder VIR_STORE_DIR)'],
     ['VIR_REPORTS_DIR', settings.reportsDir],
     ['VIR_DESTINATION_ROOTS', settings.destinationRoots.join(',') || '(none)'],
+    ['VIR_REPORT_NOTICE', settings.reportNotice ?? '(none)'],
     ['VIR_DATA_DIR', settings.dataDir],
     ['VIR_HTTP_TIMEOUT_MS', String(settings.httpTimeoutMs)],
     ['VIR_LOG_LEVEL', settings.logLevel],

@@ -41,6 +41,8 @@ export interface KindActivityDeps {
   account?: AccountLink;
   /** Absolute folders outside reportsDir a destination may be in (VIR_DESTINATION_ROOTS). */
   destinationRoots?: readonly string[];
+  /** Printed in every footer of the reports rendered (VIR_REPORT_NOTICE). */
+  reportNotice?: string | null;
   /**
    * Where the service's views are for readers (VIS_BASE_URL, VIS_PUBLIC_URL): reports link to a
    * view only when `readerUrl` (reports/links.ts) gives a public address. Absent: links to a

@@ -319,6 +319,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         store,
         reportsDir: settings.reportsDir,
         destinationRoots: settings.destinationRoots,
+        reportNotice: settings.reportNotice,
         serviceLinks: { baseUrl: settings.visBaseUrl, publicUrl: settings.visPublicUrl },
         account,
         ...(tuning.env ? { env: tuning.env } : {}),

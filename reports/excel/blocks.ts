@@ -22,6 +22,7 @@ import {
 } from './print.js';
 import { safeText, sanitizeSheetName } from './safe.js';
 import { UrlTally } from '../web-url.js';
+import { houseStyle } from '../house-style.js';
 
 /** An image as placed on a sheet: top-left cell (1-based) and size in screen pixels. */
 export interface SheetImage {
@@ -105,6 +106,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
     options: { tabColor?: string; frozenRows?: number; pageSetup?: Partial<ExcelJS.PageSetup> } = {},
   ): ExcelJS.Worksheet {
     const frozen = options.frozenRows ?? 0;
+    const { notice } = houseStyle();
     const ws = this.wb.addWorksheet(sanitizeSheetName(name, this.sheetNames), {
       properties: options.tabColor ? { tabColor: { argb: options.tabColor } } : {},
       pageSetup: {
@@ -118,7 +120,7 @@ export abstract class WorkbookBlocks<W extends ExcelJS.Workbook = ExcelJS.Workbo
       },
       headerFooter: {
         oddHeader: `&L${headerText(this.printTitle)}&R&A`,
-        oddFooter: '&CPage &P of &N',
+        oddFooter: `${notice ? `&L${headerText(notice)}` : ''}&CPage &P of &N`,
       },
       views: [
         frozen > 0

@@ -2,12 +2,14 @@
 import { FONT_FAMILY, measureText, truncateToWidth } from '../fonts.js';
 import type { PdfOptions, ReportPdf } from './document.js';
 import { COLORS } from './theme.js';
+import { houseStyle } from '../house-style.js';
 
 /** Writes the footer of every page (the cover's aside, when the document has one). */
 export function writeFooters(pdf: ReportPdf, options: PdfOptions): void {
   const { doc } = pdf;
   const range = doc.bufferedPageRange();
   const footer = options.footerText ?? options.title;
+  const { notice } = houseStyle();
   for (let i = range.start; i < range.start + range.count; i++) {
     if (i === 0 && options.coverPage !== false) continue; // the cover carries no footer
     doc.switchToPage(i);
@@ -28,6 +30,11 @@ export function writeFooters(pdf: ReportPdf, options: PdfOptions): void {
       const pw = measureText(pageText, 7.5);
       doc.text(truncateToWidth(footer, w - pw - 20, 7.5), pdf.left, y, { lineBreak: false });
       doc.text(pageText, pdf.left + w - pw, y, { lineBreak: false });
+      // The worker's notice (VIR_REPORT_NOTICE) on a line of its own: it cuts nothing above.
+      if (notice) {
+        const text = truncateToWidth(notice, w, 7);
+        doc.fontSize(7).text(text, pdf.left + (w - measureText(text, 7)) / 2, y + 10, { lineBreak: false });
+      }
     }, 'Pagination');
     doc.page.margins.bottom = bottomMargin;
   }

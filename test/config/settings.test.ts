@@ -37,6 +37,7 @@ describe('loadSettings', () => {
       rateLimitPerDay: 5000,
       creditCaps: {},
       destinationRoots: [],
+      reportNotice: null,
       storeDir: resolve('.data/store'),
       store: { kind: 'local', dir: resolve('.data/store') },
       reportsDir: resolve('.data/reports'),
@@ -118,6 +119,7 @@ describe('loadSettings', () => {
       'VIR_STORE_URL',
       'VIR_REPORTS_DIR',
       'VIR_DESTINATION_ROOTS',
+      'VIR_REPORT_NOTICE',
       'VIR_CREDIT_CAP_DAY',
       'VIR_CREDIT_CAP_WEEK',
       'VIR_CREDIT_CAP_MONTH',
@@ -137,6 +139,12 @@ describe('loadSettings', () => {
     ],
     ['VIS_BASE_URL', 'ftp://host/x', /^VIS_BASE_URL must be an http\(s\) URL/],
     ['VIS_MCP_URL', 'mcp', /^VIS_MCP_URL must be an http\(s\) URL .*, got "mcp"$/],
+    [
+      'VIR_REPORT_NOTICE',
+      'n'.repeat(121),
+      /^VIR_REPORT_NOTICE must be at most 120 characters \(it is printed in every footer\)/,
+    ],
+    ['VIR_REPORT_NOTICE', 'Confidential\nfor partners', /^VIR_REPORT_NOTICE must be one line of text/],
     ['TEMPORAL_ADDRESS', 'localhost', /^TEMPORAL_ADDRESS must be host:port .*, got "localhost"$/],
     [
       'TEMPORAL_NAMESPACE',

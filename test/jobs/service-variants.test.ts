@@ -27,6 +27,8 @@ import { startCountingProxy, type CountingProxy, type ProxiedAnswer } from '../h
 import { kindCaseFile } from '../helpers/kind-cases.js';
 import { maskClock, maskVolatile, reportDigest } from '../helpers/report-digest.js';
 import { startRerender } from '../../cli/commands/runs-rerender.js';
+import type { RerenderResult } from '../../shared/types.js';
+import { openWorkbook, pdfText } from '../helpers/reports.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startFixedDateSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
@@ -148,6 +150,31 @@ async function filesDigest(files: Record<string, string>, workflowIds: string[],
   return out;
 }
 
+/** The template change of the rerender: a notice in every footer (VIR_REPORT_NOTICE). */
+const NOTICE = 'Confidential: Northwind partners';
+
+/**
+ * The notice is where the changed template puts it: in the footer of every PDF page (the
+ * cover, which has none, aside) and of every printed sheet. Files of other formats have no footer.
+ */
+async function expectNotice(files: Record<string, string>) {
+  if (files.pdf) {
+    const pages = pdfText(files.pdf)
+      .split('\f')
+      .filter((p) => p.trim() !== '');
+    expect(pages.length).toBeGreaterThan(1);
+    for (const [i, page] of pages.slice(1).entries())
+      expect(
+        page.split('\n').map((l) => l.trim()),
+        `page ${i + 2}`,
+      ).toContain(NOTICE);
+  }
+  if (files.xlsx) {
+    const wb = await openWorkbook(files.xlsx);
+    wb.eachSheet((ws) => expect(ws.headerFooter.oddFooter, ws.name).toContain(`&L${NOTICE}&C`));
+  }
+}
+
 test('every job kind has its part of this test', () => {
   const missing = JOB_KINDS.filter((k) => !CASES.has(k.kind)).map((k) =>
     kindCaseFile(k.kind, 'variant-case'),
@@ -183,10 +210,27 @@ for (const kind of JOB_KINDS.filter((k) => CASES.has(k.kind))) {
         const { result } = plain;
         const requests = sandbox.requestLog().length;
         const balance = account(runner.settings.visApiKey).credits;
-        const again = await startRerender(runner.client, runner.settings.taskQueue, {
-          runWorkflowId: result.workflowId,
-          runManifestPath: result.manifestPath,
+        // The template changed since the run: another worker, on the same store and reports
+        // folder, prints a notice in every footer (VIR_REPORT_NOTICE) and makes the reports again.
+        const restyled = await startRunner({
+          baseUrl: proxy.url,
+          apiKey: keyOf(kind),
+          name: 'variants-restyled',
+          env: {
+            VIR_STORE_DIR: runner.settings.storeDir,
+            VIR_REPORTS_DIR: runner.settings.reportsDir,
+            VIR_REPORT_NOTICE: NOTICE,
+          },
         });
+        let again: RerenderResult;
+        try {
+          again = await startRerender(restyled.client, restyled.settings.taskQueue, {
+            runWorkflowId: result.workflowId,
+            runManifestPath: result.manifestPath,
+          });
+        } finally {
+          await restyled.close();
+        }
         const formats = Object.keys(result.files);
         // Only the first format: the option changes what is written, not what it says.
         const fewer = await startRerender(runner.client, runner.settings.taskQueue, {
@@ -206,7 +250,15 @@ for (const kind of JOB_KINDS.filter((k) => CASES.has(k.kind))) {
         const runDate = plain.manifest.startedAt.slice(0, 10);
         const ids = [result.workflowId, again.workflowId, fewer.workflowId];
         const original = await filesDigest(result.files, ids, runDate);
-        expect(await filesDigest(again.files, ids, runDate)).toEqual(original);
+        await expectNotice(again.files);
+        const restyledDigest = await filesDigest(again.files, ids, runDate);
+        const unstyled = Object.fromEntries(
+          Object.entries(restyledDigest).map(([format, d]) => [
+            format,
+            Array.isArray(d) ? d.filter((line) => line !== NOTICE) : d,
+          ]),
+        );
+        expect(unstyled).toEqual(original);
         const firstOnly = await filesDigest(fewer.files, ids, runDate);
         for (const [format, text] of Object.entries(firstOnly)) expect(text).toEqual(original[format]);
         const manifest = JSON.parse(readFileSync(again.manifestPath, 'utf8'));
