@@ -27,7 +27,13 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3ServiceException,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { createS3Client, s3CredentialsFromEnv, s3EndpointFromEnv } from './delivery/s3-client.js';
 import { uploadFileObject } from './delivery/s3-upload.js';
 import {
@@ -119,6 +125,30 @@ export class S3Store implements Store, StoreFiles {
   async getJson<T = unknown>(ref: StoreRef): Promise<T> {
     const body = await this.#get(ref);
     return JSON.parse(await body.transformToString('utf8')) as T;
+  }
+
+  /**
+   * Every object under the folder `prefix`, as references, sorted: ListObjectsV2 a page of
+   * `pageSize` keys at a time (the service's 1000 at most), following its continuation token.
+   */
+  async list(prefix: StoreRef, pageSize = 1000): Promise<StoreRef[]> {
+    const folder = `${this.keyOf(prefix.replace(/\/+$/, ''))}/`;
+    const base = this.prefix ? `${this.prefix}/` : '';
+    const refs: StoreRef[] = [];
+    let token: string | undefined;
+    do {
+      const out = await this.#client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: folder,
+          MaxKeys: pageSize,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
+      for (const o of out.Contents ?? []) if (o.Key?.startsWith(base)) refs.push(o.Key.slice(base.length));
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+    return refs.sort();
   }
 
   async putBytes(ref: StoreRef, body: string | Uint8Array, contentType: string): Promise<void> {

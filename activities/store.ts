@@ -3,8 +3,8 @@
  * (the default) or in an S3 bucket (activities/s3-store.ts, `VIR_STORE_URL=s3://bucket/prefix`).
  * Workflows pass references; activities read and write the documents.
  */
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
@@ -17,6 +17,11 @@ export interface Store {
   putJsonAt(ref: StoreRef, value: unknown): Promise<StoreRef>;
   /** Reads a document; a missing one is a {@link StoreObjectMissingError} naming the reference. */
   getJson<T = unknown>(ref: StoreRef): Promise<T>;
+  /**
+   * The references of every document and file under the folder `prefix` (`runs/<run>`), its
+   * sub-folders included, sorted; none when the folder does not exist.
+   */
+  list(prefix: StoreRef): Promise<StoreRef[]>;
   /**
    * Files kept in the store beside the documents (the rendered reports and their manifest), for
    * workers that share no file system. Null for the local store: a run's files stay in its
@@ -65,8 +70,16 @@ export class StoreRefError extends ApplicationFailure {
 
 /** The reference of a run's document: `runs/<run>/<name>.json`, each segment made safe. */
 export function runDocumentRef(runKey: string, name: string): StoreRef {
-  const segment = (s: string) => safeFileName(s, 120, '_');
-  return ['runs', segment(runKey), ...name.split('/').map(segment)].join('/') + '.json';
+  return [runFolderRef(runKey), ...name.split('/').map(refSegment)].join('/') + '.json';
+}
+
+/** The folder of a run's documents: `runs/<run>`, the run's key made safe. */
+export function runFolderRef(runKey: string): StoreRef {
+  return `runs/${refSegment(runKey)}`;
+}
+
+function refSegment(s: string): string {
+  return safeFileName(s, 120, '_');
 }
 
 /** A store in a local folder (the default). */
@@ -105,5 +118,21 @@ export class LocalStore implements Store {
       throw err;
     }
     return JSON.parse(text) as T;
+  }
+
+  async list(prefix: StoreRef): Promise<StoreRef[]> {
+    const folder = this.pathOf(prefix);
+    let entries;
+    try {
+      entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+      throw err;
+    }
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(this.root, join(e.parentPath, e.name)).split(sep).join('/'))
+      .sort();
   }
 }

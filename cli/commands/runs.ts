@@ -21,6 +21,7 @@ import { redeliverRunWorkflow } from '../../workflows/delivery.js';
 import { failureReason } from '../../workflows/failure.js';
 import { JOB_KINDS, JOB_WORKFLOW_TYPES } from '../../jobs/registry.js';
 import { describeAttempts, progressQuery, type RunProgress } from '../../workflows/progress.js';
+import { registerRunsDiff } from './runs-diff.js';
 import { registerRerender } from './runs-rerender.js';
 import { completedRunResult } from './completed-run.js';
 
@@ -336,6 +337,8 @@ export function registerRuns(program: Command, ctx: CliContext): void {
     });
 
   registerRerender(cmd, ctx);
+
+  registerRunsDiff(cmd, ctx);
 
   cmd
     .command('cancel')
