@@ -7,7 +7,8 @@ import { basename, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import { renderInto } from '../../activities/render-files.js';
-import type { RenderOutput, RunStats, StoredCall, StoreRef } from '../../shared/types.js';
+import { SourceBook } from '../../activities/sources.js';
+import type { RenderOutput, RunStats, SourceRow, StoreRef } from '../../shared/types.js';
 import { absentFields } from '../../api/read.js';
 import { readPage } from '../../api/read-page.js';
 import { STARTUP_FIELDS } from '../../api/read-records.js';
@@ -81,6 +82,23 @@ export interface MergeOutput {
   >;
   suppression: ProspectSummary['suppression'];
   notProvided: string[];
+  /**
+   * The stored answers the merge read, numbered (a `MergeSources` document); absent in merges
+   * made before sources were kept.
+   */
+  sourcesRef?: StoreRef;
+}
+
+/**
+ * The stored answers a merge read, as ids the finished list goes on from: every answer (the
+ * briefs' in order, then each search's pages), and the ids of each brief's and each search's.
+ */
+export interface MergeSources {
+  sources: SourceRow[];
+  /** Ids of each brief's answer (in the order of `MergeInput.briefs`; empty when not asked). */
+  briefs: string[][];
+  /** Ids of each search's pages (in the order of `MergeInput.searches`). */
+  searches: string[][];
 }
 
 export interface FinishInput {
@@ -143,30 +161,40 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       const { job } = input;
       const suppression = await suppressionOf(job);
       const merger = new ProspectMerger();
+      // Every answer read gets its source id (S1, S2, ... in the order read: the briefs, then
+      // each search's pages), which each row it gives keeps.
+      const book = new SourceBook(store);
+      const ids: Pick<MergeSources, 'briefs' | 'searches'> = { briefs: [], searches: [] };
       const briefReturned: number[] = [];
       const searchItems: unknown[] = [];
       for (const brief of input.briefs) {
         if (brief.ref === null) {
           briefReturned.push(0);
+          ids.briefs.push([]);
           continue;
         }
-        const call = await store.getJson<StoredCall>(brief.ref);
+        const { call, source } = await book.read(brief.ref);
         const items = readPage('find_customers', call.result.data).items;
         briefReturned.push(items.length);
-        for (const item of items) merger.add(item, brief.label, true);
+        ids.briefs.push([source]);
+        for (const item of items) merger.add(item, brief.label, true, source);
       }
       const searchOrders: (string | null)[] = [];
       for (const search of input.searches) {
         const order = new SearchOrder();
+        const pages: string[] = [];
         for (const ref of search.refs) {
-          const call = await store.getJson<StoredCall>(ref);
+          const { call, source } = await book.read(ref);
           const items = readPage('search_startups', call.result.data).items;
+          pages.push(source);
           order.page(call.result.data, items);
           if (searchItems.length < 200) searchItems.push(...items.slice(0, 200 - searchItems.length));
-          for (const item of items) merger.add(item, search.label, false);
+          for (const item of items) merger.add(item, search.label, false, source);
         }
+        ids.searches.push(pages);
         searchOrders.push(order.result());
       }
+      const mergeSources: MergeSources = { sources: book.rows(), ...ids };
       const previous = asDeliveredSnapshot(await readPreviousSnapshot(store, job.id), job.id);
       const date = input.date ?? new Date().toISOString().slice(0, 10);
       const since = job.raisedWithin ? raisedSince(date, job.raisedWithin) : null;
@@ -186,6 +214,7 @@ export function createProspectListActivities(deps: KindActivityDeps) {
       return {
         rowChunks: await putChunks(store, input.runKey, 'list/merged', ruled.listed),
         suppressedChunks: await putChunks(store, input.runKey, 'list/suppressed', ruled.suppressed),
+        sourcesRef: await store.putJson(input.runKey, 'list/merge-sources', mergeSources),
         enrichKeys,
         briefReturned,
         searchOrders,
@@ -220,20 +249,31 @@ export function createProspectListActivities(deps: KindActivityDeps) {
      */
     async finishProspectList(input: FinishInput): Promise<FinishOutput> {
       const { job, merged } = input;
-      const profiles = new Map<string, unknown>();
+      // The merge's sources keep their ids; the profiles' go on after them. A merge made before
+      // sources were kept (no `sourcesRef`) leaves the list without any.
+      const mergeSources = merged.sourcesRef ? await store.getJson<MergeSources>(merged.sourcesRef) : null;
+      const book = new SourceBook(store);
+      for (const s of mergeSources?.sources ?? []) book.idOf(s.ref);
+      const profiles = new Map<string, { data: unknown; source: string }>();
       for (const e of input.enrichment) {
-        if (e.ref !== null) profiles.set(e.key, (await store.getJson<StoredCall>(e.ref)).result.data);
+        if (e.ref === null) continue;
+        const { call, source } = await book.read(e.ref);
+        profiles.set(e.key, { data: call.result.data, source });
       }
+      const enrich = (row: ProspectRow): ProspectRow => {
+        const profile = row.key !== null ? profiles.get(row.key) : undefined;
+        if (profile === undefined) return row;
+        const enriched = enrichRow(row, profile.data);
+        if (enriched === row || mergeSources === null) return enriched;
+        return { ...enriched, sourceIds: [...(row.sourceIds ?? []), profile.source] };
+      };
       const tally = new ListTally();
       const top: ProspectRow[] = [];
       const rowChunks: StoreRef[] = [];
       const delivered: Pick<ProspectRow, 'key' | 'domain'>[] = [];
       let index = 0;
       for (const ref of merged.rowChunks) {
-        const rows = (await store.getJson<ProspectRow[]>(ref)).map((row) => {
-          const data = row.key !== null ? profiles.get(row.key) : undefined;
-          return data === undefined ? row : enrichRow(row, data);
-        });
+        const rows = (await store.getJson<ProspectRow[]>(ref)).map(enrich);
         for (const row of rows) {
           tally.add(row);
           if (top.length < TOP_ROWS) top.push(row);
@@ -273,14 +313,19 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           enriched: tally.enriched,
           enrichAsked: merged.enrichKeys.length,
         },
-        briefs: input.briefs,
-        searches,
+        briefs: input.briefs.map((b, i) =>
+          mergeSources ? { ...b, sourceIds: mergeSources.briefs[i] ?? [] } : b,
+        ),
+        searches: searches.map((s, i) =>
+          mergeSources ? { ...s, sourceIds: mergeSources.searches[i] ?? [] } : s,
+        ),
         suppression: merged.suppression,
         limits,
         top,
         charts: tally.charts(),
         notProvided: merged.notProvided,
         stats: input.stats,
+        ...(mergeSources ? { sources: [...mergeSources.sources, ...book.rows()] } : {}),
       };
       return {
         summaryRef: await store.putJson(input.runKey, 'list/summary', summary),
@@ -323,13 +368,19 @@ export function createProspectListActivities(deps: KindActivityDeps) {
           urlsLeftOut += (
             await writeProspectWorkbook(summary, rows(), suppressed(), path, rendered, {
               links: deps.serviceLinks,
+              runKey: input.workflowId,
             })
           ).urlsLeftOut;
           files.xlsx = path;
         }
         if (input.job.outputs.includes('pdf')) {
           const path = join(outDir, `${fileBase}.pdf`);
-          pages = (await writeProspectBrief(summary, path, rendered, { links: deps.serviceLinks })).pages;
+          pages = (
+            await writeProspectBrief(summary, path, rendered, {
+              links: deps.serviceLinks,
+              runKey: input.workflowId,
+            })
+          ).pages;
           files.pdf = path;
         }
         return {

@@ -38,6 +38,7 @@ export const emptyRow = (name: string): Omit<ProspectRow, 'rank'> => ({
   momentum: null,
   why: [],
   sources: [],
+  sourceIds: [],
   deliveredOn: null,
   enriched: false,
   foundedYear: null,
@@ -111,8 +112,8 @@ export interface MergeCounts {
  *
  * @example
  * const m = new ProspectMerger();
- * m.add(customer, 'brief 1', true);
- * m.add(searchRecord, 'search 1', false);
+ * m.add(customer, 'brief 1', true, 'S1');
+ * m.add(searchRecord, 'search 1', false, 'S2');
  * const rows = m.ordered();
  */
 export class ProspectMerger {
@@ -126,8 +127,11 @@ export class ProspectMerger {
     return this.rows.length;
   }
 
-  /** Adds one record from a source; `scored` when it comes from find_customers (fit, momentum, why). */
-  add(item: unknown, source: string, scored: boolean): void {
+  /**
+   * Adds one record from a source (`brief 1`, `search 2`); `scored` when it comes from
+   * find_customers (fit, momentum, why); `sourceId` the id of the stored answer it was read from.
+   */
+  add(item: unknown, source: string, scored: boolean, sourceId?: string): void {
     this.counts.records += 1;
     const s = readRecord(item, STARTUP_FIELDS);
     const domain =
@@ -149,6 +153,10 @@ export class ProspectMerger {
     }
     fill(row, item);
     if (!row.sources.includes(source)) row.sources.push(source);
+    if (sourceId !== undefined) {
+      row.sourceIds ??= [];
+      if (!row.sourceIds.includes(sourceId)) row.sourceIds.push(sourceId);
+    }
     if (scored) {
       const r = readRecord(item, RANKED_FIELDS);
       if (r.fit_pct !== null && (row.fitPct === null || r.fit_pct > row.fitPct)) {

@@ -142,22 +142,26 @@ export function applyRules(
     },
   };
   const leave = (row: Omit<ProspectRow, 'rank'>, reason: SuppressedRow['reason'], detail: string) =>
-    out.suppressed.push({ name: row.name, domain: row.domain, key: row.key, reason, detail });
+    out.suppressed.push({
+      name: row.name,
+      domain: row.domain,
+      key: row.key,
+      reason,
+      detail,
+      ...(row.sourceIds ? { sourceIds: row.sourceIds } : {}),
+    });
   for (const merged of rows) {
     const { seen: _seen, ...row } = merged;
     const crm = suppression ? isSuppressed(suppression, row) : null;
     if (crm !== null) {
       out.counts[crm === 'domain' ? 'suppressedByDomain' : 'suppressedByName'] += 1;
-      out.suppressed.push({
-        name: row.name,
-        domain: row.domain,
-        key: row.key,
-        reason: crm === 'domain' ? 'crm-domain' : 'crm-name',
-        detail:
-          crm === 'domain'
-            ? `in the CRM export (domain ${row.domain ?? ''})`
-            : `in the CRM export (name "${row.name}")`,
-      });
+      leave(
+        row,
+        crm === 'domain' ? 'crm-domain' : 'crm-name',
+        crm === 'domain'
+          ? `in the CRM export (domain ${row.domain ?? ''})`
+          : `in the CRM export (name "${row.name}")`,
+      );
       continue;
     }
     const gone = closedStatus(row.status);
@@ -189,13 +193,7 @@ export function applyRules(
     const before = deliveredOn(previous, row);
     if (before !== null && mode === 'exclude') {
       out.counts.suppressedDelivered += 1;
-      out.suppressed.push({
-        name: row.name,
-        domain: row.domain,
-        key: row.key,
-        reason: 'delivered',
-        detail: `delivered on ${formatDate(before)} (net new only)`,
-      });
+      leave(row, 'delivered', `delivered on ${formatDate(before)} (net new only)`);
       continue;
     }
     if (before !== null) out.counts.markedDelivered += 1;

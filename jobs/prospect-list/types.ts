@@ -4,7 +4,7 @@
  * brief and the workbook's Summary sheet are drawn from. Rows are kept in the store in chunks
  * (claim check) and read back one chunk at a time, so no step holds a 100,000-row list twice.
  */
-import type { RunStats, StoreRef } from '../../shared/types.js';
+import type { RunStats, SourceRow, StoreRef } from '../../shared/types.js';
 import type { CrmProfile, ProspectListJob } from './job.js';
 
 /** One company of the list. Fields the service did not give are null (or empty lists). */
@@ -38,8 +38,14 @@ export interface ProspectRow {
   momentum: number | null;
   /** Why the company needs the seller (find_customers' reasons); empty when not scored. */
   why: string[];
-  /** Where the row came from: `brief 1`, `search 2`, ... */
+  /** Which briefs and searches found the company: `brief 1`, `search 2`, ... (the "Found by" column). */
   sources: string[];
+  /**
+   * The stored answers the row was read from: ids of the summary's `sources` (`S1`, `S4`: a
+   * brief's answer, a search's page, the get_startup profile), in the order read. Absent in rows
+   * stored before sources were kept.
+   */
+  sourceIds?: string[];
   /** When an earlier run of the job delivered this company (ISO date); null when net new. */
   deliveredOn: string | null;
   /** True when get_startup enriched the row (founders, investors, rounds). */
@@ -64,6 +70,8 @@ export interface SuppressedRow {
   reason: SuppressionReason;
   /** The reason as a person reads it: `in the CRM export (domain acme.io)`, `delivered on 2026-11-16`. */
   detail: string;
+  /** The stored answers the company was read from (ids of the summary's `sources`); absent in older rows. */
+  sourceIds?: string[];
 }
 
 /** One labelled count of a chart (stage, sector, country, or a score band). */
@@ -87,6 +95,8 @@ export interface BriefSource {
   charged: number;
   /** Why the brief gave nothing, when it failed or was not asked (budget). */
   problem: string | null;
+  /** The id of its stored answer among the summary's `sources`; absent before sources were kept. */
+  sourceIds?: string[];
 }
 
 /** What one paged search gave. */
@@ -111,6 +121,8 @@ export interface SearchSource {
   order?: string | null;
   /** Why the search gave nothing, when its paging failed. */
   problem: string | null;
+  /** The ids of its stored pages among the summary's `sources`; absent before sources were kept. */
+  sourceIds?: string[];
 }
 
 /** The summary of one run's list: everything the brief and the Summary sheet show. */
@@ -177,6 +189,12 @@ export interface ProspectSummary {
   /** Fields the service left out of every record (the tolerant reader's findings). */
   notProvided: string[];
   stats: RunStats;
+  /**
+   * Every stored answer the list was read from (the workbook's Sources sheet): the briefs'
+   * answers, the searches' pages, then the get_startup profiles. Absent in summaries stored
+   * before sources were kept.
+   */
+  sources?: SourceRow[];
 }
 
 /** Where a run's list is in the store: the summary and the rows in chunks. */

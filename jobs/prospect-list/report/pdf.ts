@@ -1,20 +1,27 @@
 /**
  * The prospect list's brief for a sales lead: at most three A4 pages. Title and date, the
- * list's size in tiles, the sources (each brief and search, what it gave, credits charged), the
- * top 25 targets, the five charts as vector graphics and what was left out or capped (counts by
- * reason, malformed suppression rows quoted, limits).
+ * list's size in tiles, the briefs and searches (what each gave, credits charged), the top 25
+ * targets, the five charts as vector graphics (each captioned with the answers it counts) and
+ * what was left out or capped (counts by reason, malformed suppression rows quoted, limits);
+ * last, the appendix: the run's credits and calls, and its stored answers by operation.
  *
  * Three pages whatever the list: the brief is laid out with a budget of source rows, limits,
  * quoted rows and lines a cell; when that takes more than three pages it is laid out again with
  * a smaller budget. What a budget leaves out is counted in a line that points to the workbook.
  */
 import { formatFit, plural, stageLabel } from '../../../reports/editorial.js';
-import { printableName } from '../../../reports/fonts.js';
+import { measureText, printableName } from '../../../reports/fonts.js';
 import { formatDate, formatInt, formatNumber, oneLine } from '../../../reports/format.js';
 import type { ServiceLinks } from '../../../reports/links.js';
 import { readerUrl } from '../../../reports/links.js';
 import { chartRows, COLORS, firstFitting, ReportPdf, sizedColumns } from '../../../reports/pdf/index.js';
 import type { TableColumn } from '../../../reports/pdf/index.js';
+import {
+  drawSourcesSection,
+  sourceCaption,
+  sourcesByOperation,
+  sourceSpan,
+} from '../../../reports/sources.js';
 import type { ProspectRow, ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
 import { openingFigures, TILES_PER_ROW } from './opening.js';
@@ -41,15 +48,26 @@ export interface BriefBudget {
   topRows: number;
   /** Characters a quoted row or limit keeps. */
   quote: number;
+  /**
+   * The appendix's stored answers as a table by operation (`drawSourcesSection`); false: the
+   * same counts in a sentence (tried before a smaller budget drops targets).
+   */
+  answersTable: boolean;
 }
 
-/** The budgets tried in order; the last one fits three pages whatever the summary holds. */
+/**
+ * The budgets tried in order, each first with the appendix's table of stored answers, then with
+ * its sentence; the last one fits three pages whatever the summary holds.
+ */
 export const BRIEF_BUDGETS: readonly BriefBudget[] = [
   { sources: 8, limits: 8, examples: 5, cellLines: 3, topRows: 25, quote: 400 },
   { sources: 5, limits: 4, examples: 3, cellLines: 3, topRows: 20, quote: 300 },
   { sources: 3, limits: 3, examples: 2, cellLines: 2, topRows: 15, quote: 300 },
   { sources: 3, limits: 2, examples: 2, cellLines: 2, topRows: 10, quote: 220 },
-];
+].flatMap((b) => [
+  { ...b, answersTable: true },
+  { ...b, answersTable: false },
+]);
 
 const TABLE_SIZE = 7.5;
 const NOTE_SIZE = 7.5;
@@ -96,8 +114,8 @@ function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
   const lines = sourceLines(summary);
   const shown = pickSources(lines, summary.briefs.length, budget.sources);
   const columns: TableColumn[] = [
-    { header: 'Source', width: 0.8 },
-    { header: 'What was asked', width: 3.4 },
+    { header: 'Brief or search', width: 1.0 },
+    { header: 'What was asked', width: 3.2 },
     { header: 'Gave', width: 1.2, align: 'right' },
     { header: 'Credits', width: 0.75, align: 'right' },
     { header: 'Note', width: 2.1 },
@@ -110,7 +128,7 @@ function sources(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
     oneLine(s.note),
   ]);
   const options = { fontSize: TABLE_SIZE, maxLines: budget.cellLines, emptyText: 'No brief and no search.' };
-  pdf.heading('Sources', 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
+  pdf.heading('Briefs and searches', 2, { keepWith: pdf.tableKeepHeight(columns, rows, options) });
   pdf.table(columns, rows, options);
   const c = summary.counts;
   const notes = [
@@ -195,14 +213,70 @@ function topTargets(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudge
   );
 }
 
-function chartsSection(pdf: ReportPdf, charts: readonly ProspectChart[]): void {
-  const byId = new Map(charts.map((c) => [c.id, c]));
+/** Size of a chart's caption (as the chart figure draws it). */
+const CAPTION_SIZE = 7.5;
+
+/**
+ * The caption naming what a chart counts, the longest that fits the chart's width whole: its
+ * answers by operation with their ids (`Source: find_customers (S1); search_startups (S2–S9)`),
+ * else the operations and all their ids, else the ids alone (`Source: all stored answers
+ * (S1–S1012)`); none for a run from before sources were kept.
+ */
+export function chartSource(summary: ProspectSummary, id: ProspectChart['id'], width: number): string | null {
+  // Fit and momentum are find_customers' scores; stage, sector and country come from every
+  // answer a row was read from (a profile fills what the searches left out).
+  const sources =
+    id === 'fit' || id === 'momentum'
+      ? (summary.sources ?? []).filter((s) => s.operation === 'find_customers')
+      : (summary.sources ?? []);
+  const ids = sources.map((s) => s.id);
+  const full = sourceCaption(summary.sources, ids);
+  if (full === null) return null;
+  const operations = [...new Set(sources.map((s) => s.operation))].join(', ');
+  const span = sourceSpan(ids);
+  const shortest =
+    ids.length === summary.sources?.length ? `Source: all stored answers (${span})` : `Source: ${span}`;
+  return (
+    [full, `Source: ${operations} (${span})`].find((c) => measureText(c, CAPTION_SIZE) <= width) ?? shortest
+  );
+}
+
+/**
+ * The appendix's stored answers: the table by operation when the budget has room, else the
+ * same in a sentence; a run from before sources were kept says why it has none.
+ */
+function answersSection(
+  pdf: ReportPdf,
+  summary: ProspectSummary,
+  budget: BriefBudget,
+  runKey?: string,
+): void {
+  const options = { level: 3 as const, ...(runKey ? { runKey } : {}) };
+  if (budget.answersTable || !summary.sources) {
+    drawSourcesSection(pdf, summary.sources, options);
+    return;
+  }
+  const ops = sourcesByOperation(summary.sources)
+    .map((o) => `${o.operation} ${formatInt(o.answers)} (${sourceSpan(o.ids)})`)
+    .join(', ');
+  const text =
+    `${plural(summary.sources.length, 'stored answer')} of the service: ${ops || 'none'}. The ` +
+    "workbook's Sources sheet lists each with its parameters, time, credits and store reference; " +
+    'every data row names the ones it came from.';
+  pdf.heading('Sources', 3, { keepWith: pdf.paragraphHeight(text, { size: NOTE_SIZE }) });
+  pdf.paragraph(text, { size: NOTE_SIZE, color: COLORS.muted });
+}
+
+function chartsSection(pdf: ReportPdf, summary: ProspectSummary, charts: readonly ProspectChart[]): void {
+  // Charts go two to a row (a lone one beside an empty cell): each a half of the width.
+  const width = (pdf.pageContentWidth - 16) / 2;
+  const byId = new Map(charts.map((c) => [c.id, { ...c, source: chartSource(summary, c.id, width) }]));
   // Sectors beside countries (both horizontal bars), the two score bands together, stages last.
   const pairs = [['sectors', 'countries'], ['momentum', 'fit'], ['stages']] as const;
   chartRows(
     pdf,
     'The list in charts',
-    pairs.map((ids) => ids.map((id) => byId.get(id)).filter((c): c is ProspectChart => c !== undefined)),
+    pairs.map((ids) => ids.flatMap((id) => byId.get(id) ?? [])),
   );
 }
 
@@ -253,9 +327,9 @@ function leftOut(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget):
 
 /**
  * The run's own figures (credits, calls, balance), last and apart from what the sales lead acts
- * on; the manifest has them too.
+ * on (the manifest has them too), and the stored answers the list was read from, by operation.
  */
-function runAppendix(pdf: ReportPdf, summary: ProspectSummary): void {
+function runAppendix(pdf: ReportPdf, summary: ProspectSummary, budget: BriefBudget, runKey?: string): void {
   const s = summary.stats;
   pdf.heading('Appendix: the run', 2, { keepWith: 30 });
   pdf.paragraph(
@@ -266,6 +340,7 @@ function runAppendix(pdf: ReportPdf, summary: ProspectSummary): void {
       ` · job ${summary.job.id}.`,
     { size: NOTE_SIZE, color: COLORS.muted },
   );
+  answersSection(pdf, summary, budget, runKey);
 }
 
 /** Lays the brief out with one budget (see `writeProspectBrief`, which picks the budget). */
@@ -273,7 +348,7 @@ export function buildProspectBrief(
   summary: ProspectSummary,
   charts: readonly ProspectChart[],
   budget: BriefBudget,
-  options: { creationDate?: Date } = {},
+  options: { creationDate?: Date; runKey?: string } = {},
 ): ReportPdf {
   const title = briefTitle(summary);
   const pdf = new ReportPdf({
@@ -288,8 +363,8 @@ export function buildProspectBrief(
   topTargets(pdf, summary, budget);
   leftOut(pdf, summary, budget);
   sources(pdf, summary, budget);
-  chartsSection(pdf, charts);
-  runAppendix(pdf, summary);
+  chartsSection(pdf, summary, charts);
+  runAppendix(pdf, summary, budget, options.runKey);
   return pdf;
 }
 
@@ -305,7 +380,7 @@ export async function writeProspectBrief(
   summary: ProspectSummary,
   path: string,
   charts: readonly ProspectChart[],
-  options: { creationDate?: Date; links?: ServiceLinks } = {},
+  options: { creationDate?: Date; links?: ServiceLinks; runKey?: string } = {},
 ): Promise<{ pages: number }> {
   const pdf = firstFitting(
     BRIEF_BUDGETS,

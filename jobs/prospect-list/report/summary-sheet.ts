@@ -1,13 +1,15 @@
 /**
  * The workbook's Summary sheet, the first a sales lead sees: on the left (columns A to C) the
- * key figures, the sources (what each brief and search gave, credits, caps), what was left out,
- * the suppression list with its malformed rows quoted, and the limits; on the right (from
- * column E) the five charts one under the other, or why a chart is not drawn.
+ * key figures (with a line on which the runner computed and from which stored answers), the
+ * briefs and searches (what each gave, credits, caps, its answers on the Sources sheet), what
+ * was left out, the suppression list with its malformed rows quoted, and the limits; on the
+ * right (from column E) the five charts one under the other, or why a chart is not drawn.
  */
 import type ExcelJS from 'exceljs';
 import { safeText } from '../../../reports/excel/index.js';
 import type { KeyFigureCell, StreamingReportWorkbook } from '../../../reports/excel/index.js';
 import { formatDate, formatInt } from '../../../reports/format.js';
+import { COMPUTED_BY_RUNNER, SOURCE_COLUMN, SOURCES_SHEET, sourceSpan } from '../../../reports/sources.js';
 import type { ProspectSummary } from '../types.js';
 import type { ProspectChart } from './charts.js';
 import { briefTitle, leftOutCounts, leftOutLines, sourceLines } from './text.js';
@@ -59,6 +61,24 @@ function keyFigures(summary: ProspectSummary): KeyFigureCell[] {
       note: s.reasons.join('; '),
     },
   ];
+}
+
+/**
+ * What the key figures and the Prospects sheet are made of: the counts, the charts and the
+ * runner's own columns computed by the runner (from which stored answers), the rest read from
+ * the answers each row's Source names; fit and momentum are the service's scores.
+ */
+export function provenanceNote(summary: ProspectSummary): string {
+  const span = sourceSpan((summary.sources ?? []).map((s) => s.id));
+  const from = summary.sources
+    ? `from the stored answers ${span || '(none)'} on the ${SOURCES_SHEET} sheet`
+    : `from the run's stored answers (this run was made before its report listed them: see the ${SOURCES_SHEET} sheet)`;
+  return (
+    `Counts above and the charts: ${COMPUTED_BY_RUNNER} ${from}, as are a row's Rank, Found by, ` +
+    `Delivered on and Closed or acquired. Every other figure of a Prospects or Suppressed row is ` +
+    `read from the answers its "${SOURCE_COLUMN}" column names; fit and momentum are the service's ` +
+    `scores (find_customers), the best fit kept where several briefs scored a company.`
+  );
 }
 
 /** The run's own figures (credits, calls, balance): an appendix under the sales lead's figures. */
@@ -122,6 +142,8 @@ function sourcesBlock(
             /\bcap\b/.test(s.note) ? null : `cap ${formatInt(s.cap)}`,
             s.note,
           ];
+    const answers = sourceSpan(s.sourceIds);
+    if (answers !== '') details.push(`${SOURCES_SHEET} sheet: ${answers}`);
     return [`${s.label}: ${s.asked}`, s.rows, details.filter(Boolean).join(' · ')];
   });
   if (rows.length === 0) rows.push(['No brief and no search.', null, '']);
@@ -129,8 +151,8 @@ function sourcesBlock(
     book,
     ws,
     row,
-    'Sources',
-    ['Source: what was asked', 'Companies', 'Credits, matching, cap, note'],
+    'Briefs and searches',
+    ['Brief or search: what was asked', 'Companies', 'Credits, matching, cap, note, answers'],
     rows,
   );
 }
@@ -182,6 +204,7 @@ export function writeSummarySheet(
   );
   const top = row;
   row = book.addKeyFigures(ws, keyFigures(summary), row);
+  row = book.addParagraphs(ws, [provenanceNote(summary)], row - 1, { span: 3, charsPerLine: 110 });
   row = sourcesBlock(book, ws, summary, row);
   row = suppressionBlock(book, ws, summary, row);
   if (summary.limits.length > 0)

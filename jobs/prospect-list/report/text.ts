@@ -28,6 +28,8 @@ export interface SourceLine {
   credits: number | null;
   /** Why it gave nothing, stopped early or cost nothing; empty when there is nothing to say. */
   note: string;
+  /** Its stored answers' ids on the Sources sheet (empty: none, or a run from before they were kept). */
+  sourceIds: string[];
 }
 
 /** The briefs, then the searches. */
@@ -40,6 +42,7 @@ export function sourceLines(summary: ProspectSummary): SourceLine[] {
     cap: null,
     credits: b.charged,
     note: b.problem ?? (b.charged === 0 && b.returned > 0 ? 'free: a repeat within 24 hours' : ''),
+    sourceIds: b.sourceIds ?? [],
   }));
   const searches: SourceLine[] = summary.searches.map((s) => ({
     label: s.label,
@@ -49,6 +52,7 @@ export function sourceLines(summary: ProspectSummary): SourceLine[] {
     cap: s.cap,
     credits: null,
     note: s.problem ?? (s.capped ? capNote(s) : ''),
+    sourceIds: s.sourceIds ?? [],
   }));
   return [...briefs, ...searches];
 }

@@ -1,10 +1,11 @@
 /**
- * The prospect list as a workbook, streamed to its file: Summary first (key figures, sources,
- * what was left out, limits, the five charts), then Prospects (one row a company, up to
- * 100,000, written and freed as they are read from the store) and Suppressed (the companies
- * left out and why). Every text cell from the service is formula-safe; amounts, scores and
- * dates are numbers and dates with formats; websites link to http(s) urls only (profiles are text);
- * lists are joined by "; ".
+ * The prospect list as a workbook, streamed to its file: Summary first (key figures, briefs and
+ * searches, what was left out, limits, the five charts), then Prospects (one row a company, up
+ * to 100,000, written and freed as they are read from the store), Suppressed (the companies
+ * left out and why) and Sources (one row per stored answer the list was read from; a Prospects
+ * or Suppressed row's Source column names its rows there). Every text cell from the service is
+ * formula-safe; amounts, scores and dates are numbers and dates with formats; websites link to
+ * http(s) urls only (profiles are text); lists are joined by "; ".
  */
 import type ExcelJS from 'exceljs';
 import type { StreamColumn } from '../../../reports/excel/index.js';
@@ -17,10 +18,17 @@ import { writeSummarySheet } from './summary-sheet.js';
 import { stageLabel } from '../../../reports/editorial.js';
 import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
 import { webUrl } from '../../../reports/web-url.js';
+import { addStreamedSourcesSheet, SOURCE_COLUMN, sourceSpan } from '../../../reports/sources.js';
 import { closedFlag } from '../profiles.js';
 import { briefTitle, reasonText, REASON_LABELS } from './text.js';
 
 const list = (items: readonly string[]): string | null => (items.length > 0 ? items.join('; ') : null);
+
+/** A row's stored answers as the Sources sheet's ids (`S1, S4–S5`); empty for a row from before they were kept. */
+const sourceCell = (r: { sourceIds?: string[] }): string | null => sourceSpan(r.sourceIds ?? []) || null;
+
+/** The header of the column naming which briefs and searches found a company (not its stored answers). */
+export const FOUND_BY_COLUMN = 'Found by';
 
 /**
  * The columns a person reads, first and printed: the print area of the Prospects sheet ends
@@ -71,7 +79,8 @@ export function prospectColumns(links?: ServiceLinks): StreamColumn<ProspectRow>
     { header: 'Founders', width: 40, value: (r) => list(r.founders) },
     { header: 'Investors', width: 40, value: (r) => list(r.investors) },
     { header: 'Rounds', width: 8, kind: 'int', value: (r) => r.roundsCount },
-    { header: 'Sources', width: 18, value: (r) => list(r.sources) },
+    { header: FOUND_BY_COLUMN, width: 18, value: (r) => list(r.sources) },
+    { header: SOURCE_COLUMN, width: 16, value: sourceCell },
     { header: 'Delivered on', width: 13, kind: 'date', value: (r) => r.deliveredOn },
     { header: 'Enriched', width: 9, value: (r) => (r.enriched ? 'Yes' : 'No') },
     { header: 'Description', width: 60, value: (r) => r.description },
@@ -89,6 +98,7 @@ export const SUPPRESSED_COLUMNS: readonly StreamColumn<SuppressedRow>[] = [
   { header: 'Reason', width: 30, value: (r) => REASON_LABELS[r.reason] },
   { header: 'Detail', width: 50, value: (r) => r.detail },
   { header: 'Service key', width: 14, value: (r) => r.key },
+  { header: SOURCE_COLUMN, width: 16, value: sourceCell },
 ];
 
 /** The smallest print scale of the Prospects sheet: 11 pt text stays at least 7 pt on paper. */
@@ -133,6 +143,8 @@ export interface ProspectWorkbookResult {
   /** Rows on the Prospects sheet and on the Suppressed sheet. */
   rows: number;
   suppressed: number;
+  /** Rows on the Sources sheet (stored answers; 0 for a list from before they were kept). */
+  sources: number;
   /** Charts placed on the Summary sheet as images. */
   images: number;
   /** URL cells left empty: their value was not an http(s) URL. */
@@ -141,7 +153,9 @@ export interface ProspectWorkbookResult {
 
 /**
  * Writes the list's workbook to `path`, reading `rows` and `suppressed` once, chunk by chunk:
- * a row is written and freed as it comes, so a 100,000-row list never sits in memory. The
+ * a row is written and freed as it comes, so a 100,000-row list never sits in memory (the
+ * Sources sheet has a row per stored answer, a page of a search holding 100 rows). `runKey`
+ * names the run's store folder where a list from before sources were kept says why it has none. The
  * charts are rendered here unless given (render them once when the brief is written too). On
  * a failure the partial file is removed.
  *
@@ -154,7 +168,7 @@ export async function writeProspectWorkbook(
   suppressed: AsyncIterable<SuppressedRow>,
   path: string,
   charts?: readonly ProspectChart[],
-  options: { created?: Date; links?: ServiceLinks } = {},
+  options: { created?: Date; links?: ServiceLinks; runKey?: string } = {},
 ): Promise<ProspectWorkbookResult> {
   const rendered = charts ?? (await renderProspectCharts(summary));
   const runDay = new Date(`${summary.date}T00:00:00Z`);
@@ -172,8 +186,16 @@ export async function writeProspectWorkbook(
     const left = book.addRowSheet('Suppressed', SUPPRESSED_COLUMNS, { tabColor: 'FF7F8C8D' });
     for await (const row of suppressed) await left.add(row);
     left.commit();
+    const sources = await addStreamedSourcesSheet(book, summary.sources, options.runKey);
     await book.commit();
-    return { path, rows: prospects.rows, suppressed: left.rows, images, urlsLeftOut: book.urls.leftOut };
+    return {
+      path,
+      rows: prospects.rows,
+      suppressed: left.rows,
+      sources,
+      images,
+      urlsLeftOut: book.urls.leftOut,
+    };
   } catch (err) {
     await book.abort();
     throw err;

@@ -69,6 +69,7 @@ test('a brief whose answer was lost after the charge is asked again (the free re
   expect(row!.trim()).toMatch(new RegExp(`companies\\s+${PRICE}$`));
   expect(pdf).not.toContain('free: a repeat');
   const cells = allCells(await openWorkbook(result.files.xlsx!)).map((c) => c.cell.text);
-  expect(cells).toContain(`${PRICE} credits charged`);
+  // (The Sources sheet's row of its stored answer, the repeat, says what that answer charged: 0.)
+  expect(cells).toContain(`${PRICE} credits charged · Sources sheet: S1`);
   expect(cells.some((v) => v.includes('free: a repeat'))).toBe(false);
 }, 180_000);

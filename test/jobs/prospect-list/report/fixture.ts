@@ -2,11 +2,14 @@
  * A synthetic prospect list for the renderer tests: a summary and rows as the activities pass
  * them on, with the names a list really brings (formula-like, `-2+3`, CJK, accents), rows whose
  * optional fields are all null, and a stress variant (long names and reasons, 20 briefs and 20
- * searches, many limits and malformed suppression rows).
+ * searches, many limits and malformed suppression rows). The summary lists its stored answers
+ * (`sources`) and each row names its own (`sourceIds`), as a run makes them; `legacy` gives a
+ * list as stored before sources were kept (neither).
  */
 import { emptyRow } from '../../../../jobs/prospect-list/merge.js';
 import { JOB_REGIONS } from '../../../../config/regions.js';
 import { searchFilters } from '../../../../jobs/prospect-list/plan.js';
+import type { SourceRow } from '../../../../shared/types.js';
 import type {
   CountBar,
   ProspectRow,
@@ -57,6 +60,76 @@ const LONG_REASON =
   'Runs card payments for several hundred merchants across the DACH region and is hiring a payments ' +
   'operations team, which means reconciliation and chargeback handling at a scale your product automates';
 
+/** The fixture's run (its store folder is `runs/<this>`). */
+export const FIXTURE_RUN = 'prospect-list-dach-payments-prospects-2026-11-23';
+/** Pages of each search in the default summary: search 1's 1,000 rows, search 2's 440. */
+const SEARCH_PAGES = [10, 5];
+/** Profiles (get_startup) of the default summary: the top 100 rows. */
+const PROFILES = 100;
+
+/**
+ * The stored answers of a summary with these briefs (null: not asked) and searches' pages, then
+ * `profiles` get_startup answers: ids S1, S2, ... in that order, as the activities read them.
+ */
+export function fixtureSources(
+  briefs: readonly (string | null)[],
+  pages: readonly number[],
+  profiles: number,
+) {
+  const rows: SourceRow[] = [];
+  const at = (minute: number) => `2026-11-23T06:${String(minute % 60).padStart(2, '0')}:00.000Z`;
+  const add = (row: Omit<SourceRow, 'id' | 'status' | 'fetchedAt'>) => {
+    const id = `S${rows.length + 1}`;
+    rows.push({ id, status: 200, fetchedAt: at(rows.length), ...row });
+    return id;
+  };
+  const briefIds = briefs.map((text, i) =>
+    text === null
+      ? []
+      : [
+          add({
+            operation: 'find_customers',
+            params: { brief: text, limit: 30 },
+            credits: i === 1 ? 0 : 3,
+            records: 30,
+            ref: `runs/${FIXTURE_RUN}/customers/brief-${i + 1}.json`,
+          }),
+        ],
+  );
+  const searchIds = pages.map((n, s) =>
+    Array.from({ length: n }, (_, p) =>
+      add({
+        operation: 'search_startups',
+        params: { countries: ['Germany', 'Austria', 'Switzerland'], limit: 100, offset: p * 100 },
+        credits: 0,
+        records: 100,
+        ref: `runs/${FIXTURE_RUN}/pages/search-${s + 1}-${p}.json`,
+      }),
+    ),
+  );
+  for (let i = 0; i < profiles; i++)
+    add({
+      operation: 'get_startup',
+      params: { key: `st_${i + 1}` },
+      credits: 0,
+      records: 1,
+      ref: `runs/${FIXTURE_RUN}/profiles/startup-${i}.json`,
+    });
+  return { sources: rows, briefIds, searchIds };
+}
+
+/**
+ * The stored answers row `i` was read from, in the default summary's numbering: a brief's
+ * answer (S1) and search 1's page of the row for a scored row, search 2's first page otherwise,
+ * and the row's profile when it was enriched (the top 100).
+ */
+function rowSourceIds(i: number, scored: boolean): string[] {
+  const first = SEARCH_PAGES[0]!;
+  const page = scored ? `S${3 + (Math.floor((i - 1) / 100) % first)}` : `S${3 + first}`;
+  const profile = i <= PROFILES ? [`S${2 + first + (SEARCH_PAGES[1] ?? 0) + i}`] : [];
+  return [...(scored ? ['S1'] : []), page, ...profile];
+}
+
 /** One row of the list, rank `i` (1-based); `long` gives long names and reasons, `unscored` no fit. */
 export function prospectRow(i: number, long = false, unscored = false): ProspectRow {
   const special: Partial<Record<number, string>> = {
@@ -101,6 +174,7 @@ export function prospectRow(i: number, long = false, unscored = false): Prospect
       ? [long ? `${LONG_REASON} (${i})` : `Processes card payments (${i})`, 'Hiring a payments team']
       : [],
     sources: scored ? ['brief 1', 'search 1'] : ['search 2'],
+    sourceIds: rowSourceIds(i, scored),
     deliveredOn: i % 10 === 0 ? '2026-11-16' : null,
     enriched: i <= 100,
     foundedYear: 2015 + (i % 9),
@@ -119,11 +193,12 @@ export async function* prospectRows(n: number, long = false, unscored = false): 
   }
 }
 
-/** Suppressed rows, a formula-like one among them. */
+/** Suppressed rows, a formula-like one among them (each read from a page of search 2). */
 export async function* suppressedRows(n: number): AsyncGenerator<SuppressedRow> {
   for (let i = 1; i <= n; i++) {
     const reason = i % 3 === 0 ? 'delivered' : i % 3 === 1 ? 'crm-domain' : 'crm-name';
     yield {
+      sourceIds: [`S${3 + (SEARCH_PAGES[0] ?? 0) + (i % (SEARCH_PAGES[1] ?? 1))}`],
       name: i === 1 ? '@SUM(A1:A9)' : `Known Customer ${i}`,
       domain: reason === 'crm-name' ? null : `known-${i}.example.com`,
       key: `st_s${i}`,
@@ -149,6 +224,32 @@ export interface FixtureOptions {
   stress?: boolean;
   /** No row scored: no fit, no momentum. */
   unscored?: boolean;
+  /** A summary stored before sources were kept: no `sources`, no source ids on its rows, briefs or searches. */
+  legacy?: boolean;
+}
+
+/** A row (or a summary's brief or search) as stored before sources were kept: without source ids. */
+export function withoutSourceIds<T extends { sourceIds?: string[] }>(row: T): T {
+  const { sourceIds: _ids, ...rest } = row;
+  return rest as T;
+}
+
+/** A list's summary as stored before sources were kept: no sources, no source ids anywhere. */
+export function legacySummary(summary: ProspectSummary): ProspectSummary {
+  const { sources: _sources, ...rest } = summary;
+  return {
+    ...rest,
+    briefs: summary.briefs.map(withoutSourceIds),
+    searches: summary.searches.map(withoutSourceIds),
+    top: summary.top.map(withoutSourceIds),
+  };
+}
+
+/** Rows as stored before sources were kept. */
+export async function* legacyRows<T extends { sourceIds?: string[] }>(
+  rows: AsyncIterable<T>,
+): AsyncGenerator<T> {
+  for await (const r of rows) yield withoutSourceIds(r);
 }
 
 /** A summary consistent with `prospectRows(listed)`. */
@@ -214,7 +315,12 @@ export function prospectSummary(options: FixtureOptions = {}): ProspectSummary {
   const top: ProspectRow[] = [];
   for (let i = 1; i <= Math.min(25, listed); i++) top.push(prospectRow(i, stress, options.unscored));
   const countries = COUNTRIES.map((c, i) => ({ label: c, count: Math.max(1, 80 - i * 4) }));
-  return {
+  const { sources, briefIds, searchIds } = fixtureSources(
+    briefs.map((b) => (b.problem === null ? b.text : null)),
+    searches.map((s, i) => (s.problem !== null ? 2 : (SEARCH_PAGES[i] ?? Math.ceil(s.fetched / 100)))),
+    Math.min(PROFILES, listed),
+  );
+  const summary: ProspectSummary = {
     job: {
       id: 'dach-payments-prospects',
       title: stress
@@ -239,8 +345,8 @@ export function prospectSummary(options: FixtureOptions = {}): ProspectSummary {
       enrichAsked: 100,
       sourceRecords: listed + 700,
     },
-    briefs,
-    searches,
+    briefs: briefs.map((b, i) => ({ ...b, sourceIds: briefIds[i] ?? [] })),
+    searches: searches.map((s, i) => ({ ...s, sourceIds: searchIds[i] ?? [] })),
     suppression: {
       file: 'hubspot-companies-export-2026-11-20.csv',
       rows: 1200,
@@ -277,5 +383,7 @@ export function prospectSummary(options: FixtureOptions = {}): ProspectSummary {
       partial: false,
       reasons: [],
     },
+    sources,
   };
+  return options.legacy ? legacySummary(summary) : summary;
 }

@@ -17,7 +17,8 @@ import {
 import type { ProspectSummary } from '../../../../jobs/prospect-list/types.js';
 import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { pdfPages } from '../../../helpers/reports.js';
-import { ACCENT_NAME, CJK_NAME, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
+import { noSourcesNote } from '../../../../reports/sources.js';
+import { ACCENT_NAME, CJK_NAME, FIXTURE_RUN, FORMULA_NAME, MINUS_NAME, prospectSummary } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'prospect-brief-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,6 +32,7 @@ async function brief(summary: ProspectSummary, name: string): Promise<{ pages: n
   const charts = await renderProspectCharts(summary);
   const { pages } = await writeProspectBrief(summary, path, charts, {
     creationDate: new Date('2026-11-23T06:00:00Z'),
+    runKey: FIXTURE_RUN,
   });
   expect(pdfPages(path)).toBe(pages);
   const text = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' });
@@ -83,6 +85,40 @@ describe('writeProspectBrief', () => {
     );
     expect(text).not.toContain(squeeze(`Company ${shown + 1} GmbH`));
     expect(text).not.toContain('…');
+  });
+
+  it("names each chart's answers under it and lists the stored answers by operation in the appendix", async () => {
+    const { text } = await fixtureBrief();
+    // The briefs and searches keep their own heading: "Sources" is the stored answers'.
+    expect(text).toContain(squeeze('Briefs and searches'));
+    // Stage, sector and country count every row (all the answers); fit and momentum are the
+    // briefs' scores.
+    expect(text.split(squeeze('Source: all stored answers (S1–S117)')).length - 1).toBe(3);
+    expect(text.split(squeeze('Source: find_customers (S1–S2)')).length - 1).toBe(2);
+    const appendix = text.slice(text.indexOf('Appendix:therun'));
+    expect(appendix).toContain(
+      squeeze(
+        'Sources 117 stored answers of the service: find_customers 2 (S1–S2), search_startups 15 (S3–S17), get_startup 100 (S18–S117).',
+      ),
+    );
+    expect(appendix).toContain(squeeze("The workbook's Sources sheet lists each"));
+  });
+
+  it('draws the table of stored answers by operation where the brief has room for it', async () => {
+    // A short list: its brief has room for the table.
+    const { pages, text } = await brief(prospectSummary({ listed: 8 }), 'short');
+    expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
+    const appendix = text.slice(text.indexOf('Appendix:therun'));
+    expect(appendix).toContain(squeeze('Operation Answers Records Credits Sources sheet rows'));
+    expect(appendix).toContain(squeeze('find_customers 2 60 3 S1–S2'));
+    expect(appendix).toContain(squeeze('get_startup 8 8 0 S18–S25'));
+  });
+
+  it('renders a list stored before sources were kept: no captions, the appendix says why', async () => {
+    const { pages, text } = await brief(prospectSummary({ legacy: true }), 'legacy');
+    expect(pages).toBeLessThanOrEqual(MAX_BRIEF_PAGES);
+    expect(text).not.toContain('Source:');
+    expect(text).toContain(squeeze(`Sources ${noSourcesNote(FIXTURE_RUN)}`));
   });
 
   it('prints a Chinese name itself (the fallback font draws it): no stand-in, no note', async () => {

@@ -11,10 +11,13 @@ import type { ProspectWorkbookResult } from '../../../../jobs/prospect-list/repo
 import type { ProspectRow } from '../../../../jobs/prospect-list/types.js';
 import { allCells, formulaLikeCells, openWorkbook } from '../../../helpers/reports.js';
 import { sofficeConvertMany } from '../../../helpers/soffice-many.js';
+import { COMPUTED_BY_RUNNER, noSourcesNote } from '../../../../reports/sources.js';
 import {
   ACCENT_NAME,
   CJK_NAME,
+  FIXTURE_RUN,
   FORMULA_NAME,
+  legacyRows,
   MINUS_NAME,
   prospectRows,
   prospectSummary,
@@ -69,18 +72,25 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeProspectWorkbook', () => {
-  it("writes Summary first (its charts' data on Chart data), then Prospects and Suppressed, with every row", () => {
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed']);
+  it("writes Summary first (its charts' data on Chart data), then Prospects, Suppressed and Sources, with every row", () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      'Summary',
+      'Chart data',
+      'Prospects',
+      'Suppressed',
+      'Sources',
+    ]);
     // Native charts alone by default: no chart pictures (a printout shows each chart once).
-    expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 0 });
+    // The fixture's stored answers: 2 briefs, 15 pages, 60 profiles (the rows enriched).
+    expect(result).toMatchObject({ rows: 60, suppressed: 30, images: 0, sources: 77 });
     expect(wb.getWorksheet('Prospects')?.rowCount).toBe(61);
     expect(wb.getWorksheet('Suppressed')?.rowCount).toBe(31);
   });
 
   it('freezes the header and puts a filter over the rows of both lists', () => {
     for (const [name, last] of [
-      ['Prospects', 'AB61'],
-      ['Suppressed', 'E31'],
+      ['Prospects', 'AC61'],
+      ['Suppressed', 'F31'],
     ] as const) {
       const ws = wb.getWorksheet(name)!;
       expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1, topLeftCell: 'A2' });
@@ -104,7 +114,75 @@ describe('writeProspectWorkbook', () => {
     expect(cell('Founded').value).toBe(2021);
     expect(cell('Founded').numFmt).toBe('0');
     expect(cell('Why').value).toBe('Processes card payments (6); Hiring a payments team');
-    expect(cell('Sources').value).toBe('brief 1; search 1');
+    // Which briefs and searches found it (Found by), apart from the stored answers it was read
+    // from (Source: ids of the Sources sheet, runs of ids joined).
+    expect(cell('Found by').value).toBe('brief 1; search 1');
+    expect(cell('Source').value).toBe('S1, S3, S23');
+    expect(() => column(ws, 'Sources')).toThrow();
+  });
+
+  it("names each row's stored answers in its Source column, each a row of the Sources sheet", () => {
+    const sources = wb.getWorksheet('Sources')!;
+    expect(sources.getRow(1).values).toEqual([
+      undefined,
+      'Source',
+      'Operation',
+      'Parameters',
+      'Fetched at (UTC)',
+      'Credits',
+      'HTTP status',
+      'Records',
+      'Store reference',
+    ]);
+    const listed = new Map<string, string>();
+    for (let r = 2; r <= sources.rowCount; r++)
+      listed.set(sources.getCell(r, 1).text, sources.getCell(r, 2).text);
+    expect(listed.size).toBe(77);
+    expect(sources.getRow(2).values).toEqual([
+      undefined,
+      'S1',
+      'find_customers',
+      'brief=Automated reconciliation for payment companies in DACH; limit=30',
+      '2026-11-23T06:00:00.000Z',
+      3,
+      200,
+      30,
+      `runs/${FIXTURE_RUN}/customers/brief-1.json`,
+    ]);
+    const expand = (span: string) =>
+      span.split(', ').flatMap((part) => {
+        const [a, b] = part.split('–').map((x) => Number(x.slice(1)));
+        return Array.from({ length: (b ?? a!) - a! + 1 }, (_, k) => `S${a! + k}`);
+      });
+    for (const name of ['Prospects', 'Suppressed']) {
+      const ws = wb.getWorksheet(name)!;
+      const col = column(ws, 'Source');
+      for (let r = 2; r <= ws.rowCount; r++) {
+        const span = ws.getCell(r, col).text;
+        // The two rows the service gave a name for and nothing else came from no answer here.
+        if (span === '') continue;
+        for (const id of expand(span)) expect(listed.has(id), `${name} row ${r}: ${id}`).toBe(true);
+      }
+    }
+    // A row found by a brief and a search and enriched: the brief's answer, the search's page
+    // and its profile.
+    const ws = wb.getWorksheet('Prospects')!;
+    const ids = expand(ws.getRow(7).getCell(column(ws, 'Source')).text);
+    expect(ids.map((id) => listed.get(id))).toEqual(['find_customers', 'search_startups', 'get_startup']);
+  });
+
+  it("says which figures the runner computed, and from which answers; the briefs' and searches' answers", () => {
+    const texts = allCells(wb)
+      .filter((c) => c.sheet === 'Summary')
+      .map((c) => text(c.cell.value));
+    const note = texts.find((t) => t.startsWith('Counts above'))!;
+    expect(note).toContain(`${COMPUTED_BY_RUNNER} from the stored answers S1–S77 on the Sources sheet`);
+    expect(note).toContain('Rank, Found by, Delivered on and Closed or acquired');
+    expect(note).toContain("fit and momentum are the service's scores (find_customers)");
+    expect(texts).toContain('Briefs and searches');
+    expect(texts).not.toContain('Sources');
+    expect(texts.some((t) => t.endsWith('Sources sheet: S3–S12'))).toBe(true);
+    expect(texts.some((t) => t.endsWith('Sources sheet: S1'))).toBe(true);
   });
 
   it('links websites to http(s) urls only; the profile url is text (a link a row costs memory to the end)', () => {
@@ -168,7 +246,7 @@ describe('writeProspectWorkbook', () => {
     expect(texts).toContain(
       'search 1: Germany, Austria, Switzerland · Finance & Blockchain · Seed, Series A',
     );
-    expect(texts).toContain('12,345 matching · stopped at its cap of 1,000');
+    expect(texts).toContain('12,345 matching · stopped at its cap of 1,000 · Sources sheet: S3–S12');
     expect(texts).toContain('hubspot-companies-export-2026-11-20.csv');
     expect(texts).toContain('line 12: no domain nor name ("=cmd|\' /C calc\'!A0")');
     expect(texts).toContain('search 1 stopped at its cap of 1,000 rows (12,345 matching).');
@@ -253,6 +331,42 @@ describe('writeProspectWorkbook', () => {
       writeProspectWorkbook(prospectSummary({ listed: 3 }), failing(), suppressedRows(0), path),
     ).rejects.toThrow('store read failed');
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('writeProspectWorkbook of a list stored before sources were kept', () => {
+  it('renders: the Sources sheet says why it lists none, the Source cells are empty', async () => {
+    const path = join(dir, 'legacy.xlsx');
+    const out = await writeProspectWorkbook(
+      prospectSummary({ listed: 10, legacy: true }),
+      legacyRows(prospectRows(10)),
+      legacyRows(suppressedRows(4)),
+      path,
+      undefined,
+      { runKey: FIXTURE_RUN },
+    );
+    expect(out).toMatchObject({ rows: 10, suppressed: 4, sources: 0 });
+    const book = await openWorkbook(path);
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      'Summary',
+      'Chart data',
+      'Prospects',
+      'Suppressed',
+      'Sources',
+    ]);
+    const sources = book.getWorksheet('Sources')!;
+    expect(sources.getCell(2, 1).value).toBe(noSourcesNote(FIXTURE_RUN));
+    expect(sources.rowCount).toBe(2);
+    for (const name of ['Prospects', 'Suppressed']) {
+      const ws = book.getWorksheet(name)!;
+      const col = column(ws, 'Source');
+      for (let r = 2; r <= ws.rowCount; r++) expect(ws.getCell(r, col).value, `${name} ${r}`).toBeNull();
+    }
+    const note = allCells(book)
+      .filter((c) => c.sheet === 'Summary')
+      .map((c) => text(c.cell.value))
+      .find((t) => t.startsWith('Counts above'));
+    expect(note).toContain("from the run's stored answers (this run was made before its report listed them");
   });
 });
 
