@@ -21,7 +21,7 @@ export const SOURCE_COLUMN = 'Source';
 export const COMPUTED_BY_RUNNER = 'Computed by the runner';
 
 /** Parameter names that never go into a report, whatever the service's answer held. */
-const SECRET_PARAM = /key|token|secret|password|authorization/i;
+const SECRET_PARAM = /^(x[-_])?api[-_]?key$|token|secret|password|authorization|credential/i;
 
 /** A parameter named exactly `key` is the record asked for (get_startup's, get_investor's), not a secret. */
 const RECORD_KEY_PARAM = 'key';
@@ -50,6 +50,21 @@ export function sourceSpan(ids: Iterable<string | null | undefined>): string {
     i = j + 1;
   }
   return runs.join(', ');
+}
+
+/**
+ * A data row's Source cell: its ids as a span (`S1, S12`), after any `words` naming what is no
+ * answer of the run (`earlier run; S7`). Null when the report kept no sources (a run from before
+ * they were: its cells stay empty) or the row names nothing.
+ */
+export function sourceCell(
+  sources: readonly SourceRow[] | undefined,
+  ids: Iterable<string | null | undefined>,
+  words: readonly string[] = [],
+): string | null {
+  if (!sources) return null;
+  const parts = [...words, sourceSpan(ids)].filter((p) => p !== '');
+  return parts.length > 0 ? parts.join('; ') : null;
 }
 
 /** The sources of one operation: how many answers, their records and credits, and their ids. */
@@ -106,6 +121,14 @@ export function noSourcesNote(runKey?: string): string {
     'This run was made before its report recorded its sources: the stored answers are kept' +
     `${where}, but which row came from which answer was not noted.`
   );
+}
+
+/**
+ * The run folder a stored model's reference is in (`runs/<run>/…` gives `<run>`), for
+ * {@link noSourcesNote}; undefined for a reference outside a run's folder.
+ */
+export function runOfRef(ref: string): string | undefined {
+  return /^runs\/([^/]+)\//.exec(ref)?.[1];
 }
 
 /** What the Sources sheet says above its rows. */

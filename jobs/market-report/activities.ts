@@ -3,6 +3,7 @@
  * comparison to the previous run) and the rendered workbook and PDF.
  */
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
+import { SourceBook } from '../../activities/sources.js';
 import { renderInto } from '../../activities/render-files.js';
 import type { RenderOutput } from '../../shared/types.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -27,11 +28,15 @@ import type { BuildModelInput, BuildModelOutput, RenderInput } from './types.js'
 export function createMarketReportActivities(deps: KindActivityDeps) {
   const { store } = deps;
   return {
-    /** Reads everything the run stored, compares with the previous run, writes the model. */
+    /**
+     * Reads everything the run stored (each stored answer given its source id, in the order of
+     * the countries and then the questions), compares with the previous run, writes the model.
+     */
     async buildMarketModel(input: BuildModelInput): Promise<BuildModelOutput> {
+      const book = new SourceBook(store);
       const countries = [];
-      for (const c of input.countries) countries.push(await readCountry(store, c));
-      const answers = await readAnswers(store, input.answers);
+      for (const c of input.countries) countries.push(await readCountry(store, c, book));
+      const answers = await readAnswers(store, input.answers, book);
       const previous = await readPreviousSnapshot<RunSnapshot>(store, input.job.id);
       const asOf =
         countries.map((c) => c.overview?.as_of).find((d): d is string => typeof d === 'string') ??
@@ -47,6 +52,7 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
         previous,
         stats: input.stats,
         asOf,
+        sources: book.rows(),
       });
       const modelRef = await store.putJson(input.runKey, 'report/model', model);
       const snapshot = snapshotOf(
@@ -73,6 +79,7 @@ export function createMarketReportActivities(deps: KindActivityDeps) {
           formats: input.job.outputs,
           fileBase,
           links: deps.serviceLinks ?? null,
+          runKey: input.workflowId,
         });
         const notProvided = model.countries.flatMap((c) =>
           (c.not_provided ?? []).map((w) => `${c.country}: ${w}`),

@@ -13,7 +13,7 @@ import type {
 import type { CountryComparison, CountryWeekData, RunSnapshot } from './previous-run.js';
 import type { AnswerData } from './read-answers.js';
 import type { CountryData } from './read-country.js';
-import type { RunStats } from '../../shared/types.js';
+import type { RunStats, SourceRow } from '../../shared/types.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -40,6 +40,7 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
         stage: r.stage,
         amount_usd: r.amount_usd,
       })),
+      ...sourceOf(p),
     };
   });
   const out: CountrySection = {
@@ -87,10 +88,12 @@ function section(c: CountryData, top: { investors: number; startups: number }): 
       last_round_amount_usd: s.last_round_amount_usd,
       website: s.website,
       url: s.url,
+      ...sourceOf(s),
     })),
     profiles,
   };
   if (c.notProvided.length > 0) out.not_provided = [...c.notProvided];
+  if (c.overviewSource !== undefined) out.source = c.overviewSource;
   return out;
 }
 
@@ -104,7 +107,13 @@ function investorRow(i: CountryData['investorsByScore'][number]) {
     score: i.score,
     investments: i.investments_count,
     url: i.url,
+    ...sourceOf(i),
   };
+}
+
+/** A record's `source` (the id of the stored answer it was read from), when it was read with one. */
+function sourceOf(r: { source?: string | null }): { source?: string | null } {
+  return r.source !== undefined ? { source: r.source } : {};
 }
 
 function answer(a: AnswerData): AgentAnswer {
@@ -117,6 +126,7 @@ function answer(a: AnswerData): AgentAnswer {
     charts: a.charts,
     url: a.url,
     skipped: a.skipped,
+    ...sourceOf(a),
   };
 }
 
@@ -163,6 +173,7 @@ export function weekRounds(
         amount_usd: amount,
         date: day,
         lead_investor: typeof lead === 'string' ? lead : null,
+        ...sourceOf(a),
       });
     }
   }
@@ -207,6 +218,8 @@ export function toMarketReportModel(input: {
   stats: RunStats;
   asOf: string;
   generatedAt?: string;
+  /** The stored answers read (SourceBook rows); absent: the model lists none. */
+  sources?: SourceRow[];
 }): MarketReportModel {
   const { job, countries, stats, previous, asOf } = input;
   const asOfYear = Number(asOf.slice(0, 4));
@@ -245,22 +258,20 @@ export function toMarketReportModel(input: {
     comparison: {
       previousRunAt: previous?.runAt ?? null,
       newTopInvestors: input.comparisons.flatMap((cmp) =>
-        cmp.newTopInvestors.map((i) => ({
-          name: i.name,
-          country: cmp.country,
-          url:
-            countries.find((c) => c.country === cmp.country)?.investorsByScore.find((x) => x.key === i.key)
-              ?.url ?? null,
-        })),
+        cmp.newTopInvestors.map((i) => {
+          const read = countries
+            .find((c) => c.country === cmp.country)
+            ?.investorsByScore.find((x) => x.key === i.key);
+          return { name: i.name, country: cmp.country, url: read?.url ?? null, ...sourceOf(read ?? {}) };
+        }),
       ),
       newStartups: input.comparisons.flatMap((cmp) =>
-        cmp.newTopStartups.map((s) => ({
-          name: s.name,
-          country: cmp.country,
-          url:
-            countries.find((c) => c.country === cmp.country)?.startups.find((x) => x.key === s.key)?.url ??
-            null,
-        })),
+        cmp.newTopStartups.map((s) => {
+          const read = countries
+            .find((c) => c.country === cmp.country)
+            ?.startups.find((x) => x.key === s.key);
+          return { name: s.name, country: cmp.country, url: read?.url ?? null, ...sourceOf(read ?? {}) };
+        }),
       ),
       changes: input.comparisons.map((cmp) => {
         const c = countries.find((x) => x.country === cmp.country);
@@ -296,5 +307,6 @@ export function toMarketReportModel(input: {
         ...notes,
       ],
     },
+    ...(input.sources ? { sources: input.sources } : {}),
   };
 }

@@ -6,6 +6,7 @@
 import type { ChartSpec } from '../../api/envelope.js';
 import { readRecord } from '../../api/read.js';
 import { ANSWER_FIELDS } from '../../api/read-answers.js';
+import { SourceBook } from '../../activities/sources.js';
 import type { Store } from '../../activities/store.js';
 import type { StoredCall } from '../../shared/types.js';
 import { Findings, readCharts } from './read-common.js';
@@ -22,6 +23,8 @@ export interface AnswerData {
   url: string | null;
   skipped: string | null;
   charged: number;
+  /** The source id of the stored answer (null: not asked; absent: read without sources). */
+  source?: string | null;
 }
 
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
@@ -37,8 +40,11 @@ function onlyColumns(row: Record<string, unknown>, columns: string[]): Record<st
   return Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
 }
 
-/** Reads one data agent answer (or what stands for a question that was not asked). */
-export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
+/**
+ * Reads one data agent answer (or what stands for a question that was not asked); `source`:
+ * the stored answer's source id.
+ */
+export function readAnswer(a: AnswerRef, call: StoredCall | null, source?: string | null): AnswerData {
   const base: AnswerData = {
     question: a.question,
     country: a.country,
@@ -50,6 +56,7 @@ export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
     url: null,
     skipped: a.skipped,
     charged: a.charged,
+    ...(source !== undefined ? { source: call ? source : null } : {}),
   };
   if (call === null) return base;
   const r = call.result;
@@ -65,9 +72,16 @@ export function readAnswer(a: AnswerRef, call: StoredCall | null): AnswerData {
   return base;
 }
 
-/** Reads the data agent's answers. */
-export async function readAnswers(store: Store, answers: AnswerRef[]): Promise<AnswerData[]> {
+/** Reads the data agent's answers through `book`, which gives each stored answer its source id. */
+export async function readAnswers(
+  store: Store,
+  answers: AnswerRef[],
+  book: SourceBook = new SourceBook(store),
+): Promise<AnswerData[]> {
   const out: AnswerData[] = [];
-  for (const a of answers) out.push(readAnswer(a, a.ref ? await store.getJson<StoredCall>(a.ref) : null));
+  for (const a of answers) {
+    const read = a.ref ? await book.read(a.ref) : null;
+    out.push(readAnswer(a, read?.call ?? null, read?.source ?? null));
+  }
   return out;
 }

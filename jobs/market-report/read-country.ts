@@ -8,6 +8,7 @@ import { absentFields, asObject, readRecord, type ReadRecord } from '../../api/r
 import { readPage } from '../../api/read-page.js';
 import { INVESTOR_PROFILE_FIELDS, PORTFOLIO_FIELDS, readProfile } from '../../api/read-profiles.js';
 import { INVESTOR_FIELDS, STARTUP_FIELDS } from '../../api/read-records.js';
+import { SourceBook } from '../../activities/sources.js';
 import type { Store } from '../../activities/store.js';
 import type { StoreRef, StoredCall } from '../../shared/types.js';
 import { Findings, readCharts } from './read-common.js';
@@ -15,8 +16,13 @@ import { readOverview } from './read-overview.js';
 import type { OverviewRead } from './read-overview.js';
 import type { CountryRefs } from './types.js';
 
-export type InvestorItem = ReadRecord<typeof INVESTOR_FIELDS> & { key: string; name: string };
-export type StartupItem = ReadRecord<typeof STARTUP_FIELDS> & { key: string; name: string };
+/** A record's source: the id of the stored answer it was read from (when read through a SourceBook). */
+interface Sourced {
+  source?: string;
+}
+
+export type InvestorItem = ReadRecord<typeof INVESTOR_FIELDS> & { key: string; name: string } & Sourced;
+export type StartupItem = ReadRecord<typeof STARTUP_FIELDS> & { key: string; name: string } & Sourced;
 
 export interface ProfileItem {
   key: string;
@@ -27,6 +33,7 @@ export interface ProfileItem {
   hq_country: string | null;
   url: string | null;
   recent_portfolio: ReadRecord<typeof PORTFOLIO_FIELDS>[];
+  source?: string;
 }
 
 export interface CountryData {
@@ -35,6 +42,8 @@ export interface CountryData {
   overviewSummary: string | null;
   overviewUrl: string | null;
   overviewCharts: ChartSpec[];
+  /** The source id of the stored overview (null: none stored; absent: read without sources). */
+  overviewSource?: string | null;
   investorsByScore: InvestorItem[];
   investorsByInvestments: InvestorItem[];
   startups: StartupItem[];
@@ -64,6 +73,16 @@ export function dedupeByKey<T extends { key: string }>(items: T[]): { items: T[]
   return { items: out, dropped: items.length - out.length };
 }
 
+/** The source ids of one country's stored calls, in the order of {@link CountryCalls}' lists. */
+export interface CountrySourceIds {
+  overview: string | null;
+  investorsByScore: string[];
+  investorsByInvestments: string[];
+  startups: string[];
+  investorProfiles: string[];
+  startupProfiles: string[];
+}
+
 /** The stored calls of one country, as loaded from the store. */
 export interface CountryCalls {
   refs: CountryRefs;
@@ -73,19 +92,46 @@ export interface CountryCalls {
   startups: StoredCall[];
   investorProfiles: StoredCall[];
   startupProfiles: StoredCall[];
+  /** Each call's source id (absent: the calls were not read through a SourceBook). */
+  ids?: CountrySourceIds;
 }
 
-/** Loads one country's stored calls. */
-export async function loadCountry(store: Store, refs: CountryRefs): Promise<CountryCalls> {
-  const all = (rs: StoreRef[]) => Promise.all(rs.map((r) => store.getJson<StoredCall>(r)));
+/**
+ * Loads one country's stored calls through `book`, which gives each its source id: the
+ * overview, the search pages (by score, by investments, startups), then the profiles, in the
+ * order of the references (so the ids are the same on a retry).
+ */
+export async function loadCountry(
+  store: Store,
+  refs: CountryRefs,
+  book: SourceBook = new SourceBook(store),
+): Promise<CountryCalls> {
+  const all = async (rs: StoreRef[]) => {
+    const read = await Promise.all(rs.map((r) => book.read(r)));
+    return { calls: read.map((r) => r.call), ids: read.map((r) => r.source) };
+  };
+  const overview = refs.overview ? await book.read(refs.overview) : null;
+  const byScore = await all(refs.investorsByScore);
+  const byInv = await all(refs.investorsByInvestments);
+  const startups = await all(refs.startups);
+  const investorProfiles = await all(refs.investorProfiles);
+  const startupProfiles = await all(refs.startupProfiles);
   return {
     refs,
-    overview: refs.overview ? await store.getJson<StoredCall>(refs.overview) : null,
-    investorsByScore: await all(refs.investorsByScore),
-    investorsByInvestments: await all(refs.investorsByInvestments),
-    startups: await all(refs.startups),
-    investorProfiles: await all(refs.investorProfiles),
-    startupProfiles: await all(refs.startupProfiles),
+    overview: overview?.call ?? null,
+    investorsByScore: byScore.calls,
+    investorsByInvestments: byInv.calls,
+    startups: startups.calls,
+    investorProfiles: investorProfiles.calls,
+    startupProfiles: startupProfiles.calls,
+    ids: {
+      overview: overview?.source ?? null,
+      investorsByScore: byScore.ids,
+      investorsByInvestments: byInv.ids,
+      startups: startups.ids,
+      investorProfiles: investorProfiles.ids,
+      startupProfiles: startupProfiles.ids,
+    },
   };
 }
 
@@ -108,31 +154,44 @@ const STARTUP_LABELS: Partial<Record<keyof typeof STARTUP_FIELDS, string>> = {
   url: 'startup links',
 };
 
-/** Reads records of pages with a field table; records without a key or a name are left out. */
+/**
+ * Reads records of pages with a field table, each with the source id of its page (`ids`, in
+ * the order of `calls`); records without a key or a name are left out.
+ */
 function readItems<F extends typeof INVESTOR_FIELDS | typeof STARTUP_FIELDS>(
   calls: StoredCall[],
+  ids: readonly string[] | undefined,
   fields: F,
   labels: Partial<Record<keyof F, string>>,
   what: string,
   found: Findings,
-): (ReadRecord<F> & { key: string; name: string })[] {
-  const raw = calls.flatMap((c) => readPage(c.operation, c.result.data).items);
+): (ReadRecord<F> & { key: string; name: string } & Sourced)[] {
+  const pages = calls.map((c, k) => ({
+    items: readPage(c.operation, c.result.data).items,
+    source: ids?.[k],
+  }));
+  const raw = pages.flatMap((p) => p.items);
   for (const f of absentFields(raw, fields)) {
     const label = labels[f];
     if (label) found.missing(label);
   }
-  const out: (ReadRecord<F> & { key: string; name: string })[] = [];
+  const out: (ReadRecord<F> & { key: string; name: string } & Sourced)[] = [];
   let unnamed = 0;
-  for (const r of raw) {
-    const rec = readRecord(r, fields);
-    if (rec.key === null || rec.name === null) unnamed++;
-    else out.push(rec as ReadRecord<F> & { key: string; name: string });
-  }
+  for (const { items, source } of pages)
+    for (const r of items) {
+      const rec = readRecord(r, fields);
+      if (rec.key === null || rec.name === null) unnamed++;
+      else
+        out.push({
+          ...(rec as ReadRecord<F> & { key: string; name: string }),
+          ...(source ? { source } : {}),
+        });
+    }
   if (unnamed > 0) found.note(`${unnamed} ${what} without a key or a name were left out`);
   return out;
 }
 
-function profileOf(call: StoredCall): ProfileItem | null {
+function profileOf(call: StoredCall, source: string | undefined): ProfileItem | null {
   const p = readProfile('investor', call.result.data);
   if (p === null) return null;
   const i = readRecord(p, INVESTOR_FIELDS);
@@ -150,12 +209,13 @@ function profileOf(call: StoredCall): ProfileItem | null {
     hq_country: i.hq_country,
     url: i.url ?? call.result.url ?? null,
     recent_portfolio: (extra.recent_portfolio ?? []).map((r) => readRecord(r, PORTFOLIO_FIELDS)),
+    ...(source ? { source } : {}),
   };
 }
 
 /** Reads one country's stored calls into plain data. Never throws on what the service sent. */
 export function readCountryCalls(calls: CountryCalls): CountryData {
-  const { refs } = calls;
+  const { refs, ids } = calls;
   const found = new Findings();
   let overview: OverviewRead | null = null;
   let overviewSummary: string | null = null;
@@ -169,26 +229,44 @@ export function readCountryCalls(calls: CountryCalls): CountryData {
     overviewCharts = readCharts(r, found, 'country overview');
   }
   const byScore = dedupeByKey(
-    readItems(calls.investorsByScore, INVESTOR_FIELDS, INVESTOR_LABELS, 'investors', found),
+    readItems(
+      calls.investorsByScore,
+      ids?.investorsByScore,
+      INVESTOR_FIELDS,
+      INVESTOR_LABELS,
+      'investors',
+      found,
+    ),
   );
   const byInv = dedupeByKey(
-    readItems(calls.investorsByInvestments, INVESTOR_FIELDS, INVESTOR_LABELS, 'investors', found),
+    readItems(
+      calls.investorsByInvestments,
+      ids?.investorsByInvestments,
+      INVESTOR_FIELDS,
+      INVESTOR_LABELS,
+      'investors',
+      found,
+    ),
   );
-  const startups = dedupeByKey(readItems(calls.startups, STARTUP_FIELDS, STARTUP_LABELS, 'startups', found));
+  const startups = dedupeByKey(
+    readItems(calls.startups, ids?.startups, STARTUP_FIELDS, STARTUP_LABELS, 'startups', found),
+  );
   if (refs.investorsByScore.length > 0 && refs.investorsTotal === null)
     found.note('the investor search gave no total, so it was paged until a short page');
   if (refs.startups.length > 0 && refs.startupsTotal === null)
     found.note('the startup search gave no total, so it was paged until a short page');
   const investorProfiles: ProfileItem[] = [];
-  for (const call of calls.investorProfiles) {
-    const p = profileOf(call);
+  for (const [k, call] of calls.investorProfiles.entries()) {
+    const p = profileOf(call, ids?.investorProfiles[k]);
     if (p) investorProfiles.push(p);
     else found.missing('an investor profile');
   }
   const startupProfiles: StartupItem[] = [];
-  for (const call of calls.startupProfiles) {
+  for (const [k, call] of calls.startupProfiles.entries()) {
     const p = readRecord(readProfile('startup', call.result.data), STARTUP_FIELDS);
-    if (p.key !== null && p.name !== null) startupProfiles.push(p as StartupItem);
+    const source = ids?.startupProfiles[k];
+    if (p.key !== null && p.name !== null)
+      startupProfiles.push({ ...(p as StartupItem), ...(source ? { source } : {}) });
     else found.missing('a startup profile');
   }
   return {
@@ -197,6 +275,7 @@ export function readCountryCalls(calls: CountryCalls): CountryData {
     overviewSummary,
     overviewUrl,
     overviewCharts,
+    ...(ids ? { overviewSource: calls.overview ? ids.overview : null } : {}),
     investorsByScore: byScore.items,
     investorsByInvestments: byInv.items,
     startups: startups.items,
@@ -212,7 +291,7 @@ export function readCountryCalls(calls: CountryCalls): CountryData {
   };
 }
 
-/** Reads one country's stored calls into plain data. */
-export async function readCountry(store: Store, refs: CountryRefs): Promise<CountryData> {
-  return readCountryCalls(await loadCountry(store, refs));
+/** Reads one country's stored calls into plain data, each record with its source id (`book`'s). */
+export async function readCountry(store: Store, refs: CountryRefs, book?: SourceBook): Promise<CountryData> {
+  return readCountryCalls(await loadCountry(store, refs, book));
 }

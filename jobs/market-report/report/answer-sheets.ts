@@ -1,15 +1,16 @@
 /**
  * The workbook's sheets of the data agent's answers: Agent answers (every question, its answer
  * and why one was not asked) and a sheet per answer with rows ("Answer 2"), its rows as an
- * Excel table with the answer's charts beside it.
+ * Excel table with the answer's charts beside it. Every row names its stored answer (Source).
  */
 import { readerSentence, stageLabel } from '../../../reports/editorial.js';
 import { isIdentifierKey, unitFromKey } from '../../../reports/charts/index.js';
-import type { ColumnKind } from '../../../reports/excel/index.js';
+import type { ColumnKind, DataColumn } from '../../../reports/excel/index.js';
+import { SOURCE_COLUMN } from '../../../reports/sources.js';
 import { answerColumnsForSheet, answerHeader, isDateColumn, isNumericColumn } from './answers.js';
 import { answerChartId } from './charts.js';
 import type { AgentAnswer } from './model.js';
-import { placeCharts } from './sheet-helpers.js';
+import { placeCharts, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx } from './sheet-helpers.js';
 
 export function writeAnswerSheets(ctx: SheetCtx): void {
@@ -43,6 +44,7 @@ function agentAnswersSheet(ctx: SheetCtx): void {
       { header: 'Rows', key: 'rowCount', kind: 'int', width: 8 },
       { header: 'Skipped because', key: 'skipped', width: 40, wrap: true },
       { header: 'Rows sheet', key: 'sheet', width: 16 },
+      SOURCE,
     ],
     rows: ctx.model.answers.map((a, i) => ({
       ...a,
@@ -51,6 +53,7 @@ function agentAnswersSheet(ctx: SheetCtx): void {
       n: i + 1,
       rowCount: a.rows?.length ?? 0,
       sheet: (a.rows?.length ?? 0) > 0 ? `Answer ${i + 1}` : null,
+      source: sourceCell(a.source),
     })),
   });
 }
@@ -62,11 +65,22 @@ function answerRowsSheet(ctx: SheetCtx, a: AgentAnswer, i: number): void {
   if (rows.length === 0) return;
   const cols = answerColumnsForSheet(a);
   const ws = book.addSheet(`Answer ${i + 1}`);
+  const columns: DataColumn[] = cols.map((c) => ({
+    header: answerHeader(c),
+    key: c,
+    kind: answerKind(a, c),
+  }));
+  // The stored answer every row came from, in a column of its own (named apart from an answer's own "source").
+  const sourceKey = uniqueKey('_source', cols);
+  const sourceHeader = columns.some((c) => c.header.toLowerCase() === SOURCE_COLUMN.toLowerCase())
+    ? `${SOURCE_COLUMN} (Sources sheet)`
+    : SOURCE_COLUMN;
+  const source = sourceCell(a.source);
   const table = book.addDataTable(ws, {
     name: `Answer${i + 1}`,
-    columns: cols.map((c) => ({ header: answerHeader(c), key: c, kind: answerKind(a, c) })),
-    rows: rows.map((r) =>
-      Object.fromEntries(
+    columns: [...columns, { ...SOURCE, key: sourceKey, header: sourceHeader }],
+    rows: rows.map((r) => ({
+      ...Object.fromEntries(
         Object.entries(r).map(([k, v]) => [
           k,
           typeof v === 'string' && /(^|_)stage$/i.test(k)
@@ -76,13 +90,21 @@ function answerRowsSheet(ctx: SheetCtx, a: AgentAnswer, i: number): void {
               : v,
         ]),
       ),
-    ),
+      [sourceKey]: source,
+    })),
   });
   const own = ctx.planned.filter((p) => p.place.kind === 'answer' && p.place.answer === i);
   // The chart the report draws from the rows (when the service sent none) plots the table.
   const fromRows = own.find((p) => p.id === answerChartId(i, 0) && !p.fromService);
-  placeCharts(ctx, ws, own, 1, cols.length + 2, {
+  placeCharts(ctx, ws, own, 1, cols.length + 3, {
     byId: new Map(fromRows ? [[fromRows.id, { table: table.cells }]] : []),
     any: [table.cells],
   });
+}
+
+/** `base`, or `base` with underscores before it, so that it is none of `taken`. */
+function uniqueKey(base: string, taken: readonly string[]): string {
+  let key = base;
+  while (taken.includes(key)) key = `_${key}`;
+  return key;
 }

@@ -12,6 +12,8 @@ import { answerColumnsForPdf, answerTitle } from './answers.js';
 import { stageLabel, yearLabel } from '../../../reports/editorial.js';
 import { countryFigures, yearRows, asOfYear, sectorsByChart } from './figures.js';
 import type { MarketReportModel } from './model.js';
+import { sourceCaption } from '../../../reports/sources.js';
+import { knownIds } from './provenance.js';
 
 /** The subsection of a country section a chart belongs to. */
 export type ChartGroup = 'years' | 'stages' | 'sectors' | 'investors' | 'other';
@@ -25,7 +27,10 @@ export type ChartPlace =
 export interface PlannedChart {
   id: string;
   spec: ChartSpec;
-  /** Where the chart came from, printed as its caption. */
+  /**
+   * Where the chart came from, printed as its caption: the stored answers it was drawn from
+   * ("Source: country_overview (S1)"); in a model without sources, the operation only.
+   */
   source: string;
   place: ChartPlace;
   /** 'half': beside a table or another chart; 'full': the content width. */
@@ -124,6 +129,21 @@ export function chartSizes(n: number, besideTable: boolean): ('half' | 'full')[]
 
 type Draft = Omit<PlannedChart, 'size' | 'layout'>;
 
+/**
+ * A chart's caption: the answers `ids` it was drawn from by operation and id, a service chart
+ * said to be the service's; `fallback` when the model names no source (an older model).
+ */
+function captionOf(
+  model: MarketReportModel,
+  ids: (string | null | undefined)[],
+  fallback: string,
+  byService = false,
+): string {
+  const caption = sourceCaption(model.sources, knownIds(ids));
+  if (!caption) return fallback;
+  return byService ? `${caption}; the service's chart` : caption;
+}
+
 function sized(drafts: Draft[], besideTable: boolean | 'full'): PlannedChart[] {
   const sizes =
     besideTable === 'full' ? drafts.map(() => 'full' as const) : chartSizes(drafts.length, besideTable);
@@ -158,7 +178,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
   if (years.length > 0) {
     out.years = {
       id: countryChartId(i, 'years'),
-      source: 'Report chart from country_overview by_year',
+      source: captionOf(model, [c.source], 'Report chart from country_overview by_year'),
       place: place('years'),
       fromService: false,
       spec: {
@@ -180,7 +200,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
   if (c.stage_mix.length > 0) {
     out.stages = {
       id: countryChartId(i, 'stages'),
-      source: 'Report chart from country_overview stage_mix',
+      source: captionOf(model, [c.source], 'Report chart from country_overview stage_mix'),
       place: place('stages'),
       fromService: false,
       spec: {
@@ -196,7 +216,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
     const byCapital = c.top_sectors.some((s) => typeof s.capital_usd === 'number');
     out.sectors = {
       id: countryChartId(i, 'sectors'),
-      source: 'Report chart from country_overview top_sectors',
+      source: captionOf(model, [c.source], 'Report chart from country_overview top_sectors'),
       place: place('sectors'),
       fromService: false,
       spec: {
@@ -219,7 +239,7 @@ function ownCharts(model: MarketReportModel, i: number): Partial<Record<ChartGro
     const withLead = c.most_active_investors.some((m) => typeof m.lead_deals === 'number');
     out.investors = {
       id: countryChartId(i, 'investors'),
-      source: 'Report chart from country_overview most_active_investors',
+      source: captionOf(model, [c.source], 'Report chart from country_overview most_active_investors'),
       place: place('investors'),
       fromService: false,
       spec: {
@@ -278,7 +298,7 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     const service: Draft[] = c.charts.map((spec, j) => ({
       id: serviceChartId(i, j),
       spec,
-      source: 'Service chart (country_overview)',
+      source: captionOf(model, [c.source], 'Service chart (country_overview)', true),
       place: { kind: 'country', country: i, group: serviceChartGroup(spec) },
       fromService: true,
     }));
@@ -307,7 +327,7 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     const drafts: Draft[] = charts.map((spec, j) => ({
       id: answerChartId(i, j),
       spec,
-      source: 'Service chart (ask)',
+      source: captionOf(model, [a.source], 'Service chart (ask)', true),
       place,
       fromService: true,
     }));
@@ -319,7 +339,7 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
         drafts.push({
           id: answerChartId(i, 0),
           spec,
-          source: 'Report chart from the answer rows',
+          source: captionOf(model, [a.source], 'Report chart from the answer rows'),
           place,
           fromService: false,
         });
@@ -330,12 +350,17 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
     const figs = model.countries.map((c) => countryFigures(model, c));
     const lfy = figs[0]?.lastFullYear ?? ytdMinusOne(model);
     const place: ChartPlace = { kind: 'compare' };
+    const compared = captionOf(
+      model,
+      model.countries.map((c) => c.source),
+      'Report chart from country_overview by_year',
+    );
     out.push(
       ...sized(
         [
           {
             id: COMPARE_CAPITAL,
-            source: 'Report chart from country_overview by_year',
+            source: compared,
             place,
             fromService: false,
             spec: {
@@ -352,7 +377,7 @@ export function planCharts(model: MarketReportModel): PlannedChart[] {
           },
           {
             id: COMPARE_DEALS,
-            source: 'Report chart from country_overview by_year',
+            source: compared,
             place,
             fromService: false,
             spec: {

@@ -1,7 +1,10 @@
 /**
- * One country's sheet of the workbook: on the left (A to G) the title, the interactive view,
+ * One country's sheet of the workbook: on the left (A to H) the title, the interactive view,
  * the key figures and the overview's tables stacked (years, stages, sectors, most active
- * investors); on the right (from I) the country's charts, native charts of those tables.
+ * investors); on the right (from J) the country's charts, native charts of those tables.
+ * Every figure names its source: the key figures in their note, each table row in its Source
+ * column (the country's overview); what the runner computed (shares, averages, a YoY the service
+ * did not give, the leading sector) says so in the note or on the line under its table.
  */
 import type { Worksheet } from 'exceljs';
 import { moneyHeader, moneyUnit, readerSentence, stageLabel, yearLabel } from '../../../reports/editorial.js';
@@ -11,7 +14,8 @@ import { countryChartId } from './charts.js';
 import { sectorsByChart, yearRows } from './figures.js';
 import type { CountryFigures } from './figures.js';
 import type { CountrySection } from './model.js';
-import { moneyColumn, placeCharts } from './sheet-helpers.js';
+import { computedNote, readNote } from './provenance.js';
+import { moneyColumn, placeCharts, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx, SheetTable } from './sheet-helpers.js';
 
 /** Where a country's tables are, for the charts that plot them. */
@@ -29,13 +33,13 @@ export function writeCountrySheet(ctx: SheetCtx, c: CountrySection, i: number): 
   const row = countryHeading(ctx, ws, c, f);
   const tables = countryTables(ctx, ws, c, f, row);
   // One set of widths for the stacked tables and the key figures (whose notes spill right),
-  // at least what their longest values need.
-  [36, 14, 14, 14, 14, 14, 14, 3].forEach((w, k) => {
+  // at least what their longest values need; a narrow gap column before the charts.
+  [36, 14, 14, 14, 14, 14, 14, 10, 3].forEach((w, k) => {
     const col = ws.getColumn(k + 1);
-    col.width = k === 7 ? w : Math.max(col.width ?? 0, w);
+    col.width = k === 8 ? w : Math.max(col.width ?? 0, w);
   });
   const own = ctx.planned.filter((p) => p.place.kind === 'country' && p.place.country === i);
-  placeCharts(ctx, ws, own, 1, 9, {
+  placeCharts(ctx, ws, own, 1, 10, {
     byId: new Map([
       // The image's categories are "2024", "2025 YTD": the table has the year and the period.
       [countryChartId(i, 'years'), { table: tables.years, keys: { period: 'label' } }],
@@ -52,6 +56,11 @@ function countryHeading(ctx: SheetCtx, ws: Worksheet, c: CountrySection, f: Coun
   const { book } = ctx;
   const asOf = ctx.model.period.asOf;
   const tileUnit = moneyUnit([f.lastFull.capital, f.ytd.capital]);
+  // A figure read from the overview names it; one the runner computed says so.
+  const read = readNote(ctx.model, [c.source]);
+  const computed = computedNote([c.source]);
+  const last = yearRows(c, f.ytdYear).find((y) => y.year === f.lastFullYear && !y.partial);
+  const yoy = (isComputed: boolean | undefined) => (isComputed ? computed : read);
   let r = book.addTitle(
     ws,
     c.country,
@@ -67,29 +76,56 @@ function countryHeading(ctx: SheetCtx, ws: Worksheet, c: CountrySection, f: Coun
   return book.addKeyFigures(
     ws,
     [
-      { label: `Deals ${yearLabel(f.ytdYear, asOf)}`, value: f.ytd.deals, kind: 'int' },
-      { label: `Deals ${yearLabel(f.ytdYear, asOf)} vs same period`, value: f.ytd.dealsYoy, kind: 'pct' },
+      { label: `Deals ${yearLabel(f.ytdYear, asOf)}`, value: f.ytd.deals, kind: 'int', note: read },
+      {
+        label: `Deals ${yearLabel(f.ytdYear, asOf)} vs same period`,
+        value: f.ytd.dealsYoy,
+        kind: 'pct',
+        note: read,
+      },
       {
         label: moneyHeader(`Capital ${yearLabel(f.ytdYear, asOf)}`, tileUnit),
         value: f.ytd.capital,
         kind: 'number',
+        note: read,
       },
       {
         label: `Capital ${yearLabel(f.ytdYear, asOf)} vs same period`,
         value: f.ytd.capitalYoy,
         kind: 'pct',
+        note: read,
       },
-      { label: `Deals ${f.lastFullYear}`, value: f.lastFull.deals, kind: 'int' },
-      { label: `Deals ${f.lastFullYear} YoY`, value: f.lastFull.dealsYoy, kind: 'pct' },
+      { label: `Deals ${f.lastFullYear}`, value: f.lastFull.deals, kind: 'int', note: read },
+      {
+        label: `Deals ${f.lastFullYear} YoY`,
+        value: f.lastFull.dealsYoy,
+        kind: 'pct',
+        note: yoy(last?.deals_yoy_computed),
+      },
       {
         label: moneyHeader(`Capital ${f.lastFullYear}`, tileUnit),
         value: f.lastFull.capital,
         kind: 'number',
+        note: read,
       },
-      { label: `Capital ${f.lastFullYear} YoY`, value: f.lastFull.capitalYoy, kind: 'pct' },
-      { label: 'Seed and earlier, share of deals', value: f.earlyShare, kind: 'pct' },
-      { label: 'Leading sector', value: f.topSector },
-      { label: 'Most active investor', value: f.topInvestor },
+      {
+        label: `Capital ${f.lastFullYear} YoY`,
+        value: f.lastFull.capitalYoy,
+        kind: 'pct',
+        note: yoy(last?.capital_yoy_computed),
+      },
+      {
+        label: 'Seed and earlier, share of deals',
+        value: f.earlyShare,
+        kind: 'pct',
+        note: `${computed}: the stage mix's pre-seed, seed and angel deals over all its deals`,
+      },
+      {
+        label: 'Leading sector',
+        value: f.topSector,
+        note: `${computed}: the top sector by capital (by deals without capital)`,
+      },
+      { label: 'Most active investor', value: f.topInvestor, note: read },
     ],
     r,
   );
@@ -104,8 +140,19 @@ function countryTables(
   row: number,
 ): CountryTables {
   const years = yearsTable(ctx, ws, c, f, row);
-  const stages = stagesTable(ctx, ws, c, years.lastRow + 2);
-  const sectors = sectorsTable(ctx, ws, c, stages.lastRow + 2);
+  // What the runner computed in a table is said on the line under it.
+  const yearsNote = computedLine(ws, years.lastRow + 1, c.by_year.length > 0, c, [
+    'Avg. deal (capital over deals)',
+    ...yearRows(c, f.ytdYear).flatMap((y) => [
+      ...(y.deals_yoy_computed ? [`Deals YoY of ${y.year}`] : []),
+      ...(y.capital_yoy_computed ? [`Capital YoY of ${y.year}`] : []),
+    ]),
+  ]);
+  const stages = stagesTable(ctx, ws, c, yearsNote + 2);
+  const stagesNote = computedLine(ws, stages.lastRow + 1, c.stage_mix.length > 0, c, [
+    "Share of deals (each stage's deals over all stages')",
+  ]);
+  const sectors = sectorsTable(ctx, ws, c, stagesNote + 2);
   const investors = ctx.book.addDataTable(ws, {
     name: `${c.country}_ActiveInvestors`,
     origin: { row: sectors.lastRow + 2, col: 1 },
@@ -113,8 +160,9 @@ function countryTables(
       { header: 'Most active investor', key: 'name', linkKey: 'url' },
       { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
       { header: 'As lead, last 3 years', key: 'lead_deals', kind: 'int' },
+      SOURCE,
     ],
-    rows: c.most_active_investors.map((m) => ({ ...m, url: ctx.url(m.url) })),
+    rows: c.most_active_investors.map((m) => ({ ...m, url: ctx.url(m.url), source: sourceCell(c.source) })),
   });
   return { years: years.cells, stages: stages.cells, sectors: sectors.cells, investors: investors.cells };
 }
@@ -142,12 +190,14 @@ function yearsTable(
       moneyColumn('Capital', 'capital_usd', yearUnit),
       { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
       moneyColumn('Avg. deal', 'avg', avgUnit),
+      SOURCE,
     ],
     rows: yrs.map((y) => ({
       ...y,
       label: y.partial ? `${y.year} YTD` : yearLabel(y.year, asOf),
       period: y.partial ? `Year to date, to ${formatDate(asOf)}` : 'Full year',
       avg: y.deals > 0 ? y.capital_usd / y.deals : null,
+      source: sourceCell(c.source),
     })),
   });
 }
@@ -164,11 +214,13 @@ function stagesTable(ctx: SheetCtx, ws: Worksheet, c: CountrySection, row: numbe
       { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
       { header: 'Share of deals', key: 'share', kind: 'pct' },
       moneyColumn('Capital, last 3 years', 'capital_usd', stageUnit),
+      SOURCE,
     ],
     rows: c.stage_mix.map((s) => ({
       ...s,
       stage: stageLabel(s.stage),
       share: stageTotal > 0 ? (s.deals / stageTotal) * 100 : null,
+      source: sourceCell(c.source),
     })),
   });
 }
@@ -183,7 +235,21 @@ function sectorsTable(ctx: SheetCtx, ws: Worksheet, c: CountrySection, row: numb
       { header: 'Sector', key: 'sector' },
       { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
       moneyColumn('Capital, last 3 years', 'capital_usd', sectorUnit),
+      SOURCE,
     ],
-    rows: sectorsByChart(c.top_sectors).map((s) => ({ ...s })),
+    rows: sectorsByChart(c.top_sectors).map((s) => ({ ...s, source: sourceCell(c.source) })),
   });
+}
+
+/**
+ * The line under a table naming the columns the runner computed from the country's overview
+ * ("Computed by the runner from S1: Avg. deal (capital over deals)"), when the table has rows
+ * (`shown`). Returns the table's last row: its row, or the one above when none was written.
+ */
+function computedLine(ws: Worksheet, row: number, shown: boolean, c: CountrySection, what: string[]): number {
+  if (!shown) return row - 1;
+  const cell = ws.getCell(row, 1);
+  cell.value = `${computedNote([c.source])}: ${what.join('; ')}.`;
+  cell.font = { italic: true, size: 9, color: { argb: 'FF5B6470' } };
+  return row;
 }

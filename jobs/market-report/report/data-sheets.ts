@@ -1,14 +1,17 @@
 /**
  * The workbook's data sheets, one Excel table each, in order: Investors (both top lists), New
  * since last run (when there is anything new), Active investors, Startups, Rounds by year and
- * Investor profiles (when the run enriched any).
+ * Investor profiles (when the run enriched any). Each row's Source names the stored answer it
+ * was read from (the Sources sheet's id); a Basis column says which figures the runner computed.
  */
 import { moneyUnit, stageLabel, yearLabel } from '../../../reports/editorial.js';
 import type { DataColumn } from '../../../reports/excel/index.js';
 import { formatDate } from '../../../reports/format.js';
 import { readerUrl } from '../../../reports/links.js';
+import { COMPUTED_BY_RUNNER } from '../../../reports/sources.js';
 import { yearRows } from './figures.js';
-import { moneyColumn } from './sheet-helpers.js';
+import { basisText, PREVIOUS_RUN } from './provenance.js';
+import { moneyColumn, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx } from './sheet-helpers.js';
 
 export function writeDataSheets(ctx: SheetCtx): void {
@@ -30,6 +33,7 @@ function investorsSheet(ctx: SheetCtx): void {
       country: c.country,
       list: 'By score',
       rank: k + 1,
+      source: sourceCell(r.source),
     })),
     ...c.top_investors_by_investments.map((r, k) => ({
       ...r,
@@ -37,6 +41,7 @@ function investorsSheet(ctx: SheetCtx): void {
       country: c.country,
       list: 'By investments, all time',
       rank: k + 1,
+      source: sourceCell(r.source),
     })),
   ]);
   const investorColumns: DataColumn[] = [
@@ -51,6 +56,7 @@ function investorsSheet(ctx: SheetCtx): void {
     { header: 'Investments, all time', key: 'investments', kind: 'int' },
     { header: 'Key', key: 'key' },
     { header: 'URL', key: 'url', kind: 'url' },
+    SOURCE,
   ];
   book.addDataTable(book.addSheet('Investors'), {
     name: 'Investors',
@@ -71,11 +77,18 @@ function newSinceLastRunSheet(ctx: SheetCtx): void {
         { header: 'Name', key: 'name', linkKey: 'url' },
         { header: 'Country', key: 'country' },
         { header: 'URL', key: 'url', kind: 'url' },
+        SOURCE,
+        { header: 'Basis', key: 'basis', width: 44, wrap: true },
       ],
       rows: [
         ...cmpNew.newStartups.map((s) => ({ ...s, url: url(s.url), kind: 'Startup' })),
         ...cmpNew.newTopInvestors.map((s) => ({ ...s, url: url(s.url), kind: 'Top investor' })),
-      ],
+      ].map((r) => ({
+        ...r,
+        source: sourceCell(r.source),
+        // Which names are new is the runner's finding: this run's list against the previous run's.
+        basis: `${COMPUTED_BY_RUNNER}: not on the list of ${PREVIOUS_RUN}`,
+      })),
     });
   }
 }
@@ -84,7 +97,13 @@ function newSinceLastRunSheet(ctx: SheetCtx): void {
 function activeInvestorsSheet(ctx: SheetCtx): void {
   const { book, url } = ctx;
   const active = ctx.model.countries.flatMap((c) =>
-    c.most_active_investors.map((m, k) => ({ ...m, url: url(m.url), country: c.country, rank: k + 1 })),
+    c.most_active_investors.map((m, k) => ({
+      ...m,
+      url: url(m.url),
+      country: c.country,
+      rank: k + 1,
+      source: sourceCell(c.source),
+    })),
   );
   book.addDataTable(book.addSheet('Active investors'), {
     name: 'ActiveInvestors',
@@ -94,6 +113,7 @@ function activeInvestorsSheet(ctx: SheetCtx): void {
       { header: 'Investor', key: 'name', linkKey: 'url' },
       { header: 'Deals, last 3 years', key: 'deals', kind: 'int' },
       { header: 'As lead, last 3 years', key: 'lead_deals', kind: 'int' },
+      SOURCE,
     ],
     rows: active,
   });
@@ -109,6 +129,7 @@ function startupsSheet(ctx: SheetCtx): void {
       website: readerUrl(s.website),
       url: url(s.url),
       country: c.country,
+      source: sourceCell(s.source),
     })),
   );
   book.addDataTable(book.addSheet('Startups'), {
@@ -125,6 +146,7 @@ function startupsSheet(ctx: SheetCtx): void {
       { header: 'Website', key: 'website', kind: 'url' },
       { header: 'Key', key: 'key' },
       { header: 'Service profile', key: 'url', kind: 'url' },
+      SOURCE,
     ],
     rows: startupRows,
   });
@@ -140,6 +162,11 @@ function roundsByYearSheet(ctx: SheetCtx): void {
       country: c.country,
       label: y.partial ? `${y.year} YTD` : yearLabel(y.year, asOf),
       period: y.partial ? `Year to date, to ${formatDate(asOf)}` : 'Full year',
+      source: sourceCell(c.source),
+      basis: basisText([
+        ...(y.deals_yoy_computed ? ['Deals YoY'] : []),
+        ...(y.capital_yoy_computed ? ['Capital YoY'] : []),
+      ]),
     })),
   );
   const allYearsUnit = moneyUnit(yearData.map((y) => y.capital_usd));
@@ -153,6 +180,8 @@ function roundsByYearSheet(ctx: SheetCtx): void {
       { header: 'Deals YoY', key: 'deals_yoy_pct', kind: 'pct' },
       moneyColumn('Capital', 'capital_usd', allYearsUnit),
       { header: 'Capital YoY', key: 'capital_yoy_pct', kind: 'pct' },
+      SOURCE,
+      { header: 'Basis', key: 'basis' },
     ],
     rows: yearData,
   });
@@ -167,6 +196,7 @@ function investorProfilesSheet(ctx: SheetCtx): void {
       url: url(p.url),
       country: c.country,
       portfolio: (p.recent_portfolio ?? []).map((r) => r.name).join(', '),
+      source: sourceCell(p.source),
     })),
   );
   if (profiles.length > 0) {
@@ -179,6 +209,7 @@ function investorProfilesSheet(ctx: SheetCtx): void {
         { header: 'HQ', key: 'hq' },
         { header: 'Thesis', key: 'thesis', width: 60 },
         { header: 'Recent portfolio', key: 'portfolio', width: 60 },
+        SOURCE,
       ],
       rows: profiles,
     });

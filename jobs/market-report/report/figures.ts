@@ -21,6 +21,9 @@ export interface YearRow extends YearFigures {
   deals_yoy_pct: number | null;
   capital_yoy_pct: number | null;
   partial: boolean;
+  /** True when the runner computed the change from the rows (the service gave none). */
+  deals_yoy_computed: boolean;
+  capital_yoy_computed: boolean;
 }
 
 export interface CountryFigures {
@@ -32,6 +35,8 @@ export interface CountryFigures {
     capital: number | null;
     dealsYoy: number | null;
     capitalYoy: number | null;
+    /** True when the runner computed a YoY of the year (the service gave none). */
+    yoyComputed: boolean;
   };
   /** Year to date, and its change vs the same period of the previous year in percent. */
   ytd: { deals: number | null; capital: number | null; dealsYoy: number | null; capitalYoy: number | null };
@@ -54,12 +59,16 @@ export function yearRows(section: CountrySection, ytdYear: number): YearRow[] {
   return sorted.map((y, i) => {
     const prev = i > 0 ? sorted[i - 1] : undefined;
     const partial = y.partial ?? y.year >= ytdYear;
+    const deals = y.deals_yoy_pct ?? (prev && !partial ? pctChange(y.deals, prev.deals) : null);
+    const capital =
+      y.capital_yoy_pct ?? (prev && !partial ? pctChange(y.capital_usd, prev.capital_usd) : null);
     return {
       ...y,
       partial,
-      deals_yoy_pct: y.deals_yoy_pct ?? (prev && !partial ? pctChange(y.deals, prev.deals) : null),
-      capital_yoy_pct:
-        y.capital_yoy_pct ?? (prev && !partial ? pctChange(y.capital_usd, prev.capital_usd) : null),
+      deals_yoy_pct: deals,
+      capital_yoy_pct: capital,
+      deals_yoy_computed: (y.deals_yoy_pct ?? null) === null && deals !== null,
+      capital_yoy_computed: (y.capital_yoy_pct ?? null) === null && capital !== null,
     };
   });
 }
@@ -88,6 +97,7 @@ export function countryFigures(model: MarketReportModel, section: CountrySection
       capital: last?.capital_usd ?? null,
       dealsYoy: last?.deals_yoy_pct ?? null,
       capitalYoy: last?.capital_yoy_pct ?? null,
+      yoyComputed: !!last && (last.deals_yoy_computed || last.capital_yoy_computed),
     },
     ytd: {
       deals: ytd?.deals ?? null,

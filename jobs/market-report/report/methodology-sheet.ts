@@ -1,5 +1,7 @@
 /** The workbook's Methodology sheet: the definitions, the sources, and what is partial and why. */
 import { formatDate } from '../../../reports/format.js';
+import { noSourcesNote } from '../../../reports/sources.js';
+import { COMPUTED_FIGURES, sourcesSentence } from './provenance.js';
 import type { SheetCtx } from './sheet-helpers.js';
 
 export function writeMethodologySheet(ctx: SheetCtx): void {
@@ -21,7 +23,11 @@ export function writeMethodologySheet(ctx: SheetCtx): void {
   );
   mr = book.addParagraphs(
     m,
-    model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service'],
+    [
+      ...(model.stats.sources.length > 0 ? model.stats.sources : ['Venture Intelligence Service']),
+      model.sources ? sourcesSentence(model.sources.length) : noSourcesNote(ctx.runKey),
+      COMPUTED_FIGURES,
+    ],
     mr,
     { heading: 'Sources', span: 3, charsPerLine: 90 },
   );

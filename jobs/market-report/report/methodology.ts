@@ -2,6 +2,7 @@
 import { yearLabel } from '../../../reports/editorial.js';
 import { formatDate } from '../../../reports/format.js';
 import { totals } from './figures.js';
+import { COMPUTED_FIGURES, sourcesSentence } from './provenance.js';
 import type { Ctx } from './pdf-layout.js';
 
 export function methodology(ctx: Ctx): void {
@@ -9,7 +10,13 @@ export function methodology(ctx: Ctx): void {
   const s = model.stats;
   pdf.heading('Methodology', 1);
   pdf.heading('Sources', 3, { keepWith: 40 });
-  pdf.bullets(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']);
+  pdf.bullets([
+    ...(s.sources.length > 0 ? s.sources : ['Venture Intelligence Service']),
+    // The answers themselves are listed in the workbook and counted in the appendix.
+    ...(model.sources
+      ? [`${sourcesSentence(model.sources.length)} The appendix counts them by operation.`]
+      : []),
+  ]);
   pdf.heading(s.partial ? 'What is partial and why' : 'Completeness', 3, { keepWith: 40 });
   if (s.partial) pdf.bullets(s.partialReasons.length > 0 ? s.partialReasons : ['The run stopped early.']);
   else
@@ -26,5 +33,6 @@ export function methodology(ctx: Ctx): void {
     'Stage mix, top sectors and most active investors (deals, and deals as lead) cover the last three years, as returned by country_overview.',
     'Top investors come from search_investors (sorted by the service’s investor score, and by investments, all time); notable startups from search_startups. Startup names link to the company’s website where the service gives one.',
     'Changes since the previous run compare this run’s figures and lists with the last completed run of the same job.',
+    COMPUTED_FIGURES,
   ]);
 }

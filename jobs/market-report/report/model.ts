@@ -9,6 +9,7 @@
  */
 import type { ChartSpec } from '../../../api/envelope.js';
 import type { ServiceLinks } from '../../../reports/links.js';
+import type { SourceRow } from '../../../shared/types.js';
 
 /** One year of a country's market (country_overview by_year). */
 export interface YearFigures {
@@ -52,6 +53,8 @@ export interface InvestorRow {
   score?: number | null;
   investments?: number | null;
   url?: string | null;
+  /** The id of the stored search page it was read from (the Sources sheet's); absent in older models. */
+  source?: string | null;
 }
 
 /** A notable startup (search_startups). */
@@ -67,6 +70,8 @@ export interface StartupRow {
   /** The company's own website, as the service gives it (a domain or a URL). */
   website?: string | null;
   url?: string | null;
+  /** The id of the stored search page it was read from; absent in older models. */
+  source?: string | null;
 }
 
 /** An investor profile read with get_investor, when the job asked for enrichment. */
@@ -83,6 +88,8 @@ export interface InvestorProfile {
     stage?: string | null;
     amount_usd?: number | null;
   }[];
+  /** The id of the stored get_investor answer; absent in older models. */
+  source?: string | null;
 }
 
 /** One country's section (country_overview plus searches). */
@@ -107,6 +114,11 @@ export interface CountrySection {
   profiles?: InvestorProfile[];
   /** What the service did not provide for this country ("stage mix"), named in the section. */
   not_provided?: string[];
+  /**
+   * The id of the stored country_overview answer the section's figures, tables and service
+   * charts were read from (null: none was stored); absent in older models.
+   */
+  source?: string | null;
 }
 
 /** A question put to the data agent (ask) and what it answered, or why it was skipped. */
@@ -120,6 +132,8 @@ export interface AgentAnswer {
   url?: string | null;
   /** Why the question was not asked (budget, plan, error). */
   skipped?: string | null;
+  /** The id of the stored ask answer (null: not asked); absent in older models. */
+  source?: string | null;
 }
 
 /** A country's change since the previous run and year on year. */
@@ -133,13 +147,25 @@ export interface CountryChange {
   capital_yoy_pct?: number | null;
 }
 
+/** A name new to a list since the previous run. */
+export interface NewName {
+  name: string;
+  country?: string | null;
+  url?: string | null;
+  /** The id of the stored search page this run read it from; absent in older models. */
+  source?: string | null;
+}
+
 export interface RunComparison {
   /** When the previous run finished; null on a first run. */
   previousRunAt: string | null;
-  /** Investors in this run's top lists that were not in the previous run's. */
-  newTopInvestors: { name: string; country?: string | null; url?: string | null }[];
+  /**
+   * Investors in this run's top lists that were not in the previous run's (computed by the
+   * runner); `source`: the search page this run read the investor from.
+   */
+  newTopInvestors: NewName[];
   /** Startups in this run's notable list that were not in the previous run's. */
-  newStartups: { name: string; country?: string | null; url?: string | null }[];
+  newStartups: NewName[];
   changes: CountryChange[];
 }
 
@@ -185,6 +211,8 @@ export interface WeekRound {
   amount_usd: number | null;
   date: string;
   lead_investor: string | null;
+  /** The id of the stored ask answer that listed it; absent in older models. */
+  source?: string | null;
 }
 
 /**
@@ -221,6 +249,11 @@ export interface MarketReportModel {
   answers: AgentAnswer[];
   comparison: RunComparison;
   stats: RunStats;
+  /**
+   * The stored answers the model was read from, in the order read (S1, S2, …): the workbook's
+   * Sources sheet. Absent in models stored before sources were kept.
+   */
+  sources?: SourceRow[];
 }
 
 /** Options of `renderMarketReport`. */
@@ -236,6 +269,8 @@ export interface RenderMarketReportOptions {
    * `readerUrl` with it. Null or absent: links at loopback or private addresses are left out.
    */
   links?: ServiceLinks | null;
+  /** The run's key (its workflow id): where its stored answers are, said when the model lists none. */
+  runKey?: string;
 }
 
 export interface RenderMarketReportResult {

@@ -17,6 +17,8 @@ export interface Ctx {
   planned: PlannedChart[];
   drawn: Set<string>;
   links: ServiceLinks | null;
+  /** The run's key, said in the sources' appendix of a model that lists none. */
+  runKey?: string;
 }
 
 /** A percentage as every table prints it: one decimal, signed for changes. */

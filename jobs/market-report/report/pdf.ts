@@ -31,6 +31,7 @@ function layout(
   creationDate: Date,
   contentsPages: number,
   links: ServiceLinks | null,
+  runKey?: string,
 ): Ctx {
   const title = reportTitle(model);
   const pdf = new ReportPdf({
@@ -40,7 +41,7 @@ function layout(
     creationDate,
     footerText: `${title} · data as of ${formatDate(model.period.asOf)}`,
   });
-  const ctx: Ctx = { pdf, model, charts, planned, drawn: new Set(), links };
+  const ctx: Ctx = { pdf, model, charts, planned, drawn: new Set(), links, ...(runKey ? { runKey } : {}) };
   cover(ctx);
   pdf.reserveContentsPages(contentsPages);
   executiveSummary(ctx);
@@ -61,12 +62,13 @@ export function buildMarketPdf(
   model: MarketReportModel,
   charts: RenderedCharts,
   planned: PlannedChart[],
-  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
+  options: { creationDate?: Date; links?: ServiceLinks | null; runKey?: string } = {},
 ): { pdf: ReportPdf; drawn: Set<string> } {
   const creationDate = options.creationDate ?? new Date(model.generatedAt);
   const links = options.links ?? null;
-  let ctx = layout(model, charts, planned, creationDate, 1, links);
+  let ctx = layout(model, charts, planned, creationDate, 1, links, options.runKey);
   const needed = ctx.pdf.contentsPagesNeeded();
-  if (needed !== ctx.pdf.contentsPageCount) ctx = layout(model, charts, planned, creationDate, needed, links);
+  if (needed !== ctx.pdf.contentsPageCount)
+    ctx = layout(model, charts, planned, creationDate, needed, links, options.runKey);
   return { pdf: ctx.pdf, drawn: ctx.drawn };
 }

@@ -31,6 +31,7 @@ export async function renderMarketReport(
     const { pdf } = buildMarketPdf(model, charts, planned, {
       creationDate: Number.isNaN(created.getTime()) ? new Date() : created,
       links: options.links ?? null,
+      ...(options.runKey ? { runKey: options.runKey } : {}),
     });
     const path = join(options.outDir, `${base}.pdf`);
     result.pages = await pdf.writeTo(path);
@@ -41,6 +42,7 @@ export async function renderMarketReport(
       created: Number.isNaN(created.getTime()) ? new Date() : created,
       links: options.links ?? null,
       chartImages: model.job.chartImages ?? false,
+      ...(options.runKey ? { runKey: options.runKey } : {}),
     });
     const path = join(options.outDir, `${base}.xlsx`);
     await book.writeTo(path);

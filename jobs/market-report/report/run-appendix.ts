@@ -1,9 +1,11 @@
 /**
  * The PDF's last appendix, for the operator: the run's own figures (calls, credits, run time,
- * status), the operations it called, its retries and waits, and the credits left.
+ * status), the operations it called, its retries and waits, the credits left, and the stored
+ * answers the report was made from, by operation (the workbook's Sources sheet lists each).
  */
 import { plural } from '../../../reports/editorial.js';
 import { formatDuration, formatInt } from '../../../reports/format.js';
+import { drawSourcesSection } from '../../../reports/sources.js';
 import { headedTable, MUTED } from './pdf-layout.js';
 import type { Ctx } from './pdf-layout.js';
 
@@ -60,4 +62,9 @@ export function runAppendix(ctx: Ctx): void {
   if (typeof s.creditsRemaining === 'number')
     sentences.push(`The account had ${formatInt(s.creditsRemaining)} credits left after the run.`);
   if (sentences.length > 0) pdf.paragraph(sentences.join(' '));
+  drawSourcesSection(pdf, model.sources, {
+    heading: 'Sources: the stored answers',
+    level: 3,
+    ...(ctx.runKey ? { runKey: ctx.runKey } : {}),
+  });
 }

@@ -9,6 +9,7 @@ import type { RenderedChart } from '../../../reports/charts/index.js';
 import { moneyHeader, type MoneyUnit } from '../../../reports/editorial.js';
 import { tableChartOf } from '../../../reports/excel/index.js';
 import type { DataColumn, ReportWorkbook, TableCells } from '../../../reports/excel/index.js';
+import { SOURCE_COLUMN, sourceSpan } from '../../../reports/sources.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
 import type { CountryFigures, Totals } from './figures.js';
 import type { MarketReportModel } from './model.js';
@@ -28,6 +29,16 @@ export interface SheetCtx {
   figs: CountryFigures[];
   /** Images and native charts placed so far. */
   placed: { images: number; nativeCharts: number };
+  /** The run's key, said on the Sources sheet of a model that lists no source. */
+  runKey?: string;
+}
+
+/** The Source column: the id of the stored answer a row was read from (empty when unknown). */
+export const SOURCE: DataColumn = { header: SOURCE_COLUMN, key: 'source', width: 10 };
+
+/** A row's Source cell from one id or several (`S1–S3`); null when none is known. */
+export function sourceCell(...ids: (string | null | undefined)[]): string | null {
+  return sourceSpan(ids) || null;
 }
 
 /** A table written by `addDataTable`: its last row and where its cells are. */

@@ -1,7 +1,9 @@
 /**
  * The workbook's Summary sheet: the title line, the highlights in sentences, the key figures
  * (the week, the year to date, the last full year, what is new, the status), the table
- * comparing the countries and, under it, the comparison charts.
+ * comparing the countries and, under it, the comparison charts. Each key figure's note names
+ * its source or says the runner computed it (a sum over the countries, a change, the week);
+ * each country's row names its overview (Source) and the figures the runner computed (Basis).
  */
 import {
   formatDateRange,
@@ -14,9 +16,19 @@ import type { DataColumn, KeyFigureCell } from '../../../reports/excel/index.js'
 import { formatDate, formatDateTime } from '../../../reports/format.js';
 import { COMPARE_CAPITAL, COMPARE_DEALS } from './charts.js';
 import { summaryParts, weekSentences, weekTotals } from './figures.js';
-import { moneyColumn, placeCharts } from './sheet-helpers.js';
+import {
+  basisText,
+  computedNote,
+  knownIds,
+  overviewIds,
+  PREVIOUS_RUN,
+  readNote,
+  withNote,
+} from './provenance.js';
+import { moneyColumn, placeCharts, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx } from './sheet-helpers.js';
 import { reportTitle } from './title.js';
+import type { MarketReportModel } from './model.js';
 
 export function writeSummarySheet(ctx: SheetCtx): void {
   const { book, model, totals: t, figs } = ctx;
@@ -48,7 +60,12 @@ export function writeSummarySheet(ctx: SheetCtx): void {
     name: 'CountryComparison',
     origin: { row, col: 1 },
     columns: comparisonColumns(ctx, ytdLabel, sumUnit),
-    rows: figs.map((f) => ({
+    rows: figs.map((f, i) => ({
+      source: sourceCell(model.countries[i]?.source),
+      basis: basisText([
+        ...(f.lastFull.yoyComputed ? [`${t.lastFullYear} YoY`] : []),
+        ...(model.comparison.previousRunAt ? ['changes vs last run'] : []),
+      ]),
       country: f.country,
       deals: f.lastFull.deals,
       dealsYoy: f.lastFull.dealsYoy,
@@ -81,6 +98,7 @@ export function writeSummarySheet(ctx: SheetCtx): void {
 /** The Summary's key figures: the week, the year to date, the last full year, what is new, the status. */
 function keyFigures(ctx: SheetCtx, ytdLabel: string, sumUnit: MoneyUnit): KeyFigureCell[] {
   const { model, totals: t } = ctx;
+  const n = sourceNotes(ctx);
   const firstRun = !model.comparison.previousRunAt;
   const runNote = firstRun
     ? 'first run: no previous run to compare'
@@ -89,33 +107,45 @@ function keyFigures(ctx: SheetCtx, ytdLabel: string, sumUnit: MoneyUnit): KeyFig
   const weekNote = model.week?.since
     ? `added since ${formatDate(model.week.since)}`
     : 'first run: counted from the next run';
+  const thisWeek = wt.week ? withNote(weekNote, n.week) : weekNote;
   return [
-    { label: 'Deals this week', value: wt.week?.deals ?? null, kind: 'int', note: weekNote },
-    { label: 'Deals, previous week', value: wt.previous?.deals ?? null, kind: 'int' },
+    { label: 'Deals this week', value: wt.week?.deals ?? null, kind: 'int', note: thisWeek },
+    {
+      label: 'Deals, previous week',
+      value: wt.previous?.deals ?? null,
+      kind: 'int',
+      ...(wt.previous ? { note: n.previousWeek } : {}),
+    },
     {
       label: moneyHeader('Capital this week', sumUnit),
       value: wt.week?.capital_usd ?? null,
       kind: 'number',
-      note: weekNote,
+      note: thisWeek,
     },
     {
       label: moneyHeader('Capital, previous week', sumUnit),
       value: wt.previous?.capital_usd ?? null,
       kind: 'number',
+      ...(wt.previous ? { note: n.previousWeek } : {}),
     },
-    { label: `Deals ${ytdLabel}`, value: t.ytdDeals, kind: 'int' },
-    { label: moneyHeader(`Capital ${ytdLabel}`, sumUnit), value: t.ytdCapital, kind: 'number' },
-    { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int' },
-    { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct' },
-    { label: moneyHeader(`Capital ${t.lastFullYear}`, sumUnit), value: t.capital, kind: 'number' },
-    { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct' },
+    { label: `Deals ${ytdLabel}`, value: t.ytdDeals, kind: 'int', note: n.sum },
+    { label: moneyHeader(`Capital ${ytdLabel}`, sumUnit), value: t.ytdCapital, kind: 'number', note: n.sum },
+    { label: `Deals ${t.lastFullYear}`, value: t.deals, kind: 'int', note: n.sum },
+    { label: `Deals ${t.lastFullYear} YoY`, value: t.dealsYoy, kind: 'pct', note: n.change },
+    {
+      label: moneyHeader(`Capital ${t.lastFullYear}`, sumUnit),
+      value: t.capital,
+      kind: 'number',
+      note: n.sum,
+    },
+    { label: `Capital ${t.lastFullYear} YoY`, value: t.capitalYoy, kind: 'pct', note: n.change },
     firstRun
       ? { label: 'New startups since the previous run', value: 'First run', note: runNote }
       : {
           label: 'New startups since the previous run',
           value: model.comparison.newStartups.length,
           kind: 'int',
-          note: runNote,
+          note: withNote(runNote, n.newStartups),
         },
     firstRun
       ? { label: 'New top investors since the previous run', value: 'First run', note: runNote }
@@ -123,7 +153,7 @@ function keyFigures(ctx: SheetCtx, ytdLabel: string, sumUnit: MoneyUnit): KeyFig
           label: 'New top investors since the previous run',
           value: model.comparison.newTopInvestors.length,
           kind: 'int',
-          note: runNote,
+          note: withNote(runNote, n.newInvestors),
         },
     {
       label: 'Status',
@@ -131,6 +161,35 @@ function keyFigures(ctx: SheetCtx, ytdLabel: string, sumUnit: MoneyUnit): KeyFig
       note: model.stats.partialReasons.join('; '),
     },
   ];
+}
+
+/**
+ * Where the Summary's key figures come from: the week and the changes by the runner, against
+ * the previous run's snapshot; the totals summed by the runner over the countries' overviews
+ * (one country: read from its overview); what is new, from the lists this run read.
+ */
+function sourceNotes(ctx: SheetCtx) {
+  const { model } = ctx;
+  const overviews = overviewIds(model);
+  const lists = (pick: (c: MarketReportModel['countries'][number]) => { source?: string | null }[]) =>
+    knownIds(model.countries.flatMap((c) => pick(c).map((r) => r.source)));
+  return {
+    week: `${computedNote(overviews, PREVIOUS_RUN)}: deals and capital by year now, minus at that run`,
+    previousWeek: `${computedNote([], PREVIOUS_RUN)}: that run's week`,
+    sum:
+      model.countries.length > 1
+        ? `${computedNote(overviews)}: the sum over the countries`
+        : readNote(model, overviews),
+    change: `${computedNote(overviews)}: the change on the year before`,
+    newStartups: computedNote(
+      lists((c) => c.notable_startups),
+      PREVIOUS_RUN,
+    ),
+    newInvestors: computedNote(
+      lists((c) => c.top_investors_by_score),
+      PREVIOUS_RUN,
+    ),
+  };
 }
 
 /** The country comparison's columns; the changes since the last run only when there was one. */
@@ -154,5 +213,7 @@ function comparisonColumns(ctx: SheetCtx, ytdLabel: string, sumUnit: MoneyUnit):
           { header: 'Deals vs last run', key: 'dealsRun', kind: 'pct', width: 16 },
           { header: 'Capital vs last run', key: 'capitalRun', kind: 'pct', width: 16 },
         ] satisfies DataColumn[])),
+    SOURCE,
+    { header: 'Basis', key: 'basis', width: 30, wrap: true },
   ];
 }

@@ -1,12 +1,14 @@
 /**
  * The weekly market report as a workbook: Summary (key figures, comparison, charts), one sheet
  * per country (figures and charts), data sheets as Excel tables (Investors, Startups, Rounds by
- * year, Agent answers, one sheet per answer's rows) and Methodology. Every text cell from the
+ * year, Agent answers, one sheet per answer's rows), Methodology, Run statistics and, last,
+ * Sources (every stored answer the report was made from, which each row's Source names). Every text cell from the
  * service is formula-safe; numbers stay numbers; links go to the service's http(s) urls only.
  * Each sheet is written by its own module; this one writes them in order.
  */
 import { ReportWorkbook } from '../../../reports/excel/index.js';
 import { readerUrl, type ServiceLinks } from '../../../reports/links.js';
+import { addSourcesSheet } from '../../../reports/sources.js';
 import { writeAnswerSheets } from './answer-sheets.js';
 import type { PlannedChart, RenderedCharts } from './charts.js';
 import { writeCountrySheet } from './country-sheet.js';
@@ -27,7 +29,7 @@ export function buildMarketWorkbook(
   model: MarketReportModel,
   charts: RenderedCharts,
   planned: PlannedChart[],
-  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean } = {},
+  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean; runKey?: string } = {},
 ): { book: ReportWorkbook; images: number; nativeCharts: number } {
   const links = options.links ?? null;
   const book = new ReportWorkbook({
@@ -44,6 +46,7 @@ export function buildMarketWorkbook(
     totals: totals(model),
     figs: model.countries.map((c) => countryFigures(model, c)),
     placed: { images: 0, nativeCharts: 0 },
+    ...(options.runKey ? { runKey: options.runKey } : {}),
   };
   writeSummarySheet(ctx);
   // One sheet per country: figures and tables on the left (A to G), charts on the right (from I).
@@ -52,5 +55,6 @@ export function buildMarketWorkbook(
   writeAnswerSheets(ctx);
   writeMethodologySheet(ctx);
   writeRunStatisticsSheet(ctx);
+  addSourcesSheet(book, model.sources, options.runKey);
   return { book, images: ctx.placed.images, nativeCharts: ctx.placed.nativeCharts };
 }

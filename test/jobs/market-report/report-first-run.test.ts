@@ -216,7 +216,8 @@ describe('market report PDF on a first run', () => {
 describe('market report workbook on a first run', () => {
   it('writes years as numbers formatted without a thousands separator', () => {
     const ws = wb.getWorksheet('Answer 1')!;
-    expect(ws.getRow(1).values).toEqual([undefined, 'Year', 'Deals', 'Capital USD']);
+    // The answer's columns, then the stored answer the rows came from (the Sources sheet's id).
+    expect(ws.getRow(1).values).toEqual([undefined, 'Year', 'Deals', 'Capital USD', 'Source']);
     const year = ws.getRow(2).getCell(1);
     expect(year.value).toBe(2021);
     expect(year.numFmt).toBe('0');
@@ -247,6 +248,8 @@ describe('market report workbook on a first run', () => {
       'Amount USD',
       'Lead Investor',
       'Startup Key',
+      // Last, the stored answer the rows came from.
+      'Source',
     ]);
     expect(ws.getRow(2).getCell(1).value).toBeInstanceOf(Date);
     expect(ws.getRow(2).getCell(6).value).toBe(201_000_000);

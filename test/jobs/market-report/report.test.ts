@@ -428,6 +428,15 @@ describe('market report workbook', () => {
     expect(checked).toBeGreaterThan(500);
   });
 
+  it('renders a model without sources (stored before they were kept): the Sources sheet says why', () => {
+    expect(model.sources).toBeUndefined();
+    expect(wb.worksheets.at(-1)?.name).toBe('Sources');
+    expect(cellText(wb.getWorksheet('Sources')!.getCell('A1').value)).toMatch(/^This run was made before/);
+    expect(cellText(wb.getWorksheet('Investors')!.getRow(1).getCell(12).value)).toBe('Source');
+    expect(wb.getWorksheet('Investors')!.getRow(2).getCell(12).value ?? null).toBeNull();
+    expect(text).toContain('Report chart from country_overview by_year');
+  });
+
   it('keeps the awkward names, neutralised, and unicode intact', () => {
     const startups = wb.getWorksheet('Startups')!;
     const names: string[] = [];
