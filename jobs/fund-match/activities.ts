@@ -7,6 +7,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { join } from 'node:path';
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import { renderInto } from '../../activities/render-files.js';
+import { SourceBook } from '../../activities/sources.js';
+import { runOfRef } from '../../reports/sources.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readProfile, readStartupPeople } from '../../api/read-profiles.js';
 import type { KindActivityDeps } from '../kind.js';
@@ -65,8 +67,9 @@ export interface BuildDigestOutput {
  */
 export function createFundMatchActivities(deps: KindActivityDeps) {
   const { store } = deps;
-  const batchOf = async (ref: StoreRef) => {
-    const call = await store.getJson<StoredCall>(ref);
+  /** The batch of a stored answer (read through `book` when given: it then has a source id). */
+  const batchOf = async (ref: StoreRef, book?: SourceBook) => {
+    const call = book ? (await book.read(ref)).call : await store.getJson<StoredCall>(ref);
     const batch = readBatch(call.result.data);
     if (batch.startups.length === 0) {
       throw ApplicationFailure.create({
@@ -92,13 +95,20 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
 
     /** Compares the batch with the job's history and writes the digest's model and the next history. */
     async buildFundDigest(input: BuildDigestInput): Promise<BuildDigestOutput> {
-      const batch = await batchOf(input.batchRef);
+      // The answers through one book, in a fixed order (the batch S1, then the profiles in the
+      // order asked): the same ids on a retry.
+      const book = new SourceBook(store);
+      const batch = await batchOf(input.batchRef, book);
+      const batchSource = book.idOf(input.batchRef);
       const previous = asMatchHistory(await readPreviousSnapshot(store, input.job.id), input.job.id);
       const states = new Map<string, ProfileState>();
       const people = new Map<string, { founders: string[]; investors: string[] }>();
+      const profileSources = new Map<string, string>();
       for (const p of input.profiles) {
         if (p.ref === null) continue;
-        const data = (await store.getJson<StoredCall>(p.ref)).result.data;
+        const { call, source } = await book.read(p.ref);
+        profileSources.set(p.key, source);
+        const data = call.result.data;
         const state = readProfileState(data);
         if (state) states.set(p.key, state);
         people.set(p.key, readStartupPeople(readProfile('startup', data)));
@@ -125,6 +135,7 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
         changes,
         history,
         enrichment,
+        sources: { rows: book.rows(), batch: batchSource, profiles: profileSources },
       });
       return {
         digestRef: await store.putJson(input.runKey, 'digest/model', digest),
@@ -148,6 +159,9 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
      */
     async renderFundDigest(input: RenderDigestInput): Promise<RenderOutput> {
       const digest = await store.getJson<FundDigest>(input.digestRef);
+      // The run that made the digest (its store folder), named where the digest kept no sources.
+      const runKey = runOfRef(input.digestRef);
+      const named = runKey ? { runKey } : {};
       return renderInto(deps, input, async ({ outDir, fileBase }) => {
         const charts = await renderFundCharts(digest);
         const files: Record<string, string> = {};
@@ -159,13 +173,15 @@ export function createFundMatchActivities(deps: KindActivityDeps) {
             await writeFundWorkbook(digest, files.xlsx, charts, {
               links: deps.serviceLinks ?? null,
               chartImages: input.job.chartImages === true,
+              ...named,
             })
           ).urlsLeftOut;
         }
         if (input.job.outputs.includes('pdf') && (!digest.quiet || input.job.digestWhenQuiet)) {
           files.pdf = join(outDir, `${fileBase}.pdf`);
-          pages = (await writeFundDigest(digest, files.pdf, charts, { links: deps.serviceLinks ?? null }))
-            .pages;
+          pages = (
+            await writeFundDigest(digest, files.pdf, charts, { links: deps.serviceLinks ?? null, ...named })
+          ).pages;
         }
         return {
           files,

@@ -4,8 +4,12 @@
  * notable watchlist events), then the details (still matched with their fit and rank changes, the
  * dropped with their reasons, every event), the charts' data (fit distribution, sector and stage
  * mix of the batch, the fit of the still-matched across runs) and the history the workbook lists.
+ * Every record names the answer(s) of this run it came from (`source`, `sources`: ids of the
+ * digest's `sources`, S1 the batch); what was compared with earlier runs comes from the job's
+ * history, which is no answer of this run.
  * Pure: built from the batch, the changes and the history after the run.
  */
+import type { SourceRow } from '../../shared/types.js';
 import type { BatchChanges, Dropped, MatchHistory, StillMatched, WatchEvent } from './history.js';
 import type { BatchStartup } from './read.js';
 
@@ -16,6 +20,8 @@ export const NOTABLE_FIT_CHANGE = 2;
 export interface NewMatch extends BatchStartup {
   founders: string[];
   investors: string[];
+  /** The answers it came from: the batch, and the profile its founders and investors were read from. */
+  sources?: string[];
 }
 
 /** One row of the workbook's history sheet. */
@@ -30,6 +36,11 @@ export interface HistoryRow {
   inBatch: boolean;
   stage: string | null;
   status: string | null;
+  /**
+   * This run's answers it came from: the batch (when in it) and its profile (when read this
+   * run); fits and ranks of earlier runs are the job's history.
+   */
+  sources?: string[];
 }
 
 export interface CountBar {
@@ -57,7 +68,7 @@ export interface FundDigest {
   dropped: Dropped[];
   events: WatchEvent[];
   /** Startups of the batch a portfolio company conflicts with (shown, never hidden). */
-  conflicts: { key: string; name: string; conflict: string }[];
+  conflicts: { key: string; name: string; conflict: string; source?: string }[];
   charts: {
     /** Fit of the batch in bands of 5 points. */
     fit: CountBar[];
@@ -68,6 +79,15 @@ export interface FundDigest {
   };
   runs: { run: number; date: string }[];
   history: HistoryRow[];
+  /** The stored answers the digest was made from (absent in digests stored before they were kept). */
+  sources?: SourceRow[];
+}
+
+/** Where this run's answers are among the digest's sources: the batch's id and each profile's, by key. */
+export interface DigestSources {
+  rows: SourceRow[];
+  batch: string;
+  profiles: ReadonlyMap<string, string>;
 }
 
 function bars(values: readonly (string | null)[]): CountBar[] {
@@ -137,14 +157,26 @@ export function buildDigest(input: {
   history: MatchHistory;
   /** What the new matches' profiles added, by key. */
   enrichment: ReadonlyMap<string, { founders: string[]; investors: string[] }>;
+  /** The answers read, when the builder kept them (records then name theirs). */
+  sources?: DigestSources;
 }): FundDigest {
   const { changes, history } = input;
-  const byKey = new Map(input.batch.map((b) => [b.key, b]));
-  const newMatches = changes.fresh.map((f) => ({
-    ...byKey.get(f.key)!,
-    founders: input.enrichment.get(f.key)?.founders ?? [],
-    investors: input.enrichment.get(f.key)?.investors ?? [],
-  }));
+  const src = input.sources;
+  const profileOf = (key: string): string | undefined => src?.profiles.get(key);
+  /** `x` naming its answer `id` (as it is when there is none). */
+  const sourced = <T extends object>(x: T, id: string | undefined): T => (id ? { ...x, source: id } : x);
+  const batch = input.batch.map((b) => sourced(b, src?.batch));
+  const byKey = new Map(batch.map((b) => [b.key, b]));
+  const newMatches = changes.fresh.map((f) => {
+    const enriched = input.enrichment.get(f.key);
+    const profile = enriched ? profileOf(f.key) : undefined;
+    return {
+      ...byKey.get(f.key)!,
+      founders: enriched?.founders ?? [],
+      investors: enriched?.investors ?? [],
+      ...(src ? { sources: [src.batch, ...(profile ? [profile] : [])] } : {}),
+    };
+  });
   const changedKeys = changedStartupKeys(changes.still);
   const changed = changedKeys.length;
   const runs = history.runs.map((r) => ({ run: r.run, date: r.date }));
@@ -159,6 +191,14 @@ export function buildDigest(input: {
       inBatch: byKey.has(t.key),
       stage: t.state?.stage ?? null,
       status: t.state?.status ?? null,
+      ...(src
+        ? {
+            sources: [
+              ...(byKey.has(t.key) ? [src.batch] : []),
+              ...(profileOf(t.key) ? [profileOf(t.key)!] : []),
+            ],
+          }
+        : {}),
     }))
     .sort(
       (a, b) =>
@@ -187,15 +227,15 @@ export function buildDigest(input: {
       dropped: changes.dropped.length,
       events: changes.events.length,
     },
-    batch: [...input.batch],
+    batch,
     newMatches,
     still: changes.still,
     changedKeys,
-    dropped: changes.dropped,
-    events: changes.events,
-    conflicts: input.batch
+    dropped: changes.dropped.map((d) => sourced(d, profileOf(d.key))),
+    events: changes.events.map((e) => sourced(e, profileOf(e.key))),
+    conflicts: batch
       .filter((b) => b.conflict !== null)
-      .map((b) => ({ key: b.key, name: b.name, conflict: b.conflict! })),
+      .map((b) => sourced({ key: b.key, name: b.name, conflict: b.conflict! }, b.source)),
     charts: {
       fit: fitBands(input.batch.map((b) => b.fitPct)),
       sectors: bars(input.batch.map((b) => b.sector)),
@@ -208,5 +248,6 @@ export function buildDigest(input: {
     },
     runs,
     history: historyRows,
+    ...(src ? { sources: src.rows } : {}),
   };
 }

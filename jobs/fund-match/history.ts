@@ -77,6 +77,12 @@ export interface Dropped {
   reason: DropReason;
   /** The reason in words: `acquired (was active)`, `a new round moved it to Series B, past the thesis stages (Seed, Series A)`. */
   detail: string;
+  /**
+   * The id of this run's get_startup answer the reason was read from (the digest's builder sets
+   * it; absent when the profile was not read this run, and in digests stored before sources).
+   * Its being matched before is the job's history of earlier runs, not an answer of this run.
+   */
+  source?: string;
 }
 
 /**
@@ -116,6 +122,11 @@ export interface WatchEvent {
   round?: { stage: string | null; date: string | null; amountUsd: number | null; leads: string[] };
   /** Whether the startup is in this run's batch. */
   inBatch: boolean;
+  /**
+   * The id of this run's get_startup answer it was read from (the digest's builder sets it;
+   * absent in digests stored before sources). What the profile said before is the job's history.
+   */
+  source?: string;
 }
 
 /** A run's changes against the job's history. */

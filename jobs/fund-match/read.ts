@@ -25,6 +25,8 @@ export interface BatchStartup extends BatchMatch {
   url: string | null;
   /** The startup's own website, when the service gives one. */
   website?: string | null;
+  /** The id of the answer it was read from (S1, the batch; absent in digests stored before sources were kept). */
+  source?: string;
 }
 
 /** A batch as read. */

@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import { renderInto } from '../../activities/render-files.js';
+import { SourceBook } from '../../activities/sources.js';
+import { runOfRef } from '../../reports/sources.js';
 import type { RenderOutput, StoredCall, StoreRef } from '../../shared/types.js';
 import { readAccount } from '../../api/read-account.js';
 import { stageLabel } from '../../reports/editorial.js';
@@ -76,10 +78,18 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       input: BuildShortlistInput,
     ): Promise<{ reportRef: StoreRef; snapshotRef: StoreRef; baseline: boolean }> {
       const previous = asShortlistSnapshot(await readPreviousSnapshot(store, input.job.id), input.job.id);
-      const profiles = new Map<string, unknown>();
+      // The answers' ids in a fixed order whatever the order of the reads: each company's list in
+      // the job's order, then the profiles as asked (the same ids on a retry).
+      const book = new SourceBook(store);
+      for (const c of input.companies) if (c.ref !== null) book.idOf(c.ref);
+      for (const p of input.profiles) if (p.ref !== null) book.idOf(p.ref);
+      const profiles = new Map<string, { data: unknown; source: string }>();
       for (const p of input.profiles) {
-        if (p.ref !== null) profiles.set(p.key, (await store.getJson<StoredCall>(p.ref)).result.data);
+        if (p.ref === null) continue;
+        const { call, source } = await book.read(p.ref);
+        profiles.set(p.key, { data: call.result.data, source });
       }
+      const listSources = new Map<string, string>();
       const lists = new Map<string, ShortlistInvestor[]>();
       const sections: CompanySection[] = [];
       for (const [i, c] of input.companies.entries()) {
@@ -100,7 +110,8 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
           });
           continue;
         }
-        const call = await store.getJson<StoredCall>(c.ref);
+        const { call, source } = await book.read(c.ref);
+        listSources.set(c.name, source);
         const list = readInvestorList(call.result.data);
         const marked = markNew(
           previous,
@@ -108,9 +119,11 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
           list.rows.map((r) => ({ key: r.key, name: r.name, fitPct: r.fitPct })),
         );
         const investors = list.rows.map((r, n) => {
-          const data = profiles.get(r.key);
+          const profile = profiles.get(r.key);
           const row = { ...r, isNew: marked[n]!.isNew };
-          return data === undefined ? row : enrichInvestor(row, data);
+          const read = profile === undefined ? row : enrichInvestor(row, profile.data);
+          // Its list, and the profile when that enriched it.
+          return { ...read, sources: read.enriched && profile ? [source, profile.source] : [source] };
         });
         lists.set(
           c.name,
@@ -127,6 +140,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
           charged: c.charged,
           problem: c.problem,
           newCount: investors.filter((r) => r.isNew).length,
+          source,
         });
       }
       const report: ShortlistReport = {
@@ -134,9 +148,16 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
         date: input.date,
         baseline: previous === null,
         companies: sections,
-        shared: sharedInvestors(lists),
+        shared: sharedInvestors(lists).map((s) => ({
+          ...s,
+          sources: s.companies.flatMap((n) => {
+            const id = listSources.get(n);
+            return id ? [id] : [];
+          }),
+        })),
         planNote: input.planNote,
         credits: { spent: input.creditsSpent, budget: input.job.budget.credits },
+        sources: book.rows(),
       };
       return {
         reportRef: await store.putJson(input.runKey, 'shortlist/report', report),
@@ -163,6 +184,9 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
       workflowId: string;
     }): Promise<RenderOutput> {
       const report = await store.getJson<ShortlistReport>(input.reportRef);
+      // The run that made the report (its store folder), named where the report kept no sources.
+      const runKey = runOfRef(input.reportRef);
+      const named = runKey ? { runKey } : {};
       return renderInto(deps, input, async ({ outDir, fileBase }) => {
         const charts = await renderShortlistCharts(report);
         const files: Record<string, string> = {};
@@ -171,7 +195,10 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
         if (input.job.outputs.includes('pdf')) {
           files.pdf = join(outDir, `${fileBase}.pdf`);
           pages = (
-            await writeShortlistReport(report, files.pdf, charts, { links: deps.serviceLinks ?? null })
+            await writeShortlistReport(report, files.pdf, charts, {
+              links: deps.serviceLinks ?? null,
+              ...named,
+            })
           ).pages;
         }
         if (input.job.outputs.includes('xlsx')) {
@@ -180,6 +207,7 @@ export function createInvestorShortlistActivities(deps: KindActivityDeps) {
             await writeShortlistWorkbook(report, files.xlsx, charts, {
               links: deps.serviceLinks ?? null,
               chartImages: input.job.chartImages === true,
+              ...named,
             })
           ).urlsLeftOut;
         }

@@ -59,6 +59,8 @@ export interface SharedInvestor {
   name: string;
   companies: string[];
   bestFit: number | null;
+  /** The lists it was found on (their answers' ids; the model's builder sets them). */
+  sources?: string[];
 }
 
 /** Investors on two or more companies' lists, most companies first, then best fit. */

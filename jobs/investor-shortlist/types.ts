@@ -2,9 +2,12 @@
  * The investor shortlist's report model: a section per portfolio company (the investors
  * find_investors ranked for it, the top ones enriched with get_investor, each marked when it is
  * new since the last run, and the service's match-overview charts, its combo chart among them),
- * and the investors who fit several of the companies.
+ * and the investors who fit several of the companies. Each record names the stored answers it
+ * came from (ids of the report's `sources`: S1, S2, …); a report stored before sources were kept
+ * has none of these fields.
  */
 import type { ChartSpec } from '../../api/envelope.js';
+import type { SourceRow } from '../../shared/types.js';
 import type { SharedInvestor } from './changes.js';
 
 /** One investor of a company's list. */
@@ -34,6 +37,8 @@ export interface ShortlistRow {
   website?: string | null;
   /** A partner from the investor's team (its profile's `team[]`), when the service names one. */
   partner?: { name: string; role: string | null } | null;
+  /** The answers it came from: its company's list, and the profile it was enriched from. */
+  sources?: string[];
 }
 
 /** A portfolio company's section. */
@@ -55,6 +60,8 @@ export interface CompanySection {
   /** Why the company has no list: not asked (budget, the free plan's one run) or the call failed. */
   problem: string | null;
   newCount: number;
+  /** The id of its find_investors answer (its list and the service's charts); absent when not asked. */
+  source?: string;
 }
 
 export interface ShortlistReport {
@@ -68,4 +75,6 @@ export interface ShortlistReport {
   /** Said when the account's plan limits the run (a free plan: one run, the top 5). */
   planNote: string | null;
   credits: { spent: number; budget: number };
+  /** The stored answers the report was made from (absent in reports stored before they were kept). */
+  sources?: SourceRow[];
 }

@@ -4,6 +4,7 @@
  * still-matched startups across runs (one line a startup, the run dates along x). Each is
  * rendered once: SVG for the PDF, PNG for the workbook. A chart with nothing to draw is not
  * drawn: its note says why (the baseline has no trend yet, an empty batch, no sector given).
+ * Each names the answers it was drawn from (`source`, the caption under it in the PDF).
  */
 import type { ChartSpec } from '../../../api/envelope.js';
 import {
@@ -21,12 +22,13 @@ import { stageLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
 import { formatInt } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
+import { chartSources } from './sources.js';
 import { printedName, runLabels } from './text.js';
 
 export type FundChartId = 'fit' | 'sectors' | 'stages' | 'trend';
 
-/** One chart of the digest: drawn, or the reason it is not. */
-export type FundChart = ReportChart<FundChartId>;
+/** One chart of the digest: drawn, or the reason it is not; `source` its caption (null: not known). */
+export type FundChart = ReportChart<FundChartId> & { source?: string | null };
 
 /** Sectors drawn one bar each; the rest share one bar. */
 const TOP_SECTORS = 12;
@@ -229,5 +231,6 @@ export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]>
     });
   }
   out.push(await trendChart(digest));
-  return out;
+  const sources = chartSources(digest);
+  return out.map((c) => ({ ...c, source: sources[c.id] }));
 }

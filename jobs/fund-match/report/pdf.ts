@@ -1,7 +1,9 @@
 /**
  * The fund-match digest as a PDF for partners: a first page read in a minute (title, baseline
  * line, key figures, portfolio conflicts, new matches, notable watchlist events), then the
- * details (still matched, dropped, every event; the whole batch on a baseline) and the charts.
+ * details (still matched, dropped, every event; the whole batch on a baseline) and the charts,
+ * each captioned with the answers it was drawn from; an appendix for whoever runs the job says
+ * where the figures come from and lists the sources by operation.
  *
  * The first page is laid out with a budget of matches, reasons and events (cells wrap whole,
  * never cut); when it
@@ -15,6 +17,7 @@ import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
 import { details } from './details.js';
 import { firstPage } from './first-page.js';
+import { sourcesAppendix } from './sources.js';
 import type { FirstPageBudget } from './first-page.js';
 import { digestTitle } from './text.js';
 
@@ -30,6 +33,13 @@ export const FIRST_PAGE_BUDGETS: readonly FirstPageBudget[] = [
   { matches: 2, reasons: 1, events: 3, changes: 2 },
 ];
 
+/** How the digest is written: its creation date, the service's links, the run (named when it kept no sources). */
+export interface FundPdfOptions {
+  creationDate?: Date;
+  links?: ServiceLinks | null;
+  runKey?: string;
+}
+
 /**
  * Lays the digest out with one first-page budget (see `writeFundDigest`, which picks it).
  * Returns the document and whether the first page held its content.
@@ -38,7 +48,7 @@ export function buildFundDigest(
   digest: FundDigest,
   charts: readonly FundChart[],
   budget: FirstPageBudget,
-  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
+  options: FundPdfOptions = {},
 ): { pdf: ReportPdf; firstPageFits: boolean } {
   const title = digestTitle(digest);
   const pdf = new ReportPdf({
@@ -52,6 +62,7 @@ export function buildFundDigest(
   firstPage(pdf, digest, budget, options.links);
   const firstPageFits = pdf.pageCount === 1;
   details(pdf, digest, charts, budget, options.links);
+  sourcesAppendix(pdf, digest, options.runKey);
   return { pdf, firstPageFits };
 }
 
@@ -67,7 +78,7 @@ export async function writeFundDigest(
   digest: FundDigest,
   path: string,
   charts: readonly FundChart[],
-  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
+  options: FundPdfOptions = {},
 ): Promise<{ pages: number }> {
   const { pdf } = firstFitting(
     FIRST_PAGE_BUDGETS,

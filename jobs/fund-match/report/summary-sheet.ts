@@ -1,7 +1,7 @@
 /**
  * The workbook's Summary sheet, the first a partner sees: on the left (columns A to C) the title,
  * the baseline or quiet line, the key figures, the portfolio conflicts and what each sheet
- * holds; on the right (from column E) the four charts one under the other, or why a chart is
+ * holds, and where the figures come from (read from an answer, or computed by the runner); on the right (from column E) the four charts one under the other, or why a chart is
  * not drawn.
  */
 import type { KeyFigureCell, ReportWorkbook } from '../../../reports/excel/index.js';
@@ -9,6 +9,7 @@ import { readerSentence } from '../../../reports/editorial.js';
 import { formatDate, formatInt, oneLine } from '../../../reports/format.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
+import { figureSourceLines } from './sources.js';
 import { BASELINE_LINE, digestSubtitle, digestTitle, previousRun, quietLine } from './text.js';
 
 /** Column of the charts; columns A to C hold the figures and D is a gap. */
@@ -54,6 +55,7 @@ const SHEETS = [
   'Watchlist: new rounds, stage and status changes of the startups followed, since the last run.',
   'Dropped: the startups matched last time and not now, with the likely reason.',
   'Chart data (when a chart is drawn): the numbers of each chart, which its editable chart plots.',
+  'Sources: every answer of the service the digest was made from, numbered S1, S2 and so on, with its parameters, time, credits and store reference.',
 ];
 
 /** Builds the Summary sheet. Returns how many charts it placed (native, and as images when asked). */
@@ -82,7 +84,12 @@ export function writeSummarySheet(
   // Conflicts in red: shown, never hidden.
   if (digest.conflicts.length > 0)
     for (let r = first; r < first + conflicts.length; r++) ws.getCell(r, 1).font = { color: { argb: ALERT } };
-  book.addParagraphs(ws, SHEETS, row, { heading: 'The sheets', span: 3, charsPerLine: 90 });
+  row = book.addParagraphs(ws, SHEETS, row, { heading: 'The sheets', span: 3, charsPerLine: 90 });
+  book.addParagraphs(ws, figureSourceLines(digest), row, {
+    heading: 'Where the figures come from',
+    span: 3,
+    charsPerLine: 90,
+  });
   book.addChartColumn(ws, charts, { row: top, col: CHART_COL }, CHART_ZOOM, {
     images: options.chartImages === true,
   });

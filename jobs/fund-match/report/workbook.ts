@@ -7,6 +7,9 @@
  * Stages in words, also inside the service's sentences, and their dates as 26 Nov 2026. Every text cell from the service is formula-safe; names link to the startup's
  * website, the service's profile is a link only when a reader can open it (readerUrl); lists
  * are joined by "; ". The charts are native Excel charts (pictures too with `chartImages`).
+ * Provenance: every data row's last column, Source, names the answers of the Sources sheet it
+ * came from ("earlier run" for the job's history), and what the runner computed (new or still,
+ * changes, dropped, events) says so in a Basis column.
  */
 import { ReportWorkbook } from '../../../reports/excel/index.js';
 import type { DataColumn } from '../../../reports/excel/index.js';
@@ -14,10 +17,20 @@ import { readerSentence, stageLabel } from '../../../reports/editorial.js';
 import { formatDate } from '../../../reports/format.js';
 import { readerUrl } from '../../../reports/links.js';
 import type { ServiceLinks } from '../../../reports/links.js';
+import { addSourcesSheet, COMPUTED_BY_RUNNER, SOURCE_COLUMN } from '../../../reports/sources.js';
 import type { FundDigest } from '../digest.js';
 import type { FundChart } from './charts.js';
+import { changeBasis, sourceCell } from './sources.js';
 import { writeSummarySheet } from './summary-sheet.js';
-import { digestTitle, DROP_REASONS, EVENT_KINDS, notableEvents, runLabels, tellingFirst } from './text.js';
+import {
+  digestTitle,
+  DROP_REASONS,
+  EVENT_KINDS,
+  notableEvents,
+  previousRun,
+  runLabels,
+  tellingFirst,
+} from './text.js';
 
 /** A round event's from/to date in the report's format. */
 const dateText = (iso: string | null): string | null => (iso ? formatDate(iso) : null);
@@ -45,9 +58,11 @@ export const BATCH_COLUMNS: readonly DataColumn[] = [
   { header: 'Sector', key: 'sector', width: 30 },
   { header: 'Fit change (points)', key: 'fitChange', kind: 'number', numFmt: FIT_CHANGE, width: 11 },
   { header: 'Rank change', key: 'rankChange', kind: 'int', numFmt: RANK_CHANGE, width: 13 },
+  { header: 'Change basis', key: 'basis' },
   { header: 'Website', key: 'website', kind: 'url', width: 28 },
   { header: 'Service profile', key: 'profile', kind: 'url', width: 28 },
   { header: 'Service key', key: 'key', width: 14 },
+  { header: SOURCE_COLUMN, key: 'source', width: 14 },
 ];
 
 /** The Batch sheet prints its first columns, the ones a partner reads (to the analyst note). */
@@ -66,6 +81,7 @@ function batchRows(digest: FundDigest, links: ServiceLinks | null): Record<strin
       status: digest.baseline ? 'baseline' : s ? 'still' : 'new',
       fitChange: s?.fitChange ?? null,
       rankChange: s?.rankChange ?? null,
+      basis: changeBasis(digest, b.key, s !== undefined),
       sector: b.sector,
       stage: b.stage ? stageLabel(b.stage) : null,
       country: b.country,
@@ -73,6 +89,7 @@ function batchRows(digest: FundDigest, links: ServiceLinks | null): Record<strin
       why: b.why.length > 0 ? tellingFirst(b.why).map(readerSentence).join('; ') : null,
       note: words(b.note),
       key: b.key,
+      source: sourceCell(digest, [b.source]),
     };
   });
 }
@@ -95,6 +112,7 @@ export function historyColumns(digest: FundDigest): DataColumn[] {
     { header: 'Stage', key: 'stage', width: 12 },
     { header: 'Status', key: 'status', width: 12 },
     { header: 'Service key', key: 'key', width: 14 },
+    { header: SOURCE_COLUMN, key: 'source', width: 22 },
   ];
 }
 
@@ -109,6 +127,12 @@ function historyRows(digest: FundDigest): Record<string, unknown>[] {
     stage: h.stage ? stageLabel(h.stage) : null,
     status: h.status,
     key: h.key,
+    // Fits and ranks of the runs before this one (and a profile read then) are the job's history.
+    source: sourceCell(
+      digest,
+      h.sources,
+      h.ranks.slice(0, -1).some((r) => r !== null),
+    ),
   }));
 }
 
@@ -125,6 +149,8 @@ export const WATCHLIST_COLUMNS: readonly DataColumn[] = [
   { header: 'Detail', key: 'detail', width: 44, wrap: true },
   { header: 'In the batch', key: 'inBatch', width: 13 },
   { header: 'Service key', key: 'key', width: 14 },
+  { header: 'Basis', key: 'basis' },
+  { header: SOURCE_COLUMN, key: 'source', width: 18 },
 ];
 
 /** The Dropped sheet's columns. */
@@ -133,7 +159,12 @@ export const DROPPED_COLUMNS: readonly DataColumn[] = [
   { header: 'Reason', key: 'reason', width: 28 },
   { header: 'Detail', key: 'detail', width: 70, wrap: true },
   { header: 'Service key', key: 'key', width: 14 },
+  { header: 'Basis', key: 'basis' },
+  { header: SOURCE_COLUMN, key: 'source', width: 18 },
 ];
+
+/** A watchlist event's basis: the runner compared the profile read now with the one read before. */
+const EVENT_BASIS = `${COMPUTED_BY_RUNNER}: the profile read now against the one an earlier run read`;
 
 /** What `writeFundWorkbook` wrote. */
 export interface FundWorkbookResult {
@@ -160,7 +191,13 @@ export async function writeFundWorkbook(
   digest: FundDigest,
   path: string,
   charts: readonly FundChart[],
-  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean } = {},
+  options: {
+    created?: Date;
+    links?: ServiceLinks | null;
+    chartImages?: boolean;
+    /** The run the digest was made by (named when the digest kept no sources). */
+    runKey?: string;
+  } = {},
 ): Promise<FundWorkbookResult> {
   const runDay = new Date(`${digest.date}T00:00:00Z`);
   const book = new ReportWorkbook({
@@ -179,6 +216,8 @@ export async function writeFundWorkbook(
   table('Batch', 'Batch', 'FF2E8B57', BATCH_COLUMNS, batchRows(digest, options.links ?? null));
   const batchSheet = book.wb.getWorksheet('Batch');
   if (batchSheet) book.printColumns(batchSheet, BATCH_PRINTED_COLUMNS);
+  const before = previousRun(digest);
+  const droppedBasis = `${COMPUTED_BY_RUNNER}: matched by the run of ${before ? formatDate(before.date) : 'an earlier date'}, not by this batch`;
   table('Match history', 'MatchHistory', 'FF8E44AD', historyColumns(digest), historyRows(digest));
   table(
     'Watchlist',
@@ -199,6 +238,8 @@ export async function writeFundWorkbook(
         detail: words(e.detail),
         inBatch: yesNo(e.inBatch),
         key: e.key,
+        basis: EVENT_BASIS,
+        source: sourceCell(digest, [e.source], true),
       })),
     ),
   );
@@ -212,8 +253,11 @@ export async function writeFundWorkbook(
       reason: DROP_REASONS[d.reason],
       detail: words(d.detail),
       key: d.key,
+      basis: droppedBasis,
+      source: sourceCell(digest, [d.source], true),
     })),
   );
+  addSourcesSheet(book, digest.sources, options.runKey);
   await book.writeTo(path);
   return {
     path,

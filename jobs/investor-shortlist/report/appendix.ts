@@ -1,13 +1,15 @@
 /**
  * The shortlist's appendix, after the companies: what the run spent and asked (the credits of
- * the budget, each company's credits, the lists and profiles asked). Run statistics are for
- * whoever runs the job; a reader of the shortlist acts on the pages before.
+ * the budget, each company's credits, the lists and profiles asked), then where the figures
+ * come from (the sources by operation). Run statistics are for whoever runs the job; a reader
+ * of the shortlist acts on the pages before.
  */
 import { plural } from '../../../reports/editorial.js';
 import { formatInt } from '../../../reports/format.js';
 import type { ReportPdf } from '../../../reports/pdf/index.js';
 import type { ShortlistReport } from '../types.js';
 import { tableSection } from './first-page.js';
+import { sourcesPart } from './sources.js';
 import { creditsLine, printedName } from './text.js';
 
 /** The appendix's lines: the credits, the lists and the profiles the run asked. */
@@ -22,7 +24,7 @@ export function runLines(report: ShortlistReport): string[] {
 }
 
 /** Lays out the appendix after the last company, on its page when it has room. */
-export function appendix(pdf: ReportPdf, report: ShortlistReport): void {
+export function appendix(pdf: ReportPdf, report: ShortlistReport, runKey?: string): void {
   pdf.heading('Appendix: about this run', 1, { newPage: false });
   for (const line of runLines(report)) pdf.paragraph(line, { size: 9 });
   const rows = report.companies.map((c) => [printedName(c.name, c.name), formatInt(c.charged)]);
@@ -36,4 +38,5 @@ export function appendix(pdf: ReportPdf, report: ShortlistReport): void {
     rows,
     { standIn: false },
   );
+  sourcesPart(pdf, report, runKey);
 }

@@ -13,10 +13,15 @@ import type { ChartLayout, ReportChart } from '../../../reports/charts/index.js'
 import { stageLabel, yearLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
 import type { ShortlistReport } from '../types.js';
+import { chartSource } from './sources.js';
 
-/** One service chart of a company: drawn, or why not. `company` is its index in `report.companies`. */
+/**
+ * One service chart of a company: drawn, or why not. `company` is its index in
+ * `report.companies`; `source` its caption (the answer it came with; null: not known).
+ */
 export interface ShortlistChart extends ReportChart {
   company: number;
+  source?: string | null;
 }
 
 /** Every chart is drawn at half the page's width, two to a row. */
@@ -103,7 +108,7 @@ export async function renderShortlistCharts(report: ShortlistReport): Promise<Sh
   const out: ShortlistChart[] = [];
   for (const [i, section] of report.companies.entries())
     for (const [j, spec] of section.charts.entries())
-      out.push(await one(spec, section.name, i, j, report.date));
+      out.push({ ...(await one(spec, section.name, i, j, report.date)), source: chartSource(report, i) });
   return out;
 }
 

@@ -4,7 +4,8 @@
  * the investors who fit several companies), then a section per company (what was asked and how
  * the service read it, the service's charts, its ranked investors with the new ones marked and a
  * partner named, the link to its full report when a reader can open it; why a company has no
- * list), then an appendix of what the run spent. Service links go through readerUrl
+ * list; each chart captioned with its source), then an appendix of what the run spent and where
+ * the figures come from (the sources by operation). Service links go through readerUrl
  * (`options.links`): a loopback or private one is left out.
  */
 import { formatDate } from '../../../reports/format.js';
@@ -17,11 +18,18 @@ import { companySection } from './company.js';
 import { firstPage } from './first-page.js';
 import { shortlistTitle } from './text.js';
 
+/** How the report is written: its creation date, the service's links, the run (named when it kept no sources). */
+export interface ShortlistPdfOptions {
+  creationDate?: Date;
+  links?: ServiceLinks | null;
+  runKey?: string;
+}
+
 /** Lays the report out (see `writeShortlistReport`). */
 export function buildShortlistReport(
   report: ShortlistReport,
   charts: readonly ShortlistChart[],
-  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
+  options: ShortlistPdfOptions = {},
 ): ReportPdf {
   const title = shortlistTitle(report);
   const pdf = new ReportPdf({
@@ -35,7 +43,7 @@ export function buildShortlistReport(
   const links = options.links ?? null;
   firstPage(pdf, report, links);
   report.companies.forEach((_, i) => companySection(pdf, report, charts, i, links));
-  appendix(pdf, report);
+  appendix(pdf, report, options.runKey);
   return pdf;
 }
 
@@ -50,7 +58,7 @@ export async function writeShortlistReport(
   report: ShortlistReport,
   path: string,
   charts: readonly ShortlistChart[],
-  options: { creationDate?: Date; links?: ServiceLinks | null } = {},
+  options: ShortlistPdfOptions = {},
 ): Promise<{ pages: number }> {
   return { pages: await buildShortlistReport(report, charts, options).writeTo(path) };
 }

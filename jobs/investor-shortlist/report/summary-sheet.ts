@@ -2,14 +2,17 @@
  * The workbook's Summary sheet, the first a reader sees: the title, the baseline line, the
  * plan's note, the companies at a glance as an Excel table (each linked to its website; investors
  * listed, new since the last run, top fit as a percentage, top investor, why a company has no
- * list, its sheet) and what each sheet holds. What the run spent is on the Run sheet.
+ * list, its sheet, the answer its list came from) and what each sheet holds, and where the
+ * figures come from. What the run spent is on the Run sheet.
  */
 import type { DataColumn, ReportWorkbook } from '../../../reports/excel/index.js';
 import { plural } from '../../../reports/editorial.js';
 import { formatInt, oneLine } from '../../../reports/format.js';
 import { readerUrl } from '../../../reports/links.js';
 import type { ServiceLinks } from '../../../reports/links.js';
+import { SOURCE_COLUMN, sourceCell } from '../../../reports/sources.js';
 import type { ShortlistReport } from '../types.js';
+import { figureSourceLines } from './sources.js';
 import { BASELINE_LINE, problemSentence, shortlistSubtitle, shortlistTitle, topFit } from './text.js';
 
 /** The overview's columns on the Summary sheet. */
@@ -21,6 +24,7 @@ export const OVERVIEW_COLUMNS: readonly DataColumn[] = [
   { header: 'Top investor', key: 'top', width: 32 },
   { header: 'Why no list', key: 'problem', width: 44, wrap: true },
   { header: 'Sheet', key: 'sheet', width: 24 },
+  { header: SOURCE_COLUMN, key: 'source', width: 10 },
 ];
 
 /** Builds the Summary sheet; `sheets` are the company sheets' names, in the companies' order. */
@@ -56,17 +60,24 @@ export function writeSummarySheet(
       top: c.investors[0]?.name ?? null,
       problem: c.problem === null ? null : problemSentence(c.problem),
       sheet: sheets[i] ?? null,
+      source: sourceCell(report.sources, [c.source]),
     })),
   });
-  book.addParagraphs(
+  const next = book.addParagraphs(
     ws,
     [
       "A sheet per company: its investors in the service's ranking, a partner from the team, new since the last run marked, fit, check size, every reason (the most telling first), thesis, type, HQ and recent portfolio; the service's charts under the list.",
       'Shared investors: the investors on two or more companies’ lists, with which companies and the best fit.',
       'Run: what the run spent, credits per company.',
       'Chart data (when a chart is drawn): the numbers each chart plots.',
+      'Sources: every answer of the service the report was made from, numbered S1, S2 and so on, with its parameters, time, credits and store reference.',
     ],
     lastRow + 2,
     { heading: 'The sheets', span: 6, charsPerLine: 130 },
   );
+  book.addParagraphs(ws, figureSourceLines(report), next, {
+    heading: 'Where the figures come from',
+    span: 6,
+    charsPerLine: 130,
+  });
 }

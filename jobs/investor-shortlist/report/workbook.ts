@@ -7,18 +7,22 @@
  * no list), Shared investors, and Run (what the run spent: credits per company). Every text cell
  * from the service is formula-safe; an investor's name links to its website, else to its page at
  * the service when a reader can open it (readerUrl); lists are joined by "; ". A company sheet
- * prints the columns a person reads (printColumns).
+ * prints the columns a person reads (printColumns). Provenance: every data row's last column,
+ * Source, names the answers of the Sources sheet (the last sheet) it came from, and what the
+ * runner computed (new since the last run, shared investors, credits) says so in a Basis column.
  */
 import { ReportWorkbook, sanitizeSheetName } from '../../../reports/excel/index.js';
 import type { DataColumn } from '../../../reports/excel/index.js';
 import { moneyHeader, stagesInWords } from '../../../reports/editorial.js';
 import { readerUrl } from '../../../reports/links.js';
 import type { ServiceLinks } from '../../../reports/links.js';
+import { addSourcesSheet, SOURCE_COLUMN, sourceCell } from '../../../reports/sources.js';
 import type { CompanySection, ShortlistReport } from '../types.js';
 import { runLines } from './appendix.js';
 import { companyCharts } from './charts.js';
 import type { ShortlistChart } from './charts.js';
 import { investorLink } from './company.js';
+import { CREDITS_BASIS, NEW_BASIS, SHARED_BASIS } from './sources.js';
 import { writeSummarySheet } from './summary-sheet.js';
 import { checkFormat, problemSentence, reasonText, shortlistTitle, tellingFirst } from './text.js';
 import type { CheckFormat } from './text.js';
@@ -63,6 +67,8 @@ export function investorColumns(format: CheckFormat): DataColumn[] {
     { header: 'Website', key: 'website', kind: 'url', width: 26 },
     { header: 'Service profile', key: 'profile', kind: 'url', width: 26 },
     { header: 'Service key', key: 'key', width: 16 },
+    { header: 'Basis', key: 'basis' },
+    { header: SOURCE_COLUMN, key: 'source', width: 12 },
   ];
 }
 
@@ -76,12 +82,16 @@ export const SHARED_COLUMNS: readonly DataColumn[] = [
   { header: 'Which companies', key: 'companies', width: 60, wrap: true },
   { header: 'Best fit', key: 'bestFit', kind: 'pct', width: 10 },
   { header: 'Service key', key: 'key', width: 16 },
+  { header: 'Basis', key: 'basis' },
+  { header: SOURCE_COLUMN, key: 'source', width: 14 },
 ];
 
 /** The Run sheet's columns: what each company's list cost. */
 export const RUN_COLUMNS: readonly DataColumn[] = [
   { header: 'Company', key: 'name', width: 36 },
   { header: 'Credits charged', key: 'charged', kind: 'int', width: 16 },
+  { header: 'Basis', key: 'basis' },
+  { header: SOURCE_COLUMN, key: 'source', width: 10 },
 ];
 
 function investorRows(
@@ -110,6 +120,8 @@ function investorRows(
     website: readerUrl(r.website ?? null, links),
     profile: readerUrl(r.url, links),
     key: r.key,
+    basis: report.baseline ? null : NEW_BASIS,
+    source: sourceCell(report.sources, r.sources ?? []),
   }));
 }
 
@@ -136,7 +148,13 @@ export async function writeShortlistWorkbook(
   report: ShortlistReport,
   path: string,
   charts: readonly ShortlistChart[],
-  options: { created?: Date; links?: ServiceLinks | null; chartImages?: boolean } = {},
+  options: {
+    created?: Date;
+    links?: ServiceLinks | null;
+    chartImages?: boolean;
+    /** The run the report was made by (named when the report kept no sources). */
+    runKey?: string;
+  } = {},
 ): Promise<ShortlistWorkbookResult> {
   const links = options.links ?? null;
   const runDay = new Date(`${report.date}T00:00:00Z`);
@@ -147,7 +165,7 @@ export async function writeShortlistWorkbook(
   // The company sheets' names, known before the Summary links to them; Summary, Shared
   // investors and Chart data (added with the first chart) are taken first so that no company
   // takes them.
-  const used = new Set(['summary', 'shared investors', 'run', 'chart data']);
+  const used = new Set(['summary', 'shared investors', 'run', 'chart data', 'sources']);
   const names = report.companies.map((c) => sanitizeSheetName(c.name, used));
   writeSummarySheet(book, report, names, links);
   let images = 0;
@@ -188,6 +206,8 @@ export async function writeShortlistWorkbook(
       companies: s.companies.join('; '),
       bestFit: s.bestFit,
       key: s.key,
+      basis: SHARED_BASIS,
+      source: sourceCell(report.sources, s.sources ?? []),
     })),
   });
   const run = book.addSheet('Run', { tabColor: 'FF7F8C8D' });
@@ -201,8 +221,14 @@ export async function writeShortlistWorkbook(
     name: 'CreditsPerCompany',
     origin: { row: at, col: 1 },
     columns: [...RUN_COLUMNS],
-    rows: report.companies.map((c) => ({ name: c.name, charged: c.charged })),
+    rows: report.companies.map((c) => ({
+      name: c.name,
+      charged: c.charged,
+      basis: CREDITS_BASIS,
+      source: sourceCell(report.sources, [c.source]),
+    })),
   });
+  addSourcesSheet(book, report.sources, options.runKey);
   await book.writeTo(path);
   return { path, sheets: book.wb.worksheets.map((w) => w.name), images, urlsLeftOut: book.urls.leftOut };
 }

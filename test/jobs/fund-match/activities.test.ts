@@ -2,7 +2,8 @@
  * The fund match's activities on the sandbox's real answers over HTTP, run after run: the
  * baseline, then a matched startup acquired and another raising a series B (past the thesis):
  * both dropped with their reasons, watchlist events for both, the next best startups new, the
- * others still matched with their fit and rank changes.
+ * others still matched with their fit and rank changes. Each record names the answers it came
+ * from; the digest made again as the code before sources stored it still renders.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,15 @@ import type { FundDigest } from '../../../jobs/fund-match/digest.js';
 import { createFundMatchActivities } from '../../../jobs/fund-match/activities.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { openWorkbook, pdfText } from '../../helpers/reports.js';
+import {
+  dataSheetRows,
+  expectSourcesFromStore,
+  sourcesSheetNote,
+  sourcesSheetRows,
+  withoutSources,
+} from '../../helpers/report-sources.js';
+import { noSourcesNote, SOURCE_COLUMN } from '../../../reports/sources.js';
 
 let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'vir-fund-'));
@@ -100,4 +110,45 @@ test('a baseline, then dropped with their reasons, watchlist events, new and sti
     status: 'acquired',
   });
   expect(d.history.filter((h) => h.inBatch)).toHaveLength(10);
+
+  // The sources: the batch S1, then each profile in the order asked; each record names its own.
+  const profileRefs = second.plan.keys.map((_, i) => `runs/fund-run-2/profiles/startup-${i}.json`);
+  expect(d.sources!.map((s) => s.ref)).toEqual(['runs/fund-run-2/batch.json', ...profileRefs]);
+  expect(d.sources!.map((s) => s.id)).toEqual(d.sources!.map((_, i) => `S${i + 1}`));
+  const idOf = new Map(second.plan.keys.map((key, i) => [key, `S${i + 2}`]));
+  expect(d.batch.every((b) => b.source === 'S1')).toBe(true);
+  for (const x of [...d.dropped, ...d.events]) expect(x.source, x.key).toBe(idOf.get(x.key));
+  for (const m of d.newMatches) expect(m.sources).toEqual(['S1', idOf.get(m.key)]);
+
+  // Rendered: the Sources sheet is what the run stored.
+  const render = async (digestRef: string, name: string) =>
+    acts.renderFundDigest({
+      digestRef,
+      job: {
+        id: job.id,
+        destination: join(dir, 'reports', name),
+        outputs: ['pdf', 'xlsx'],
+        digestWhenQuiet: true,
+      },
+      date: '2026-11-23',
+      workflowId: name,
+    });
+  const now = await render(second.built.digestRef, 'now');
+  expectSourcesFromStore(await openWorkbook(now.files.xlsx!), {
+    storeDir: join(dir, 'store'),
+    runKey: 'fund-run-2',
+    operations: ['find_startups_for_fund', 'get_startup'],
+  });
+
+  // The digest as the code before sources stored it: rendered all the same, saying why it lists none.
+  const oldRef = await store.putJson('fund-run-2-old', 'digest/model', withoutSources(d));
+  const old = await render(oldRef, 'old');
+  const wb = await openWorkbook(old.files.xlsx!);
+  expect(sourcesSheetRows(wb)).toEqual([]);
+  expect(sourcesSheetNote(wb)).toBe(noSourcesNote('fund-run-2-old'));
+  for (const sheet of ['Batch', 'Dropped'])
+    expect(dataSheetRows(wb, sheet).every((r) => r[SOURCE_COLUMN] === '')).toBe(true);
+  const text = pdfText(old.files.pdf!).replace(/\s+/g, ' ');
+  expect(text).not.toContain('Source:');
+  expect(text).toContain('This run was made before its report recorded its sources');
 }, 60_000);

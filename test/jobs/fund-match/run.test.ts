@@ -12,9 +12,12 @@
  * What the service itself answered each run (the batch it saved in its books for the run's call)
  * is the witness of fits and membership, and each run costs the account exactly one batch (3
  * credits) by the sandbox's books.
+ * Every figure is traceable: the workbook's Sources sheet lists the answers the run stored, and
+ * every data row names the one it came from ("earlier run" for the job's history).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-match/index.js';
@@ -27,6 +30,9 @@ import { startRerender } from '../../../cli/commands/runs-rerender.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import type { Workbook } from 'exceljs';
+import { answerHolds, expectSourceCells, expectSourcesFromStore } from '../../helpers/report-sources.js';
+import { COMPUTED_BY_RUNNER, SOURCE_COLUMN } from '../../../reports/sources.js';
+import { EARLIER_RUN } from '../../../jobs/fund-match/report/sources.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -222,6 +228,49 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   const history = rowsOf(wb2, 'Match history');
   expect(history.find((r) => r['Startup'] === acquired!.name)?.['In the batch']).toMatch(/no/i);
   expect(formulaLikeCells(wb2)).toEqual([]);
+
+  // Where each figure came from: the Sources sheet is what the run stored, each row names its answer.
+  const answers = expectSourcesFromStore(wb2, {
+    storeDir: join(h.dir, 'store'),
+    runKey: second.workflowId,
+    operations: ['find_startups_for_fund', 'get_startup'],
+  });
+  const cells = expectSourceCells(
+    wb2,
+    ['Batch', 'Match history', 'Watchlist', 'Dropped'],
+    new Set(answers.keys()),
+    [EARLIER_RUN],
+  );
+  const batchAnswer = answers.get('S1')!;
+  expect(batchAnswer.operation).toBe('find_startups_for_fund');
+  for (const { row } of cells.get('Batch')!) {
+    expect(row[SOURCE_COLUMN]).toBe('S1');
+    expect(answerHolds(batchAnswer, row['Service key']!), row['Startup']).toBe(true);
+  }
+  /** A row naming the profile read this run: that answer is the startup's own. */
+  const fromProfile = (row: Record<string, string>, ids: string[]) => {
+    expect(row[SOURCE_COLUMN]!.startsWith(`${EARLIER_RUN}; `), row[SOURCE_COLUMN]).toBe(true);
+    expect(ids).toHaveLength(1);
+    const answer = answers.get(ids[0]!)!;
+    expect(answer.operation).toBe('get_startup');
+    expect(answer.params).toEqual({ key: row['Service key'] });
+    expect(answerHolds(answer, row['Startup']!)).toBe(true);
+    expect(row['Basis']!.startsWith(COMPUTED_BY_RUNNER), row['Basis']).toBe(true);
+  };
+  expect(cells.get('Dropped')!.length).toBe(droppedKeys.length);
+  for (const { row, ids } of cells.get('Dropped')!) {
+    // No answer of this run matched it: the batch does not hold it.
+    expect(answerHolds(batchAnswer, row['Service key']!)).toBe(false);
+    fromProfile(row, ids);
+  }
+  for (const { row, ids } of cells.get('Watchlist')!) fromProfile(row, ids);
+  const historyOf = new Map(cells.get('Match history')!.map((c) => [c.row['Startup'], c.row[SOURCE_COLUMN]]));
+  expect(historyOf.get(acquired!.name)).toMatch(new RegExp(`^${EARLIER_RUN}; S\\d+$`));
+  expect(historyOf.get('Quillstone Analytics')).toMatch(/^S1, S\d+$/);
+  // The PDF: each chart's caption, the appendix with the sources by operation.
+  expect(text2).toContain('Source: find_startups_for_fund (S1)');
+  expect(text2).toContain('Appendix: where the figures come from');
+  expect(text2).toContain(`${answers.size} stored answers of the service, by operation.`);
 
   // The startup that left the batch raises again, led by an investor: run 3 follows it on the
   // watchlist.

@@ -1,7 +1,8 @@
 /**
  * The investor shortlist's activities on the sandbox's answers over HTTP, run after run: the
  * baseline marks nothing; the next run (its list longer) marks exactly the investors the first did
- * not list; a company not asked keeps its reason; investors on several lists are gathered.
+ * not list; a company not asked keeps its reason; investors on several lists are gathered. Each
+ * record names the answers it came from; the report as the code before sources stored it renders.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,14 @@ import { companyParams } from '../../../jobs/investor-shortlist/plan.js';
 import type { ShortlistReport } from '../../../jobs/investor-shortlist/types.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { openWorkbook, pdfText } from '../../helpers/reports.js';
+import {
+  dataSheetRows,
+  sourcesSheetNote,
+  sourcesSheetRows,
+  withoutSources,
+} from '../../helpers/report-sources.js';
+import { noSourcesNote, SOURCE_COLUMN } from '../../../reports/sources.js';
 
 let sandbox: RunningSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'vir-shortlist-'));
@@ -127,4 +136,38 @@ test('the baseline marks nothing; the next run marks exactly the investors new t
     );
     expect(c.newCount).toBe(5);
   }
+
+  // The sources: each company's list in the job's order (S1, S2), then the profiles as asked.
+  const refs = second.sources!.map((s) => s.ref);
+  expect(refs.slice(0, 2)).toEqual([
+    'runs/shortlist-2/investors/company-1.json',
+    'runs/shortlist-2/investors/company-2.json',
+  ]);
+  expect(refs.slice(2).every((r) => r.startsWith('runs/shortlist-2/profiles/'))).toBe(true);
+  expect(second.sources!.map((s) => s.id)).toEqual(second.sources!.map((_, i) => `S${i + 1}`));
+  expect(second.companies.map((c) => c.source)).toEqual(['S1', 'S2', undefined]);
+  for (const [i, c] of second.companies.slice(0, 2).entries())
+    for (const r of c.investors) {
+      expect(r.sources![0]).toBe(`S${i + 1}`);
+      // An enriched row names the profile it was enriched from: that answer asked for its key.
+      if (r.enriched)
+        expect(refs[Number(r.sources![1]!.slice(1)) - 1]).toBe(`runs/shortlist-2/profiles/${r.key}.json`);
+      else expect(r.sources).toHaveLength(1);
+    }
+  for (const s of second.shared) expect(s.sources).toEqual(['S1', 'S2']);
+
+  // The report as the code before sources stored it: rendered all the same, saying why it lists none.
+  const old = await acts.renderShortlist({
+    reportRef: await store.putJson('shortlist-2-old', 'shortlist/report', withoutSources(second)),
+    job: { id: 'raises', destination: join(dir, 'reports', 'old'), outputs: ['pdf', 'xlsx'] },
+    date: '2026-11-18',
+    workflowId: 'shortlist-2-old',
+  });
+  const wb = await openWorkbook(old.files.xlsx!);
+  expect(sourcesSheetRows(wb)).toEqual([]);
+  expect(sourcesSheetNote(wb)).toBe(noSourcesNote('shortlist-2-old'));
+  expect(dataSheetRows(wb, 'Stackwise').every((r) => r[SOURCE_COLUMN] === '')).toBe(true);
+  const text = pdfText(old.files.pdf!).replace(/\s+/g, ' ');
+  expect(text).not.toContain('Source:');
+  expect(text).toContain('This run was made before its report recorded its sources');
 });

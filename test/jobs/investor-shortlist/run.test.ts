@@ -4,8 +4,11 @@
  * PDF and the workbook; each run costs the account 3 credits a company; on a free plan only the
  * first company is asked, for the top 5. The enriched investors name the partner and link to
  * the website that get_investor itself gives (asked directly), and no loopback link is left.
+ * Every figure is traceable: the workbook's Sources sheet lists the answers the run stored, and
+ * every data row names the one it came from.
  */
 import type { Workbook } from 'exceljs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import {
@@ -19,6 +22,8 @@ import { readPdfStructure } from '../../helpers/pdf-structure.js';
 import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
+import { answerHolds, expectSourceCells, expectSourcesFromStore } from '../../helpers/report-sources.js';
+import { COMPUTED_BY_RUNNER, SOURCE_COLUMN } from '../../../reports/sources.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
@@ -187,7 +192,47 @@ test('a baseline, then the investors new since marked; 3 credits a company by th
   expect(partners).toBe(4);
   // The sandbox's loopback views are links nobody else can open: none is in the PDF.
   expect([...uris].filter((u) => u !== null && /127\.0\.0\.1|localhost/.test(u))).toEqual([]);
+
+  // Where each figure came from: the Sources sheet is what the run stored (its lists and
+  // profiles, not the plan check), each row names its answer, and that answer holds the row.
+  const answers = expectSourcesFromStore(wb, {
+    storeDir: join(h.dir, 'store'),
+    runKey: second.workflowId,
+    operations: ['find_investors', 'get_investor'],
+  });
+  const names = job(12, h.dir).companies.map((c) => c.name);
+  const cells = expectSourceCells(wb, [...names, 'Shared investors'], new Set(answers.keys()));
+  for (const [i, company] of names.entries()) {
+    const list = `S${i + 1}`;
+    expect(answers.get(list)!.operation).toBe('find_investors');
+    const rows = cells.get(company)!.filter((c) => c.row['Service key'] !== '');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { row, ids } of rows) {
+      expect(ids[0], row['Service key']).toBe(list);
+      expect(answerHolds(answers.get(list)!, row['Service key']!)).toBe(true);
+      expect(row['Basis']!.startsWith(COMPUTED_BY_RUNNER)).toBe(true);
+      // An enriched row: the profile of that very investor.
+      for (const id of ids.slice(1)) {
+        expect(answers.get(id)!.operation).toBe('get_investor');
+        expect(answers.get(id)!.params).toEqual({ key: row['Service key'] });
+      }
+    }
+    expect(rows.filter((r) => r.ids.length === 2)).toHaveLength(2);
+  }
+  for (const { row } of cells.get('Shared investors')!.filter((c) => c.row['Service key'] !== ''))
+    for (const id of idsOfCompanies(row['Which companies']!, names)) {
+      expect(row[SOURCE_COLUMN]).toContain(id);
+      expect(answerHolds(answers.get(id)!, row['Service key']!)).toBe(true);
+    }
+  // The PDF: each service chart's caption, the appendix with the sources by operation.
+  expect(text).toContain('Source: find_investors (S1)');
+  expect(text).toContain('Source: find_investors (S2)');
+  expect(text).toContain(`${answers.size} stored answers of the service, by operation.`);
 }, 240_000);
+
+/** The source ids of the lists of the companies a shared investor is on (`Stackwise; Ledgerly`). */
+const idsOfCompanies = (which: string, names: string[]) =>
+  which.split('; ').map((n) => `S${names.indexOf(n) + 1}`);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

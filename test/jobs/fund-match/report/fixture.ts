@@ -5,12 +5,14 @@
  * thesis (both dropped, both watchlist events), one outranked, one that raised a seed extension,
  * events of startups still in the batch, and portfolio conflicts; then a third run for a trend of
  * three points. Names a batch really brings: a formula (`=HYPERLINK(...)`) and Chinese.
+ * Each run's digest keeps its sources as the activity would: the batch S1, then each profile read.
  */
 import { buildDigest } from '../../../../jobs/fund-match/digest.js';
 import type { FundDigest } from '../../../../jobs/fund-match/digest.js';
 import { compareBatch, nextHistory } from '../../../../jobs/fund-match/history.js';
 import type { MatchHistory, ProfileState } from '../../../../jobs/fund-match/history.js';
 import type { BatchStartup } from '../../../../jobs/fund-match/read.js';
+import type { SourceRow } from '../../../../shared/types.js';
 
 export const FORMULA_NAME = '=HYPERLINK("http://x","y")';
 export const CJK_NAME = '北京智能科技';
@@ -153,6 +155,31 @@ function digestOf(
   profiles: Map<string, ProfileState>,
 ): { digest: FundDigest; history: MatchHistory } {
   const changes = compareBatch(previous, batch, profiles, THESIS);
+  const runKey = `w${run.run}`;
+  const at = `${run.date}T06:00:00.000Z`;
+  const keys = [...profiles.keys()];
+  const rows: SourceRow[] = [
+    {
+      id: 'S1',
+      operation: 'find_startups_for_fund',
+      params: { limit: 30 },
+      fetchedAt: at,
+      credits: 3,
+      status: 200,
+      records: batch.length,
+      ref: `runs/${runKey}/batch.json`,
+    },
+    ...keys.map((k, i): SourceRow => ({
+      id: `S${i + 2}`,
+      operation: 'get_startup',
+      params: { key: k },
+      fetchedAt: at,
+      credits: 0,
+      status: 200,
+      records: 1,
+      ref: `runs/${runKey}/profiles/startup-${i}.json`,
+    })),
+  ];
   const history = nextHistory(previous, JOB.id, { ...run, workflowId: `w${run.run}` }, batch, profiles);
   const enrichment = new Map(
     changes.fresh.map((f, i) => [
@@ -173,6 +200,7 @@ function digestOf(
     changes,
     history,
     enrichment,
+    sources: { rows, batch: 'S1', profiles: new Map(keys.map((k, i) => [k, `S${i + 2}`])) },
   });
   return { digest, history };
 }

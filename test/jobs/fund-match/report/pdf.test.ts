@@ -2,7 +2,8 @@
  * The fund-match digest's PDF, read back with pdftotext: the first page holds what a partner
  * reads in a minute (the counts, the new matches, the baseline line, the conflicts, the notable
  * events) and nothing spills from it; the details list the still-matched, the dropped with
- * their reasons and every event; a batch of 30 takes a few pages.
+ * their reasons and every event; a batch of 30 takes a few pages; each chart names its source and
+ * the appendix lists the sources by operation (a digest stored before sources says it has none).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +26,8 @@ import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/open
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
 import { RAW_STAGE_KEYS } from '../../../../reports/editorial.js';
 import { isPrivateHost } from '../../../../reports/links.js';
+import { noSourcesNote } from '../../../../reports/sources.js';
+import { withoutSources } from '../../../helpers/report-sources.js';
 import { CJK_KEY, CJK_NAME, FORMULA_NAME, fundDigests } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fund-digest-'));
@@ -186,6 +189,40 @@ describe('writeFundDigest', () => {
     expect(first).toMatch(/\d+morenewmatchesinthedetails\(Newmatches,continued\)/);
     expect(all).toContain(squeeze('New matches, continued'));
     expect(all).toContain(squeeze('30 Riverstone'));
+  });
+});
+
+describe('writeFundDigest: where the figures come from', () => {
+  const flat = (path: string) => pdfText(path).replace(/\s+/g, ' ');
+
+  it('captions each chart with the answer it was drawn from and lists the sources in the appendix', async () => {
+    const d = digests().second;
+    const path = join(dir, 'sources.pdf');
+    const { pages } = await writeFundDigest(d, path, await renderFundCharts(d));
+    const text = flat(path);
+    // Fit, sector and stage mix from the batch; the trend from it and the earlier runs.
+    expect(text.split('Source: find_startups_for_fund (S1)').length - 1).toBe(4);
+    expect(text).toContain("Source: find_startups_for_fund (S1) and the job's earlier runs");
+    // The appendix, after the details, on the last page: the sources by operation with counts.
+    const last = pageTexts(path)[pages - 1]!;
+    expect(last).toContain(squeeze('Appendix: where the figures come from'));
+    expect(last).toContain(squeeze(`${d.sources!.length} stored answers of the service, by operation.`));
+    expect(last).toContain(squeeze('find_startups_for_fund 1 30 3 S1'));
+    expect(last).toContain(
+      squeeze(`get_startup ${d.sources!.length - 1} ${d.sources!.length - 1} 0 S2–S${d.sources!.length}`),
+    );
+    // The partner's first page is not about sources.
+    expect(pageTexts(path)[0]).not.toContain('Source:');
+  });
+
+  it('makes a digest stored before sources were kept: no captions, the appendix says why', async () => {
+    const d = withoutSources(digests().second);
+    const path = join(dir, 'before-sources.pdf');
+    await writeFundDigest(d, path, await renderFundCharts(d), { runKey: 'fund-run-2' });
+    const text = flat(path);
+    expect(text).not.toContain('Source:');
+    expect(text).toContain('Appendix: where the figures come from');
+    expect(squeeze(text)).toContain(squeeze(noSourcesNote('fund-run-2')));
   });
 });
 

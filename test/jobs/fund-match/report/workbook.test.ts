@@ -1,7 +1,8 @@
 /**
  * The fund-match workbook, opened back with exceljs and converted by LibreOffice: its sheets and
  * tables (frozen headers, filters), number formats (fit as 0.0, signed changes), fit and rank per
- * run under the run dates, formula-like names stored as text, the charts as images.
+ * run under the run dates, formula-like names stored as text, the charts as images; the Sources
+ * sheet and every data row's Source, what the runner computed marked, a digest stored before sources.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +21,15 @@ import {
 } from '../../../../jobs/fund-match/report/index.js';
 import type { FundWorkbookResult } from '../../../../jobs/fund-match/report/index.js';
 import { formulaLikeCells, openWorkbook, sofficeConvert, sofficePath } from '../../../helpers/reports.js';
+import {
+  dataSheetRows,
+  expectSourceCells,
+  sourcesSheetNote,
+  sourcesSheetRows,
+  withoutSources,
+} from '../../../helpers/report-sources.js';
+import { COMPUTED_BY_RUNNER, noSourcesNote, SOURCE_COLUMN } from '../../../../reports/sources.js';
+import { EARLIER_RUN } from '../../../../jobs/fund-match/report/sources.js';
 import { CJK_NAME, FORMULA_NAME, fundDigests } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fund-workbook-'));
@@ -66,7 +76,7 @@ describe('writeFundWorkbook', () => {
     second = await write(digests.second, 'second');
   });
 
-  it('writes Summary, Batch, Match history, Watchlist, Dropped and Chart data; data sheets as tables with frozen headers', async () => {
+  it('writes Summary, Batch, Match history, Watchlist, Dropped, Sources and Chart data; data sheets as tables with frozen headers', async () => {
     const { wb, result } = second;
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'Summary',
@@ -74,6 +84,7 @@ describe('writeFundWorkbook', () => {
       'Match history',
       'Watchlist',
       'Dropped',
+      'Sources',
       'Chart data',
     ]);
     expect(result.sheets).toEqual(wb.worksheets.map((w) => w.name));
@@ -89,8 +100,8 @@ describe('writeFundWorkbook', () => {
     }
     const zip = await JSZip.loadAsync(readFileSync(result.path));
     const tables = Object.keys(zip.files).filter((f) => /^xl\/tables\/table\d+\.xml$/.test(f));
-    // The four data sheets' tables and one a chart on the Chart data sheet.
-    expect(tables).toHaveLength(4 + 4);
+    // The four data sheets' tables, the Sources table and one a chart on the Chart data sheet.
+    expect(tables).toHaveLength(4 + 1 + 4);
     for (const f of tables) expect(await zip.file(f)!.async('string')).toContain('<autoFilter');
     expect(headers(wb.getWorksheet('Batch')!)).toEqual(BATCH_COLUMNS.map((c) => c.header));
     expect(headers(wb.getWorksheet('Watchlist')!)).toEqual(WATCHLIST_COLUMNS.map((c) => c.header));
@@ -149,6 +160,7 @@ describe('writeFundWorkbook', () => {
       'Stage',
       'Status',
       'Service key',
+      'Source',
     ]);
     expect(ws.getCell(2, 4).numFmt).toBe('0.0%');
     expect(ws.getCell(2, 2).numFmt).toBe('yyyy-mm-dd');
@@ -214,6 +226,68 @@ describe('writeFundWorkbook', () => {
     expect([figure('New matches'), figure('Changed'), figure('Dropped'), figure('Watchlist events')]).toEqual(
       [c.new, c.changed, c.dropped, c.events],
     );
+  });
+
+  it('lists every source, and names on every data row the one it came from; what the runner computed says so', () => {
+    const d = digests.second;
+    const { wb } = second;
+    const listed = sourcesSheetRows(wb);
+    expect(listed.map((r) => [r['Source'], r['Operation'], r['Store reference']])).toEqual(
+      d.sources!.map((s) => [s.id, s.operation, s.ref]),
+    );
+    // A profile's key is the record asked for, not a secret: it is listed.
+    expect(listed[1]!['Parameters']).toBe(`key=${d.sources![1]!.params.key as string}`);
+    const cells = expectSourceCells(
+      wb,
+      ['Batch', 'Match history', 'Watchlist', 'Dropped'],
+      new Set(listed.map((r) => r['Source']!)),
+      [EARLIER_RUN],
+    );
+    // The batch read from its one answer (S1); the profile a dropped startup's reason was read from.
+    expect(cells.get('Batch')!.every((c) => c.row[SOURCE_COLUMN] === 'S1')).toBe(true);
+    const profileOf = new Map(d.sources!.map((s) => [s.params.key, s.id]));
+    for (const { row } of cells.get('Dropped')!) {
+      expect(row[SOURCE_COLUMN]).toBe(`${EARLIER_RUN}; ${profileOf.get(row['Service key'])}`);
+      expect(row['Basis']).toBe(`${COMPUTED_BY_RUNNER}: matched by the run of 9 Nov 2026, not by this batch`);
+    }
+    for (const { row } of cells.get('Watchlist')!) {
+      expect(row[SOURCE_COLUMN]).toBe(`${EARLIER_RUN}; ${profileOf.get(row['Service key'])}`);
+      expect(row['Basis']).toMatch(new RegExp(`^${COMPUTED_BY_RUNNER}`));
+    }
+    // A new match this run: the batch and its profile; one matched before: the earlier runs too.
+    const history = new Map(cells.get('Match history')!.map((c) => [c.row['Startup'], c.row[SOURCE_COLUMN]]));
+    expect(history.get('Gridmind')).toBe(`S1, ${profileOf.get('st_new_4')}`);
+    expect(history.get('Ledgerline')).toBe(`${EARLIER_RUN}; S1, ${profileOf.get('st_1')}`);
+    // New or still and the changes are the runner's comparison.
+    const batch = new Map(dataSheetRows(wb, 'Batch').map((r) => [r['Startup'], r]));
+    expect(batch.get('Neuronest')!['Change basis']).toBe(
+      `${COMPUTED_BY_RUNNER}: against the run of 9 Nov 2026`,
+    );
+    expect(batch.get('Crediflow')!['Change basis']).toBe(
+      `${COMPUTED_BY_RUNNER}: not matched by any earlier run`,
+    );
+    const summary: string[] = [];
+    wb.getWorksheet('Summary')!.eachRow((row) => row.eachCell((c) => summary.push(text(c.value))));
+    expect(summary).toContain('Where the figures come from');
+    expect(summary).toContain(
+      "New matches, changed and still matched: Computed by the runner from S1 and earlier runs (the job's history).",
+    );
+  });
+
+  it('makes a digest stored before sources were kept: the Sources sheet says why, Source cells empty', async () => {
+    const { wb } = await write(withoutSources(digests.second), 'before-sources');
+    expect(wb.worksheets.map((w) => w.name)).toContain('Sources');
+    expect(sourcesSheetRows(wb)).toEqual([]);
+    expect(sourcesSheetNote(wb)).toBe(noSourcesNote());
+    for (const sheet of ['Batch', 'Match history', 'Watchlist', 'Dropped']) {
+      const rows = dataSheetRows(wb, sheet);
+      expect(rows.length, sheet).toBeGreaterThan(0);
+      expect(
+        rows.every((r) => r[SOURCE_COLUMN] === ''),
+        sheet,
+      ).toBe(true);
+    }
+    expect(formulaLikeCells(wb)).toEqual([]);
   });
 
   it('says Baseline on the first run, and shows why the trend is not drawn', async () => {

@@ -5,7 +5,8 @@
  * year in progress, a bar of stage keys, a country bar, a chart without rows), the third not
  * asked on a free plan. Reasons as the service writes them (a raise's figures, a list ended in
  * `, …`), a partner and a website on most enriched investors, websites on two companies. Names a list really brings: a formula
- * (`=HYPERLINK(...)`) and Chinese, both on two lists; a company name with a `/`.
+ * (`=HYPERLINK(...)`) and Chinese, both on two lists; a company name with a `/`. Its sources as
+ * the activity keeps them: each company's list (S1, S2), then the profiles of the enriched rows.
  */
 import type { ChartSpec } from '../../../../api/envelope.js';
 import { sharedInvestors } from '../../../../jobs/investor-shortlist/changes.js';
@@ -14,6 +15,7 @@ import type {
   ShortlistReport,
   ShortlistRow,
 } from '../../../../jobs/investor-shortlist/types.js';
+import type { SourceRow } from '../../../../shared/types.js';
 
 export const FORMULA_NAME = '=HYPERLINK("http://x","y")';
 export const CJK_NAME = '北京投资';
@@ -192,13 +194,50 @@ export function shortlistReport(options: { baseline?: boolean } = {}): Shortlist
     }),
   ];
   const lists = new Map(companies.map((c) => [c.name, c.investors]));
+  const sources: SourceRow[] = [];
+  const add = (
+    operation: SourceRow['operation'],
+    params: Record<string, unknown>,
+    records: number,
+    name: string,
+  ) => {
+    const id = `S${sources.length + 1}`;
+    sources.push({
+      id,
+      operation,
+      params,
+      fetchedAt: '2026-11-16T06:00:00.000Z',
+      credits: operation === 'find_investors' ? 1 : 0,
+      status: 200,
+      records,
+      ref: `runs/run-1/${name}.json`,
+    });
+    return id;
+  };
+  const asked = companies.filter((c) => c.problem === null);
+  asked.forEach(
+    (c, i) =>
+      (c.source = add('find_investors', { limit: 12 }, c.investors.length, `investors/company-${i + 1}`)),
+  );
+  asked.forEach((c, i) =>
+    c.investors.forEach((r, k) => {
+      r.sources = [c.source!];
+      if (r.enriched)
+        r.sources.push(add('get_investor', { key: r.key }, 1, `profiles/investor-${i + 1}-${k}`));
+    }),
+  );
+  const listOf = new Map(companies.map((c) => [c.name, c.source]));
   return {
     job: { id: 'platform-raises', title: 'Portfolio raises: investor shortlist' },
     date: '2026-11-16',
     baseline,
     companies,
-    shared: sharedInvestors(lists),
+    shared: sharedInvestors(lists).map((x) => ({
+      ...x,
+      sources: x.companies.flatMap((n) => (listOf.get(n) ? [listOf.get(n)!] : [])),
+    })),
     planNote: 'the free plan allows one find_investors run and shows the top 5 investors of a list',
     credits: { spent: 2, budget: 10 },
+    sources,
   };
 }

@@ -4,7 +4,8 @@
  * NEW marks, a partner named and every reason whole, its charts or why one is left out, the full
  * report's link (http(s) only), the sentence of a company without a list, and the appendix of
  * what the run spent. Rendered as a run against a loopback service: no loopback link anywhere,
- * no raw stage key, no "…", fit always a percentage.
+ * no raw stage key, no "…", fit always a percentage. Each service chart names its source; the
+ * appendix lists the sources by operation (a report stored before sources says it has none).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ import { privateUrls, rawStageKey } from '../../../helpers/editorial-rules.js';
 import { asFigures, expectHeadline, withKeyFigures } from '../../../helpers/opening.js';
 import { readPdfStructure } from '../../../helpers/pdf-structure.js';
 import { pdfPages, pdfText } from '../../../helpers/reports.js';
+import { noSourcesNote } from '../../../../reports/sources.js';
+import { withoutSources } from '../../../helpers/report-sources.js';
 import { CJK_KEY, CJK_NAME, PARTNERS, shortlistReport } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortlist-pdf-'));
@@ -122,6 +125,34 @@ describe('writeShortlistReport', () => {
     expect(t).toContain('https://vis.example/reports/match/ledgerline');
     // A javascript: url is never printed as a link.
     expect(t).not.toContain('javascript:');
+  });
+
+  it("captions each service chart with its company's answer and lists the sources in the appendix", () => {
+    const pages = second.text.split('\f').map(flat);
+    const drawn = second.charts.filter((c) => c.rendered !== null);
+    const captions = (p: string) => p.split('Source: find_investors (').length - 1;
+    expect(pages.reduce((n, p) => n + captions(p), 0)).toBe(drawn.length);
+    expect(flat(second.text).split('Source: find_investors (S1)').length - 1).toBe(
+      drawn.filter((c) => c.company === 0).length,
+    );
+    expect(flat(second.text).split('Source: find_investors (S2)').length - 1).toBe(
+      drawn.filter((c) => c.company === 1).length,
+    );
+    expect(pages[0]).not.toContain('Source:');
+    const last = pages.filter((p) => p.trim() !== '').at(-1)!;
+    expect(last).toContain('Where the figures come from');
+    expect(last).toContain('8 stored answers of the service, by operation.');
+    expect(last).toMatch(/find_investors 2 18 2 S1–S2 get_investor 6 6 0 S3–S8/);
+  });
+
+  it('writes a report stored before sources were kept: no captions, the appendix says why', async () => {
+    const old = withoutSources(shortlistReport());
+    const path = join(dir, 'before-sources.pdf');
+    await writeShortlistReport(old, path, await renderShortlistCharts(old), { runKey: 'run-1' });
+    const text = flat(pdfText(path));
+    expect(text).not.toContain('Source:');
+    expect(text).toContain('Appendix: about this run');
+    expect(text).toContain(noSourcesNote('run-1'));
   });
 
   it('says why a company has no list', () => {

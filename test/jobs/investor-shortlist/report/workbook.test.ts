@@ -4,7 +4,8 @@
  * in the PDF's unit named in the header, every reason whole and joined by "; ", links only a
  * reader can open; native charts, pictures only with chartImages; printed to the thesis; or why
  * no list), Shared investors and Run (credits); formula-like names stored as text; no loopback
- * link or raw stage key anywhere; LibreOffice opens it.
+ * link or raw stage key anywhere; LibreOffice opens it. Every data row names its source, what the
+ * runner computed says so, and a report stored before sources still writes.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,19 @@ import {
   sofficeConvert,
   sofficePath,
 } from '../../../helpers/reports.js';
+import {
+  dataSheetRows,
+  expectSourceCells,
+  sourcesSheetNote,
+  sourcesSheetRows,
+  withoutSources,
+} from '../../../helpers/report-sources.js';
+import { noSourcesNote, SOURCE_COLUMN } from '../../../../reports/sources.js';
+import {
+  CREDITS_BASIS,
+  NEW_BASIS,
+  SHARED_BASIS,
+} from '../../../../jobs/investor-shortlist/report/sources.js';
 import { CJK_NAME, FORMULA_NAME, PARTNERS, PROBLEM, shortlistReport } from './fixture.js';
 
 const SERVICE = 'http://127.0.0.1:8787';
@@ -69,7 +83,7 @@ describe('writeShortlistWorkbook', () => {
     });
   });
 
-  it('has Summary, a sheet per company with a safe name, Shared investors, Run and Chart data', () => {
+  it('has Summary, a sheet per company with a safe name, Shared investors, Run, Sources and Chart data', () => {
     expect(result.sheets).toEqual([
       'Summary',
       'Ledgerline',
@@ -77,6 +91,7 @@ describe('writeShortlistWorkbook', () => {
       'Kitebase',
       'Shared investors',
       'Run',
+      'Sources',
       'Chart data',
     ]);
     expect(wb.worksheets.map((w) => w.name)).toEqual(result.sheets);
@@ -179,7 +194,70 @@ describe('writeShortlistWorkbook', () => {
     expect(cells('Summary').join('\n')).not.toMatch(/Credits spent|Credits charged/);
     const run = cells('Run');
     expect(run).toContain('Credits spent: 2 of a budget of 10.');
-    expect(run.join('|')).toContain('Ledgerline|1|Quantora Health / Diagnostics|1|Kitebase|0');
+    expect(run.join('|')).toContain(
+      `Ledgerline|1|${CREDITS_BASIS}|S1|Quantora Health / Diagnostics|1|${CREDITS_BASIS}|S2|Kitebase|0|${CREDITS_BASIS}`,
+    );
+  });
+
+  it('lists every source, and names on every data row the one it came from; what the runner computed says so', () => {
+    const report = shortlistReport();
+    const listed = sourcesSheetRows(wb);
+    expect(listed.map((r) => [r['Source'], r['Operation'], r['Parameters'], r['Store reference']])).toEqual(
+      report.sources!.map((s) => [
+        s.id,
+        s.operation,
+        s.operation === 'get_investor' ? `key=${s.params.key as string}` : 'limit=12',
+        s.ref,
+      ]),
+    );
+    const cells = expectSourceCells(
+      wb,
+      ['Ledgerline', 'Quantora Health Diagnostics', 'Shared investors'],
+      new Set(listed.map((r) => r['Source']!)),
+    );
+    // An enriched row: its list and its profile; the others their list alone.
+    const ledgerline = cells.get('Ledgerline')!.filter((c) => c.row['Service key'] !== '');
+    expect(ledgerline.map((c) => c.row[SOURCE_COLUMN])).toEqual(
+      report.companies[0]!.investors.map((r) => (r.enriched ? `S1, ${r.sources![1]}` : 'S1')),
+    );
+    for (const { row, ids } of ledgerline) {
+      expect(row['Basis']).toBe(NEW_BASIS);
+      const profile = ids.find((id) => id !== 'S1');
+      if (profile)
+        expect(listed.find((r) => r['Source'] === profile)!['Parameters']).toBe(`key=${row['Service key']}`);
+    }
+    for (const { row } of cells.get('Shared investors')!) {
+      expect(row[SOURCE_COLUMN]).toBe('S1–S2');
+      expect(row['Basis']).toBe(SHARED_BASIS);
+    }
+    // The Summary's companies name their list's answer; it says where its figures come from.
+    const summary = wb.getWorksheet('Summary')!;
+    const overview: string[] = [];
+    summary.eachRow((row) => overview.push(text(row.getCell(8).value)));
+    expect(overview.filter((x) => x !== '')).toEqual([SOURCE_COLUMN, 'S1', 'S2']);
+    const all: string[] = [];
+    summary.eachRow((row) => row.eachCell((c) => all.push(text(c.value))));
+    expect(all).toContain(
+      "New since the last run: Computed by the runner, each company's list against the job's last run.",
+    );
+  });
+
+  it('writes a report stored before sources were kept: the Sources sheet says why, Source cells empty', async () => {
+    const old = withoutSources(shortlistReport());
+    const path = join(dir, 'before-sources.xlsx');
+    await writeShortlistWorkbook(old, path, await renderShortlistCharts(old));
+    const book = await openWorkbook(path);
+    expect(sourcesSheetRows(book)).toEqual([]);
+    expect(sourcesSheetNote(book)).toBe(noSourcesNote());
+    for (const sheet of ['Ledgerline', 'Shared investors']) {
+      const rows = dataSheetRows(book, sheet).filter((r) => r['Service key'] !== '');
+      expect(rows.length, sheet).toBeGreaterThan(0);
+      expect(
+        rows.every((r) => r[SOURCE_COLUMN] === ''),
+        sheet,
+      ).toBe(true);
+    }
+    expect(formulaLikeCells(book)).toEqual([]);
   });
 
   it('opens in LibreOffice', () => {
