@@ -7,13 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  cancelRun,
-  formatRun,
-  listRuns,
-  runsQuery,
-  showRun,
-} from '../../cli/commands/runs.js';
+import { cancelRun, formatRun, listRuns, runsQuery, showRun } from '../../cli/commands/runs.js';
 import { parseOutputs, rerenderRun } from '../../cli/commands/runs-rerender.js';
 import { readRenderRecipe } from '../../activities/rerender.js';
 import { LocalStore } from '../../activities/store.js';
