@@ -139,14 +139,14 @@ const SOURCES_INTRO =
 
 /** The Sources sheet's columns, streamed. */
 const SOURCE_STREAM_COLUMNS: readonly StreamColumn<SourceRow>[] = [
-  { header: SOURCE_COLUMN, width: 8, value: (s) => s.id },
-  { header: 'Operation', width: 18, value: (s) => s.operation },
-  { header: 'Parameters', width: 48, value: (s) => paramsText(s.params), wrap: true },
-  { header: 'Fetched at (UTC)', width: 22, value: (s) => s.fetchedAt },
-  { header: 'Credits', width: 9, kind: 'int', value: (s) => s.credits },
-  { header: 'HTTP status', width: 9, kind: 'int', value: (s) => s.status },
-  { header: 'Records', width: 9, kind: 'int', value: (s) => s.records },
-  { header: 'Store reference', width: 60, value: (s) => s.ref },
+  { header: SOURCE_COLUMN, width: 7, value: (s) => s.id },
+  { header: 'Operation', width: 17, value: (s) => s.operation },
+  { header: 'Parameters', width: 44, value: (s) => paramsText(s.params), wrap: true },
+  { header: 'Fetched at (UTC)', width: 25, value: (s) => s.fetchedAt },
+  { header: 'Credits', width: 7, kind: 'int', value: (s) => s.credits },
+  { header: 'HTTP status', width: 7, kind: 'int', value: (s) => s.status },
+  { header: 'Records', width: 8, kind: 'int', value: (s) => s.records },
+  { header: 'Store reference', width: 38, value: (s) => s.ref, wrap: true },
 ];
 
 /** The Sources table's columns and a row's cells (in memory). */
@@ -191,7 +191,10 @@ export async function addStreamedSourcesSheet(
   sources: readonly SourceRow[] | undefined,
   runKey?: string,
 ): Promise<number> {
-  const sheet = book.addRowSheet(SOURCES_SHEET, SOURCE_STREAM_COLUMNS, { tabColor: 'FF7F8C8D' });
+  const sheet = book.addRowSheet(SOURCES_SHEET, SOURCE_STREAM_COLUMNS, {
+    tabColor: 'FF7F8C8D',
+    wrapHeader: true,
+  });
   if (sources) for (const s of sources) await sheet.add(s);
   else sheet.ws.getCell(2, 1).value = noSourcesNote(runKey);
   sheet.commit();

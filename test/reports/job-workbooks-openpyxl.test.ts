@@ -102,7 +102,7 @@ describe('job workbooks in openpyxl', () => {
     // Native charts only by default (pictures only when the job asks for them: chartImages).
     expect(images.prospects).toBe(0);
     expect(drawn(v)).toEqual({ Summary: { images: 0, charts: 5 } });
-    expect(Object.keys(v.sheets)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed']);
+    expect(Object.keys(v.sheets)).toEqual(['Summary', 'Chart data', 'Prospects', 'Suppressed', 'Sources']);
     for (const c of v.sheets['Summary']!.charts)
       for (const f of c.series) expect(f).toMatch(/^'Chart data'!\$B\$\d+:\$B\$\d+$/);
   });

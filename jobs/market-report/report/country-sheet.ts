@@ -118,7 +118,7 @@ function countryHeading(ctx: SheetCtx, ws: Worksheet, c: CountrySection, f: Coun
         label: 'Seed and earlier, share of deals',
         value: f.earlyShare,
         kind: 'pct',
-        note: `${computed}: the stage mix's pre-seed, seed and angel deals over all its deals`,
+        note: `${computed}: the stage mix's Pre-seed, Seed and Angel deals over all its deals`,
       },
       {
         label: 'Leading sector',
