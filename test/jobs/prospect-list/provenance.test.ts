@@ -262,12 +262,20 @@ describe("a prospect list's sources", () => {
     expect(text.split(`Source: find_customers, search_startups, get_startup (${all})`).length - 1).toBe(3);
     expect(text.split('Source: find_customers (S1)').length - 1).toBe(2);
     const appendix = text.slice(text.indexOf('Appendix: the run'));
-    expect(appendix).toContain(`Sources ${ids.length} stored answers of the service, by operation.`);
-    expect(appendix).toMatch(
-      new RegExp(
-        `find_customers 1 20 3 S1 search_startups ${ids.length - 5} \\d+ 0 ${pages} get_startup 4 4 0 ${profiles}`,
-      ),
-    );
+    // The table by operation when the brief has room for it, else the same counts in a sentence
+    // (tried before the brief drops top targets): which one depends on the day's data.
+    if (appendix.includes(`Sources ${ids.length} stored answers of the service, by operation.`)) {
+      expect(appendix).toMatch(
+        new RegExp(
+          `find_customers 1 20 3 S1 search_startups ${ids.length - 5} \\d+ 0 ${pages} get_startup 4 4 0 ${profiles}`,
+        ),
+      );
+    } else {
+      expect(appendix).toContain(
+        `Sources ${ids.length} stored answers of the service: find_customers 1 (S1), ` +
+          `search_startups ${ids.length - 5} (${pages}), get_startup 4 (${profiles}).`,
+      );
+    }
   });
 
   test('a list stored before sources were kept renders again: the Sources sheet says why, no Source cells', async () => {
