@@ -23,7 +23,8 @@ function recordsOf(call: StoredCall): number {
 
 /** A source row of a stored answer (its id given). Tolerant: a field missing is empty, not a failure. */
 export function sourceRowOf(id: string, ref: StoreRef, call: StoredCall): SourceRow {
-  const params = call.params && typeof call.params === 'object' ? (call.params as Record<string, unknown>) : {};
+  const params =
+    call.params && typeof call.params === 'object' ? (call.params as Record<string, unknown>) : {};
   const charged = call.result?.credits?.charged;
   return {
     id,
