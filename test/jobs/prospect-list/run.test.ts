@@ -19,7 +19,7 @@ import {
 } from '../../../jobs/prospect-list/index.js';
 import { normaliseDomain, normaliseName } from '../../../jobs/prospect-list/suppression.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
-import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
+import { callSandbox, KEYS, startFixedDateSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import {
   allCells,
@@ -121,7 +121,9 @@ function readCsv(path: string): { header: string[]; rows: Row[]; text: string } 
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
+  // The database as of a fixed day: which companies the brief and the search share is a fact of
+  // the data, and a database made as of today shared none on some days.
+  sandbox = await startFixedDateSandbox();
   h = await startRunner({ baseUrl: sandbox.url, apiKey: KEY, name: 'prospects' });
   const round = [{ amount_usd: 2_500_000, stage: 'seed' }];
   for (const [name, website] of [
