@@ -20,7 +20,7 @@ import {
 } from '../api/errors.js';
 import type { OperationName } from '../api/operations.js';
 import { readField } from '../api/read.js';
-import { ANSWER_FIELDS } from '../api/read-answers.js';
+import { ANSWER_FIELDS, DECK_FIELDS } from '../api/read-answers.js';
 import { recordKey } from '../api/read-keys.js';
 import { readPage } from '../api/read-page.js';
 import type { RateLimitInfo } from '../api/rate-limit.js';
@@ -31,6 +31,7 @@ import type { Permit, PermitBlocks } from './permits.js';
 import { AttemptTally } from './attempts.js';
 import { heartbeatNow, heartbeatWhile } from './heartbeat.js';
 import type { Store } from './store.js';
+import { STORED_PARAM_PREFIX } from '../shared/stored-params.js';
 import {
   ACCOUNT_CAP_FAILURE,
   ACCOUNT_RESERVATION_TTL_MS,
@@ -163,6 +164,30 @@ function callReport(info: RateLimitInfo | null | undefined) {
     dayRemaining: info.dayRemaining ?? null,
     dayResetAt: info.dayResetAt?.getTime() ?? null,
   };
+}
+
+/** The params with every stored parameter read from the store (others as they are). */
+async function resolveStoredParams<P>(store: Store, params: P): Promise<P> {
+  const entries = Object.entries(params as Record<string, unknown>);
+  if (!entries.some(([, v]) => typeof v === 'string' && v.startsWith(STORED_PARAM_PREFIX))) return params;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) {
+    if (typeof v !== 'string' || !v.startsWith(STORED_PARAM_PREFIX)) {
+      out[k] = v;
+      continue;
+    }
+    const [ref, field] = v.slice(STORED_PARAM_PREFIX.length).split('#') as [string, string | undefined];
+    const doc = await store.getJson<Record<string, unknown>>(ref);
+    const value = field === undefined ? undefined : doc[field];
+    if (typeof value !== 'string')
+      throw ApplicationFailure.create({
+        message: `parameter ${k}: the store's ${ref} holds no text at ${field ?? '(no field named)'}`,
+        type: 'stored_param_missing',
+        nonRetryable: true,
+      });
+    out[k] = value;
+  }
+  return out as P;
 }
 
 /**
@@ -338,9 +363,13 @@ export function createApiActivities(deps: {
     try {
       tally.sending();
       // A hung answer fails in the operation's time, not the client's longest one.
-      res = await deps.client.callDetailed(input.operation, input.params, {
-        signal: AbortSignal.timeout(answerTimeoutMsOf(input.operation) * answerTimeoutScale),
-      });
+      res = await deps.client.callDetailed(
+        input.operation,
+        await resolveStoredParams(deps.store, input.params),
+        {
+          signal: AbortSignal.timeout(answerTimeoutMsOf(input.operation) * answerTimeoutScale),
+        },
+      );
     } catch (err) {
       tally.reached(requestReachedService(err));
       const failure = toActivityFailure(err, input.operation, now(), threshold);
@@ -393,6 +422,16 @@ export function createApiActivities(deps: {
       durationMs: res.durationMs,
     };
     if (input.operation === 'ask') out.mapped = readField(result.data, ANSWER_FIELDS.mapped) !== false;
+    if (input.operation === 'analyze_deck' || input.operation === 'get_deck_analysis') {
+      const id = readField(result.data, DECK_FIELDS.room_id);
+      const status = readField(result.data, DECK_FIELDS.status);
+      const retry = readField(result.data, DECK_FIELDS.retry_after_seconds);
+      out.room = {
+        id: typeof id === 'string' ? id : null,
+        status: typeof status === 'string' ? status.toLowerCase() : null,
+        retryAfterSeconds: typeof retry === 'number' && Number.isFinite(retry) ? retry : null,
+      };
+    }
     out.attempts = tally.succeeded();
     return out;
   }

@@ -76,4 +76,12 @@ export const DECK_FIELDS = {
   ),
   status: f('string', 'status', 'state', 'analysis.status', 'data_room.status', 'room.status'),
   analysis: f('string', 'analysis.verdict', 'verdict'),
+  retry_after_seconds: f(
+    'number',
+    'retry_after_seconds',
+    'retry_after',
+    'retryAfterSeconds',
+    'data_room.retry_after_seconds',
+    'room.retry_after_seconds',
+  ),
 } as const;

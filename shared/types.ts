@@ -90,6 +90,12 @@ export interface ApiCallOutput {
   keys: string[];
   /** For ask: whether the question was mapped and answered. */
   mapped?: boolean;
+  /**
+   * For analyze_deck and get_deck_analysis: the data room and the state of its analysis
+   * (`running`, `done`, `failed` as the service says it; null when not given), and when to ask
+   * again if it said.
+   */
+  room?: { id: string | null; status: string | null; retryAfterSeconds: number | null };
   durationMs: number;
   /** The requests this call sent, its retries included (absent in outputs recorded before it was added: one). */
   attempts?: CallAttempts;
