@@ -3,6 +3,7 @@
  * destinations that name none (`VIR_S3_ENDPOINT`), and the client's own settings (checksums,
  * retries, timeouts).
  */
+import { rootCertificates } from 'node:tls';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SettingsError } from '../../config/settings.js';
 import type { S3Destination } from '../../config/destinations.js';
@@ -93,6 +94,8 @@ export interface S3ClientOptions {
   connectionTimeoutMs: number;
   /** Time a request may stay without a response or socket activity (ms). */
   requestTimeoutMs: number;
+  /** CA certificates (PEM) trusted besides the system's: an https endpoint with its own certificate. */
+  trustedCa?: readonly string[];
 }
 
 export const S3_CLIENT_DEFAULTS: S3ClientOptions = {
@@ -125,7 +128,13 @@ export function createS3Client(
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: o.maxAttempts,
     retryMode: 'standard',
-    requestHandler: { connectionTimeout: o.connectionTimeoutMs, requestTimeout: o.requestTimeoutMs },
+    requestHandler: {
+      connectionTimeout: o.connectionTimeoutMs,
+      requestTimeout: o.requestTimeoutMs,
+      ...(o.trustedCa?.length
+        ? { httpsAgent: { keepAlive: true, ca: [...rootCertificates, ...o.trustedCa] } }
+        : {}),
+    },
   });
 }
 

@@ -3,14 +3,9 @@
  * with extra CAs trusted when given), the deck objects directly under a prefix (ListObjectsV2,
  * a page at a time), and an object's bytes.
  */
-import { rootCertificates } from 'node:tls';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  createS3Client,
-  S3_CLIENT_DEFAULTS,
-  type S3Credentials,
-} from '../../activities/delivery/s3-client.js';
+import { createS3Client, type S3Credentials } from '../../activities/delivery/s3-client.js';
 import type { S3Destination } from '../../config/destinations.js';
 
 /** The bucket and prefix a job reads decks from (its `s3:` source). */
@@ -25,32 +20,16 @@ export interface DeckS3Source {
 }
 
 /**
- * The client of a bucket: {@link createS3Client}'s settings (checksums only where required,
- * retries, timeouts), and with `trustedCa` an https agent that trusts those CAs besides the
- * system's (a local https S3 endpoint with its own certificate, in tests and the demo).
+ * The client of a bucket: {@link createS3Client}'s (checksums only where required, retries,
+ * timeouts), trusting `trustedCa` besides the system's CAs (a local https S3 endpoint with its
+ * own certificate, in tests and the demo).
  */
 export function deckS3Client(
   dest: S3Destination,
   credentials: S3Credentials | null,
   trustedCa: readonly string[] = [],
 ): S3Client {
-  if (trustedCa.length === 0) return createS3Client(dest, credentials);
-  const o = S3_CLIENT_DEFAULTS;
-  return new S3Client({
-    region: dest.region,
-    ...(dest.endpoint ? { endpoint: dest.endpoint } : {}),
-    forcePathStyle: dest.forcePathStyle,
-    ...(credentials ? { credentials } : {}),
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: o.maxAttempts,
-    retryMode: 'standard',
-    requestHandler: {
-      connectionTimeout: o.connectionTimeoutMs,
-      requestTimeout: o.requestTimeoutMs,
-      httpsAgent: { keepAlive: true, ca: [...rootCertificates, ...trustedCa] },
-    },
-  });
+  return createS3Client(dest, credentials, { trustedCa });
 }
 
 /** A prefix as a folder: `inbox/2026/` (or '' for the bucket's top). */
