@@ -8,23 +8,43 @@ import { DECK_FIELDS } from '../../api/read-answers.js';
 import { asObject, readField, toNum, toStr, type Obj } from '../../api/read.js';
 import type { CollectedDeck, DeckDimension, DeckSnapshot, TriagedDeck } from './types.js';
 
+/** The part of a triaged deck its analysis gives. */
+type AnalysisPart = Pick<
+  TriagedDeck,
+  | 'score'
+  | 'verdict'
+  | 'reason'
+  | 'dimensions'
+  | 'strengths'
+  | 'risks'
+  | 'redFlags'
+  | 'questions'
+  | 'facts'
+  | 'roomUrl'
+  | 'roomId'
+>;
+
 /** What a data room's analysis holds, as the report reads it. */
-export interface ReadAnalysis {
+export interface ReadAnalysis extends AnalysisPart {
   startupName: string | null;
-  score: number | null;
-  verdict: string | null;
-  reason: string | null;
-  dimensions: DeckDimension[];
-  strengths: string[];
-  risks: string[];
-  redFlags: string[];
-  questions: string[];
-  facts: { label: string; value: string }[];
-  roomId: string | null;
-  roomUrl: string | null;
   status: string | null;
   error: string | null;
 }
+
+/** A deck without an analysis. */
+const NO_ANALYSIS: AnalysisPart = {
+  score: null,
+  verdict: null,
+  reason: null,
+  dimensions: [],
+  strengths: [],
+  risks: [],
+  redFlags: [],
+  questions: [],
+  facts: [],
+  roomUrl: null,
+  roomId: null,
+};
 
 const first = (o: Obj, names: readonly string[]): unknown => {
   for (const n of names) if (o[n] !== undefined && o[n] !== null) return o[n];
@@ -124,24 +144,15 @@ export function analysedDeck(
   read: ReadAnalysis,
   more: { outcome: 'analysed' | 'carried'; analysedOn: string; credits: number; sources: string[] },
 ): TriagedDeck {
+  const { startupName, status: _status, error: _error, ...analysis } = read;
   return {
     sha256: deck.sha256,
     origin: deck.origin,
     label: deck.label,
     outcome: more.outcome,
-    name: read.startupName ?? deck.startupName ?? deck.label,
+    name: startupName ?? deck.startupName ?? deck.label,
     analysedOn: more.analysedOn,
-    score: read.score,
-    verdict: read.verdict,
-    reason: read.reason,
-    dimensions: read.dimensions,
-    strengths: read.strengths,
-    risks: read.risks,
-    redFlags: read.redFlags,
-    questions: read.questions,
-    facts: read.facts,
-    roomUrl: read.roomUrl,
-    roomId: read.roomId,
+    ...analysis,
     problem: null,
     duplicateOf: null,
     credits: more.credits,
@@ -163,16 +174,7 @@ export function unanalysedDeck(
     outcome,
     name: deck.startupName ?? deck.label,
     analysedOn: null,
-    score: null,
-    verdict: null,
-    reason: null,
-    dimensions: [],
-    strengths: [],
-    risks: [],
-    redFlags: [],
-    questions: [],
-    facts: [],
-    roomUrl: null,
+    ...NO_ANALYSIS,
     roomId: more.roomId ?? null,
     problem,
     duplicateOf: deck.duplicateOf,

@@ -9,7 +9,8 @@
  * reason, one data room at a loopback address. Two decks left unsent by the budget. Its sources
  * as the activity keeps them: each deck's analyze_deck answer, then its get_deck_analysis polls.
  */
-import type { DeckTriageReport, TriagedDeck } from '../../../../jobs/deck-triage/types.js';
+import { unanalysedDeck } from '../../../../jobs/deck-triage/model.js';
+import type { CollectedDeck, DeckTriageReport, TriagedDeck } from '../../../../jobs/deck-triage/types.js';
 import type { SourceRow } from '../../../../shared/types.js';
 
 export const RUN_DATE = '2026-11-26';
@@ -50,6 +51,27 @@ const dims = (scores: [number, number, number, number, number, number], notes = 
         : null,
     }),
   );
+
+/** A deck as the run collected it (the part a deck without an analysis keeps). */
+function collected(
+  label: string,
+  origin: CollectedDeck['origin'],
+  sha256: string | null,
+  startupName: string,
+  duplicateOf: string | null = null,
+): CollectedDeck {
+  return {
+    sha256,
+    origin,
+    label,
+    deckUrl: null,
+    startupName,
+    kind: null,
+    bytes: null,
+    problem: null,
+    duplicateOf,
+  };
+}
 
 /** A deck analysed this run (3 credits), with its answers' ids. */
 function analysed(
@@ -252,75 +274,28 @@ function decks(): TriagedDeck[] {
       6,
       ['S8'],
     ),
-    {
-      sha256: null,
-      origin: 'url',
-      label: 'https://decks.example.org/orbital-deck.pdf',
-      outcome: 'failed',
-      name: 'Orbital Freight',
-      analysedOn: null,
-      score: null,
-      verdict: null,
-      reason: null,
-      dimensions: [],
-      strengths: [],
-      risks: [],
-      redFlags: [],
-      questions: [],
-      facts: [],
-      roomUrl: null,
-      roomId: null,
-      problem: 'the link answered 404 Not Found',
-      duplicateOf: null,
-      credits: 0,
-      sources: [],
-    },
-    {
-      sha256: sha(8),
-      origin: 'folder',
-      label: 'lumen-labs.pptx',
-      outcome: 'timed-out',
-      name: 'Lumen Labs',
-      analysedOn: null,
-      score: null,
-      verdict: null,
-      reason: null,
-      dimensions: [],
-      strengths: [],
-      risks: [],
-      redFlags: [],
-      questions: [],
-      facts: [],
-      roomUrl: null,
-      roomId: 'room_0008',
-      problem: "still running when the job's deadline passed (data room room_0008)",
-      duplicateOf: null,
-      credits: 3,
-      sources: ['S9', 'S10', 'S11'],
-    },
-    {
-      sha256: sha(1),
-      origin: 'url',
-      label: 'https://decks.example.org/brightloop-copy.pdf',
-      outcome: 'duplicate',
-      name: 'Brightloop Energy',
-      analysedOn: null,
-      score: null,
-      verdict: null,
-      reason: null,
-      dimensions: [],
-      strengths: [],
-      risks: [],
-      redFlags: [],
-      questions: [],
-      facts: [],
-      roomUrl: null,
-      roomId: null,
-      problem: 'the same file as brightloop-seed-2026.pdf: sent once',
-      duplicateOf: 'brightloop-seed-2026.pdf',
-      credits: 0,
-      sources: [],
-    },
+    unanalysedDeck(
+      collected('https://decks.example.org/orbital-deck.pdf', 'url', null, 'Orbital Freight'),
+      'failed',
+      'the link answered 404 Not Found',
+    ),
+    unanalysedDeck(
+      collected('lumen-labs.pptx', 'folder', sha(8), 'Lumen Labs'),
+      'timed-out',
+      "still running when the job's deadline passed (data room room_0008)",
+      { credits: 3, sources: ['S9', 'S10', 'S11'], roomId: 'room_0008' },
+    ),
+    unanalysedDeck(
+      collected(
+        'https://decks.example.org/brightloop-copy.pdf',
+        'url',
+        sha(1),
+        'Brightloop Energy',
+        'brightloop-seed-2026.pdf',
+      ),
+      'duplicate',
+      'the same file as brightloop-seed-2026.pdf: sent once',
+    ),
   ];
 }
 
