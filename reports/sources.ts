@@ -20,6 +20,19 @@ export const SOURCE_COLUMN = 'Source';
 /** What a figure the runner computed (a share, a change, YoY) says where a read figure names its source. */
 export const COMPUTED_BY_RUNNER = 'Computed by the runner';
 
+/** What a Source cell names for what only the job's earlier runs hold (no answer of this run). */
+export const EARLIER_RUN = 'earlier run';
+
+/**
+ * "Computed by the runner from S1, S10 and `also`": a figure derived from the answers `ids` (and
+ * from `also`, what else it used: the previous run's snapshot, earlier runs). Without known ids
+ * (a model stored before sources were kept), "Computed by the runner" (from `also` if given).
+ */
+export function computedFrom(ids: Iterable<string | null | undefined>, also?: string): string {
+  const from = [sourceSpan(ids), also].filter(Boolean).join(' and ');
+  return from ? `${COMPUTED_BY_RUNNER} from ${from}` : COMPUTED_BY_RUNNER;
+}
+
 /** Parameter names that never go into a report, whatever the service's answer held. */
 const SECRET_PARAM = /^(x[-_])?api[-_]?key$|token|secret|password|authorization|credential/i;
 

@@ -12,6 +12,7 @@ import { COLORS } from '../../../reports/pdf/index.js';
 import type { ReportPdf } from '../../../reports/pdf/index.js';
 import {
   COMPUTED_BY_RUNNER,
+  EARLIER_RUN,
   drawSourcesSection,
   idsOfOperations,
   sourceCaption,
@@ -23,8 +24,7 @@ import type { DeckTriageReport, TriagedDeck } from '../types.js';
 const ANALYZE_OP = 'analyze_deck';
 const POLL_OP = 'get_deck_analysis';
 
-/** What a Source cell names for an analysis an earlier run of the job read (no answer of this run). */
-export const EARLIER_RUN = 'earlier run';
+export { EARLIER_RUN };
 
 /** What a Source cell names for a deck the run never sent (no answer at all). */
 export const NOT_SENT = 'not sent';

@@ -11,6 +11,8 @@ import { COLORS } from '../../../reports/pdf/index.js';
 import type { ReportPdf } from '../../../reports/pdf/index.js';
 import {
   COMPUTED_BY_RUNNER,
+  computedFrom,
+  EARLIER_RUN,
   drawSourcesSection,
   idsOfOperations,
   sourceCaption,
@@ -21,12 +23,14 @@ import type { FundDigest } from '../digest.js';
 import type { FundChartId } from './charts.js';
 import { previousRun } from './text.js';
 
-/** What a Source cell names for what the job's history of earlier runs holds (no answer of this run). */
-export const EARLIER_RUN = 'earlier run';
+export { EARLIER_RUN };
 
 /** The operations a digest reads. */
 const BATCH_OP = 'find_startups_for_fund';
 const PROFILE_OP = 'get_startup';
+
+/** What a comparison with the job's history was computed from besides this run's answers. */
+const EARLIER_RUNS = 'earlier runs';
 
 /** Whether the digest kept its sources (a digest stored before they were has none). */
 const hasSources = (digest: FundDigest): boolean => Array.isArray(digest.sources);
@@ -41,13 +45,6 @@ export function sourceCell(
   earlier = false,
 ): string | null {
   return reportSourceCell(digest.sources, ids ?? [], earlier ? [EARLIER_RUN] : []);
-}
-
-/** "Computed by the runner from S1 and earlier runs" (the ids left out when none is known). */
-export function computedFrom(ids: readonly (string | null | undefined)[], earlier = true): string {
-  const span = sourceSpan(ids);
-  const from = [span, earlier ? 'earlier runs' : ''].filter((p) => p !== '').join(' and ');
-  return from ? `${COMPUTED_BY_RUNNER} from ${from}` : COMPUTED_BY_RUNNER;
 }
 
 /** The date of the run a still-matched startup is compared with: its last match before this run. */
@@ -79,9 +76,9 @@ export function figureSourceLines(digest: FundDigest): string[] {
     const dropped = digest.dropped.map((d) => d.source);
     const events = digest.events.map((e) => e.source);
     lines.push(
-      `New matches, changed and still matched: ${computedFrom(batch)} (the job's history).`,
-      `Dropped: ${computedFrom([...batch, ...dropped])}: matched by the last run, not by this batch; the reason from its profile read now.`,
-      `Watchlist events: ${computedFrom(events)}: the startup's profile read now (${PROFILE_OP}) against the one read before.`,
+      `New matches, changed and still matched: ${computedFrom(batch, EARLIER_RUNS)} (the job's history).`,
+      `Dropped: ${computedFrom([...batch, ...dropped], EARLIER_RUNS)}: matched by the last run, not by this batch; the reason from its profile read now.`,
+      `Watchlist events: ${computedFrom(events, EARLIER_RUNS)}: the startup's profile read now (${PROFILE_OP}) against the one read before.`,
     );
   }
   lines.push(

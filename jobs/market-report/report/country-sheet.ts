@@ -9,12 +9,13 @@
 import type { Worksheet } from 'exceljs';
 import { moneyHeader, moneyUnit, readerSentence, stageLabel, yearLabel } from '../../../reports/editorial.js';
 import type { TableCells } from '../../../reports/excel/index.js';
+import { computedFrom } from '../../../reports/sources.js';
 import { formatDate } from '../../../reports/format.js';
 import { countryChartId } from './charts.js';
 import { sectorsByChart, yearRows } from './figures.js';
 import type { CountryFigures } from './figures.js';
 import type { CountrySection } from './model.js';
-import { computedNote, readNote } from './provenance.js';
+import { readNote } from './provenance.js';
 import { moneyColumn, placeCharts, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx, SheetTable } from './sheet-helpers.js';
 
@@ -58,7 +59,7 @@ function countryHeading(ctx: SheetCtx, ws: Worksheet, c: CountrySection, f: Coun
   const tileUnit = moneyUnit([f.lastFull.capital, f.ytd.capital]);
   // A figure read from the overview names it; one the runner computed says so.
   const read = readNote(ctx.model, [c.source]);
-  const computed = computedNote([c.source]);
+  const computed = computedFrom([c.source]);
   const last = yearRows(c, f.ytdYear).find((y) => y.year === f.lastFullYear && !y.partial);
   const yoy = (isComputed: boolean | undefined) => (isComputed ? computed : read);
   let r = book.addTitle(
@@ -249,7 +250,7 @@ function sectorsTable(ctx: SheetCtx, ws: Worksheet, c: CountrySection, row: numb
 function computedLine(ws: Worksheet, row: number, shown: boolean, c: CountrySection, what: string[]): number {
   if (!shown) return row - 1;
   const cell = ws.getCell(row, 1);
-  cell.value = `${computedNote([c.source])}: ${what.join('; ')}.`;
+  cell.value = `${computedFrom([c.source])}: ${what.join('; ')}.`;
   cell.font = { italic: true, size: 9, color: { argb: 'FF5B6470' } };
   return row;
 }

@@ -6,7 +6,7 @@
  * A model stored before sources were kept names no answer: read figures then say nothing,
  * computed ones still say they were computed.
  */
-import { COMPUTED_BY_RUNNER, sourceCaption, sourceSpan } from '../../../reports/sources.js';
+import { COMPUTED_BY_RUNNER, sourceCaption } from '../../../reports/sources.js';
 import type { MarketReportModel } from './model.js';
 
 /** The previous run's figures a change is computed against (kept by the runner, not an answer). */
@@ -25,16 +25,6 @@ export function overviewIds(model: MarketReportModel): string[] {
 /** "Source: country_overview (S1)" for a figure read from the answers `ids`; '' when none is known. */
 export function readNote(model: MarketReportModel, ids: Iterable<string | null | undefined>): string {
   return sourceCaption(model.sources, knownIds(ids)) ?? '';
-}
-
-/**
- * "Computed by the runner from S1, S10 and the previous run's snapshot": a figure the runner
- * derived from the answers `ids` (and from `also`, what else it used). Without known ids (an
- * older model), "Computed by the runner" (from `also` where given).
- */
-export function computedNote(ids: Iterable<string | null | undefined>, also?: string): string {
-  const from = [sourceSpan(knownIds(ids)), also].filter(Boolean).join(' and ');
-  return from ? `${COMPUTED_BY_RUNNER} from ${from}` : COMPUTED_BY_RUNNER;
 }
 
 /**

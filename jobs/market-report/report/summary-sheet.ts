@@ -13,18 +13,11 @@ import {
   type MoneyUnit,
 } from '../../../reports/editorial.js';
 import type { DataColumn, KeyFigureCell } from '../../../reports/excel/index.js';
+import { computedFrom } from '../../../reports/sources.js';
 import { formatDate, formatDateTime } from '../../../reports/format.js';
 import { COMPARE_CAPITAL, COMPARE_DEALS } from './charts.js';
 import { summaryParts, weekSentences, weekTotals } from './figures.js';
-import {
-  basisText,
-  computedNote,
-  knownIds,
-  overviewIds,
-  PREVIOUS_RUN,
-  readNote,
-  withNote,
-} from './provenance.js';
+import { basisText, knownIds, overviewIds, PREVIOUS_RUN, readNote, withNote } from './provenance.js';
 import { moneyColumn, placeCharts, SOURCE, sourceCell } from './sheet-helpers.js';
 import type { SheetCtx } from './sheet-helpers.js';
 import { reportTitle } from './title.js';
@@ -174,18 +167,18 @@ function sourceNotes(ctx: SheetCtx) {
   const lists = (pick: (c: MarketReportModel['countries'][number]) => { source?: string | null }[]) =>
     knownIds(model.countries.flatMap((c) => pick(c).map((r) => r.source)));
   return {
-    week: `${computedNote(overviews, PREVIOUS_RUN)}: deals and capital by year now, minus at that run`,
-    previousWeek: `${computedNote([], PREVIOUS_RUN)}: that run's week`,
+    week: `${computedFrom(overviews, PREVIOUS_RUN)}: deals and capital by year now, minus at that run`,
+    previousWeek: `${computedFrom([], PREVIOUS_RUN)}: that run's week`,
     sum:
       model.countries.length > 1
-        ? `${computedNote(overviews)}: the sum over the countries`
+        ? `${computedFrom(overviews)}: the sum over the countries`
         : readNote(model, overviews),
-    change: `${computedNote(overviews)}: the change on the year before`,
-    newStartups: computedNote(
+    change: `${computedFrom(overviews)}: the change on the year before`,
+    newStartups: computedFrom(
       lists((c) => c.notable_startups),
       PREVIOUS_RUN,
     ),
-    newInvestors: computedNote(
+    newInvestors: computedFrom(
       lists((c) => c.top_investors_by_score),
       PREVIOUS_RUN,
     ),
