@@ -8,10 +8,9 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFil
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { writeJsonAtomic } from '../lib/files.js';
 import { destinationRoot, renderedFileNames, type RenderDeps } from './render-files.js';
 import { contentTypeOf, destinationsRef } from './delivery/deliver.js';
-import { StoreObjectMissingError, type Store, type StoreFiles } from './store.js';
+import { manifestPlace, StoreObjectMissingError, type Store, type StoreFiles } from './store.js';
 import type { Destination } from '../config/destinations.js';
 import type { RenderOutput, RerenderReplaced } from '../shared/types.js';
 
@@ -20,35 +19,6 @@ export const RERENDER_REFUSED = 'RerenderRefused';
 
 function refused(message: string): ApplicationFailure {
   return ApplicationFailure.create({ message, type: RERENDER_REFUSED, nonRetryable: true });
-}
-
-/** A manifest where it is kept: a local file, or an object of the store (its URL). */
-interface ManifestPlace {
-  /** The folder the manifest is in: a path, or the store reference of the folder. */
-  folder: string;
-  inStore: boolean;
-  read(): Promise<Record<string, unknown>>;
-  write(value: unknown): Promise<void>;
-}
-
-/** The place of the manifest at `path` (a local path, or a URL of the store's files). */
-export function manifestPlace(store: Store, path: string): ManifestPlace {
-  const ref = store.files?.refOf(path) ?? null;
-  if (store.files && ref !== null) {
-    const files = store.files;
-    return {
-      folder: ref.slice(0, ref.lastIndexOf('/')),
-      inStore: true,
-      read: () => store.getJson<Record<string, unknown>>(ref),
-      write: (value) => files.putBytes(ref, `${JSON.stringify(value, null, 2)}\n`, 'application/json'),
-    };
-  }
-  return {
-    folder: dirname(path),
-    inStore: false,
-    read: async () => JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>,
-    write: (value) => writeJsonAtomic(path, value, true),
-  };
 }
 
 /**

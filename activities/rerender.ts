@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { runDocumentRef, StoreObjectMissingError, type Store } from './store.js';
+import { manifestPlace, runDocumentRef, StoreObjectMissingError, type Store } from './store.js';
 import {
   destinationRoot,
   outputFolder,
@@ -18,7 +18,7 @@ import {
   writeManifestBeside,
   type RenderDeps,
 } from './render-files.js';
-import { claimFolder, manifestPlace, replaceRunFiles, shareDestinations } from './rerender-place.js';
+import { claimFolder, replaceRunFiles, shareDestinations } from './rerender-place.js';
 import {
   RENDER_RECIPE_FORMAT,
   type RenderOutput,

@@ -4,7 +4,7 @@
  * Workflows pass references; activities read and write the documents.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { writeJsonAtomic } from '../lib/files.js';
 import { safeFileName } from '../lib/names.js';
@@ -135,4 +135,33 @@ export class LocalStore implements Store {
       .map((e) => relative(this.root, join(e.parentPath, e.name)).split(sep).join('/'))
       .sort();
   }
+}
+
+/** A manifest where it is kept: a local file, or an object of the store (its URL). */
+interface ManifestPlace {
+  /** The folder the manifest is in: a path, or the store reference of the folder. */
+  folder: string;
+  inStore: boolean;
+  read: <T = Record<string, unknown>>() => Promise<T>;
+  write: (value: unknown) => Promise<void>;
+}
+
+/** The place of the manifest at `path` (a local path, or a URL of the store's files). */
+export function manifestPlace(store: Store, path: string): ManifestPlace {
+  const ref = store.files?.refOf(path) ?? null;
+  if (store.files && ref !== null) {
+    const files = store.files;
+    return {
+      folder: ref.slice(0, ref.lastIndexOf('/')),
+      inStore: true,
+      read: <T>() => store.getJson<T>(ref),
+      write: (value) => files.putBytes(ref, `${JSON.stringify(value, null, 2)}\n`, 'application/json'),
+    };
+  }
+  return {
+    folder: dirname(path),
+    inStore: false,
+    read: async <T>() => JSON.parse(await readFile(path, 'utf8')) as T,
+    write: (value) => writeJsonAtomic(path, value, true),
+  };
 }

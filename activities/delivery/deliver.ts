@@ -15,14 +15,13 @@
  * attempt sends again, with the same email Message-ID and the same webhook Idempotency-Key, and
  * S3 finds the run's folder by its marker and the same bytes already stored there, and writes nothing.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { redactText } from '../../api/redact.js';
-import { writeJsonAtomic } from '../../lib/files.js';
 import { safeFileName } from '../../lib/names.js';
-import type { Store } from '../store.js';
+import { manifestPlace, type Store } from '../store.js';
 import { DELIVERY_MAX_ATTEMPTS, type StoreRef } from '../../shared/types.js';
 import { EmailTransientError, isEmailError } from './email-errors.js';
 import { buildRunEmail } from './email-message.js';
@@ -249,14 +248,15 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
   function placeOf(manifestPath: string) {
     const files = store.files;
     const ref = files?.refOf(manifestPath) ?? null;
+    const { read, write } = manifestPlace(store, manifestPath);
     if (!files || ref === null) {
       const dir = join(manifestPath, '..');
       return {
         where: dir,
         /** The run's date: its folder's name (`<date>` or `<date>_<n>`) begins with it. */
         date: (_m: ManifestForDelivery) => basename(dir).slice(0, 10),
-        read: async () => JSON.parse(await readFile(manifestPath, 'utf8')) as unknown,
-        write: (value: unknown) => writeJsonAtomic(manifestPath, value, true),
+        read,
+        write,
         /** The local folder the files are in (`release` when the delivery is done). */
         local: async () => ({ dir, release: async () => undefined }),
       };
@@ -266,9 +266,8 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
       where: manifestPath.slice(0, manifestPath.lastIndexOf('/')),
       /** The run's date: when it started. */
       date: (m: ManifestForDelivery) => m.startedAt?.slice(0, 10) ?? basename(folderRef),
-      read: () => store.getJson(ref),
-      write: (value: unknown) =>
-        files.putBytes(ref, `${JSON.stringify(value, null, 2)}\n`, 'application/json'),
+      read,
+      write,
       /** The manifest and files fetched from the store into a scratch folder of this worker. */
       local: async () => {
         const dir = await mkdtemp(join(tmpdir(), 'vir-delivery-'));
@@ -364,7 +363,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
      */
     async deliverToDestination(input: DeliverInput): Promise<DeliveryOutcome> {
       const place = placeOf(input.manifestPath);
-      const manifest = (await place.read()) as ManifestForDelivery;
+      const manifest = await place.read<ManifestForDelivery>();
       const runId = manifest.workflowId;
       const d = (await destinationsOf(runId)).find((x) => x.id === input.destination);
       if (!d) {
@@ -429,7 +428,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     }): Promise<RunDelivery> {
       const delivery = runDeliveryOf(input.outcomes, input.skipped);
       const place = placeOf(input.manifestPath);
-      const manifest = (await place.read()) as Record<string, unknown>;
+      const manifest = await place.read();
       await place.write({ ...manifest, delivery });
       return delivery;
     },
@@ -441,7 +440,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
     async deliveryState(input: {
       manifestPath: string;
     }): Promise<{ id: string; kind: Destination['kind'] }[]> {
-      const manifest = (await placeOf(input.manifestPath).read()) as ManifestForDelivery;
+      const manifest = await placeOf(input.manifestPath).read<ManifestForDelivery>();
       return (await destinationsOf(manifest.workflowId)).map((d) => ({ id: d.id, kind: d.kind }));
     },
   };
