@@ -36,13 +36,10 @@ export function computedFrom(ids: Iterable<string | null | undefined>, also?: st
 /** Parameter names that never go into a report, whatever the service's answer held. */
 const SECRET_PARAM = /^(x[-_])?api[-_]?key$|token|secret|password|authorization|credential/i;
 
-/** A parameter named exactly `key` is the record asked for (get_startup's, get_investor's), not a secret. */
-const RECORD_KEY_PARAM = 'key';
-
 /** A stored answer's parameters as one line: `country=DE; limit=50; offset=0` (secrets left out). */
 export function paramsText(params: Record<string, unknown>): string {
   const parts = Object.entries(params)
-    .filter(([k, v]) => v !== undefined && v !== null && (k === RECORD_KEY_PARAM || !SECRET_PARAM.test(k)))
+    .filter(([k, v]) => v !== undefined && v !== null && !SECRET_PARAM.test(k))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
   return parts.length > 0 ? parts.join('; ') : '(none)';
 }
