@@ -30,11 +30,41 @@ export interface RenderDeps {
   reportNotice?: string | null | undefined;
 }
 
+/** Whether the folder's `.run.json` marker names the run `workflowId` (missing, or being written: not). */
+async function ownedBy(dir: string, workflowId: string): Promise<boolean> {
+  try {
+    const marker = JSON.parse(await readFile(join(dir, '.run.json'), 'utf8')) as { workflowId?: string };
+    return marker.workflowId === workflowId;
+  } catch {
+    // Missing, or being written by the run that claimed it this instant: not this run's.
+    return false;
+  }
+}
+
+/**
+ * Claims the folder `dir` (made when missing) for the run `workflowId`: true when it is this
+ * run's (its `.run.json` marker names the run: a retry finds it) or was empty and now is; false
+ * when another run's, or a folder with files but no marker (a run of an older version, or
+ * someone's own files). The marker is created exclusively (`wx`), so runs started in the same
+ * instant on different workers never share a folder.
+ */
+export async function claimRunFolder(dir: string, workflowId: string): Promise<boolean> {
+  await mkdir(dir, { recursive: true });
+  const entries = await readdir(dir);
+  if (entries.includes('.run.json')) return ownedBy(dir, workflowId);
+  if (entries.length > 0) return false;
+  try {
+    await writeFile(join(dir, '.run.json'), JSON.stringify({ workflowId }), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return ownedBy(dir, workflowId);
+  }
+}
+
 /**
  * Picks a free output folder: <root>/<job>/<date>, or <date>_2, <date>_3... when another run used it
- * (`folderName` names the i-th candidate otherwise).
- * A folder is claimed by creating its `.run.json` marker exclusively (`wx`), so runs started in the
- * same instant on different workers never share one; a retry of the same run finds its marker.
+ * (`folderName` names the i-th candidate otherwise), claimed for the run (`claimRunFolder`).
  */
 export async function outputFolder(
   root: string,
@@ -44,32 +74,9 @@ export async function outputFolder(
   folderName: (i: number) => string = (i) => (i === 1 ? date : `${date}_${i}`),
 ): Promise<string> {
   const jobDir = join(root, safeFileName(jobId));
-  const ownedBy = async (dir: string): Promise<boolean> => {
-    try {
-      const marker = JSON.parse(await readFile(join(dir, '.run.json'), 'utf8')) as { workflowId?: string };
-      return marker.workflowId === workflowId;
-    } catch {
-      // Missing, or being written by the run that claimed it this instant: not this run's.
-      return false;
-    }
-  };
   for (let i = 1; i < 1000; i++) {
     const dir = join(jobDir, safeFileName(folderName(i)));
-    await mkdir(dir, { recursive: true });
-    const entries = await readdir(dir);
-    if (entries.includes('.run.json')) {
-      if (await ownedBy(dir)) return dir;
-      continue;
-    }
-    // A folder with files but no marker belongs to a run of an older version: leave it.
-    if (entries.length > 0) continue;
-    try {
-      await writeFile(join(dir, '.run.json'), JSON.stringify({ workflowId }), { flag: 'wx' });
-      return dir;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await ownedBy(dir)) return dir;
-    }
+    if (await claimRunFolder(dir, workflowId)) return dir;
   }
   throw new Error(`no free output folder for ${folderName(1)} under ${jobDir}`);
 }

@@ -4,11 +4,11 @@
  * the run's manifest told what replaced them), and the run's destinations for `--deliver`.
  * Every step can be tried again: a retry finds what the last attempt did and does the rest.
  */
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { destinationRoot, renderedFileNames, type RenderDeps } from './render-files.js';
+import { claimRunFolder, destinationRoot, renderedFileNames, type RenderDeps } from './render-files.js';
 import { contentTypeOf, destinationsRef } from './delivery/deliver.js';
 import { manifestPlace, StoreObjectMissingError, type Store, type StoreFiles } from './store.js';
 import type { Destination } from '../config/destinations.js';
@@ -42,20 +42,7 @@ export async function claimFolder(
   } catch (err) {
     throw refused(`--to: ${(err as Error).message}`);
   }
-  await mkdir(dir, { recursive: true });
-  const marker = join(dir, '.run.json');
-  const entries = await readdir(dir);
-  if (entries.includes('.run.json')) {
-    const owner = (JSON.parse(await readFile(marker, 'utf8')) as { workflowId?: string }).workflowId;
-    if (owner === workflowId) return dir;
-  } else if (entries.length === 0) {
-    try {
-      await writeFile(marker, JSON.stringify({ workflowId }), { flag: 'wx' });
-      return dir;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
+  if (await claimRunFolder(dir, workflowId)) return dir;
   throw refused(`--to ${to}: the folder ${dir} is not empty; name a new or empty folder`);
 }
 
