@@ -5,6 +5,7 @@
  * report's files.
  */
 import { readFileSync } from 'node:fs';
+import { creditsOf } from '../../api/catalog.js';
 import { join } from 'node:path';
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
 import { renderInto } from '../../activities/render-files.js';
@@ -193,7 +194,10 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
           const { call, source } = await book.read(ref);
           reads.push(readAnalysis(call.result));
           sources.push(source);
-          credits += call.operation === 'analyze_deck' ? (call.result.credits?.charged ?? 3) : 0;
+          credits +=
+            call.operation === 'analyze_deck'
+              ? (call.result.credits?.charged ?? creditsOf('analyze_deck'))
+              : 0;
         }
         const last = reads.at(-1)!;
         const roomId = reads.find((r) => r.roomId)?.roomId ?? null;
