@@ -8,6 +8,7 @@
  * const key = requireApiKey(settings);        // throws naming VIS_API_KEY when it is missing
  * console.log(describeSettings(settings));    // key shown as vis_live_…(set)
  */
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -57,6 +58,7 @@ export const SETTING_NAMES = [
   'VIR_REPORTS_DIR',
   'VIR_DESTINATION_ROOTS',
   'VIR_REPORT_NOTICE',
+  'VIR_DECK_CA_FILE',
   'VIR_DATA_DIR',
   'VIR_HTTP_TIMEOUT_MS',
   'VIR_LOG_LEVEL',
@@ -140,6 +142,19 @@ export const SettingsEnvSchema = z.object({
     // eslint-disable-next-line no-control-regex
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must be one line of text' })
     .optional(),
+  VIR_DECK_CA_FILE: z
+    .string()
+    .min(1, { message: 'must be the path of a PEM file (leave it unset for the system CAs only)' })
+    .superRefine((f, ctx) => {
+      if (!existsSync(f) || !statSync(f).isFile())
+        ctx.addIssue({ code: 'custom', message: 'must be an existing PEM file' });
+      else if (!readFileSync(f, 'utf8').includes('-----BEGIN CERTIFICATE-----'))
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must hold at least one PEM certificate (-----BEGIN CERTIFICATE-----)',
+        });
+    })
+    .optional(),
   VIR_DATA_DIR: dir(),
   VIR_HTTP_TIMEOUT_MS: positiveInt(86_400_000),
   VIR_LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }),
@@ -186,6 +201,11 @@ export interface Settings {
   destinationRoots: string[];
   /** Printed in the footer of every PDF page and printed sheet the worker renders (VIR_REPORT_NOTICE); null: none. */
   reportNotice: string | null;
+  /**
+   * A PEM file of CA certificates the worker trusts, beside the system's, for the https hosts of
+   * deck links and deck buckets with a certificate of their own (VIR_DECK_CA_FILE); null: none.
+   */
+  deckCaFile: string | null;
   /** Local state, outside the source tree: the embedded Temporal SQLite file, the store, the reports (VIR_DATA_DIR). */
   dataDir: string;
   httpTimeoutMs: number;
@@ -287,6 +307,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       .filter(Boolean)
       .map((p) => resolve(p)),
     reportNotice: v.VIR_REPORT_NOTICE ?? null,
+    deckCaFile: v.VIR_DECK_CA_FILE ? resolve(v.VIR_DECK_CA_FILE) : null,
     dataDir: resolve(v.VIR_DATA_DIR),
     httpTimeoutMs: v.VIR_HTTP_TIMEOUT_MS,
     logLevel: v.VIR_LOG_LEVEL,
@@ -390,6 +411,7 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_REPORTS_DIR', settings.reportsDir],
     ['VIR_DESTINATION_ROOTS', settings.destinationRoots.join(',') || '(none)'],
     ['VIR_REPORT_NOTICE', settings.reportNotice ?? '(none)'],
+    ['VIR_DECK_CA_FILE', settings.deckCaFile ?? '(the system CAs only)'],
     ['VIR_DATA_DIR', settings.dataDir],
     ['VIR_HTTP_TIMEOUT_MS', String(settings.httpTimeoutMs)],
     ['VIR_LOG_LEVEL', settings.logLevel],

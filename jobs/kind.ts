@@ -43,6 +43,8 @@ export interface KindActivityDeps {
   destinationRoots?: readonly string[];
   /** Printed in every footer of the reports rendered (VIR_REPORT_NOTICE). */
   reportNotice?: string | null;
+  /** Extra CA certificates (PEM) trusted for deck links and deck buckets (VIR_DECK_CA_FILE). */
+  trustedCa?: readonly string[];
   /**
    * Where the service's views are for readers (VIS_BASE_URL, VIS_PUBLIC_URL): reports link to a
    * view only when `readerUrl` (reports/links.ts) gives a public address. Absent: links to a

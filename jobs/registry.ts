@@ -3,6 +3,7 @@
  * name no kind: adding a kind is a folder under jobs/ and one line here.
  */
 import type { AnyJobKind } from './kind.js';
+import { deckTriageKind } from './deck-triage/index.js';
 import { fundMatchKind } from './fund-match/index.js';
 import { investorShortlistKind } from './investor-shortlist/index.js';
 import { marketReportKind } from './market-report/index.js';
@@ -10,6 +11,7 @@ import { prospectListKind } from './prospect-list/index.js';
 import { smokeKind } from './smoke/index.js';
 
 export const JOB_KINDS = [
+  deckTriageKind,
   fundMatchKind,
   investorShortlistKind,
   marketReportKind,

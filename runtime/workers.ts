@@ -5,6 +5,7 @@
  * the key's limit, set on the server and sent by every worker alike, so all workers together
  * stay under it.
  */
+import { readFileSync } from 'node:fs';
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -320,6 +321,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         reportsDir: settings.reportsDir,
         destinationRoots: settings.destinationRoots,
         reportNotice: settings.reportNotice,
+        trustedCa: settings.deckCaFile ? [readFileSync(settings.deckCaFile, 'utf8')] : [],
         serviceLinks: { baseUrl: settings.visBaseUrl, publicUrl: settings.visPublicUrl },
         account,
         ...(tuning.env ? { env: tuning.env } : {}),

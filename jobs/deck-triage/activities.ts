@@ -4,7 +4,6 @@
  * the earlier runs' analyses found by it), the ranking built from the stored answers, and the
  * report's files.
  */
-import { readFileSync } from 'node:fs';
 import { creditsOf } from '../../api/catalog.js';
 import { join } from 'node:path';
 import { readPreviousSnapshot, runOpening } from '../../activities/run.js';
@@ -86,12 +85,6 @@ interface CollectedDoc {
   decks: (Omit<CollectedDeck, 'deckUrl'> & { id: string })[];
 }
 
-/** Extra CA certificates the worker trusts for deck links (VIR_DECK_CA_FILE: a PEM file). */
-function trustedCa(env: NodeJS.ProcessEnv): string[] {
-  const file = env.VIR_DECK_CA_FILE;
-  return file ? [readFileSync(file, 'utf8')] : [];
-}
-
 /**
  * Creates the deck triage's activities.
  *
@@ -121,7 +114,7 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
           env: env(),
           store,
           runKey: input.runKey,
-          trustedCa: trustedCa(env()),
+          trustedCa: [...(deps.trustedCa ?? [])],
           publish: input.publish,
           // The links of copies outlive the polling deadline by a day (the service may fetch late).
           linkTtlSeconds: Math.min(

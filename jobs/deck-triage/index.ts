@@ -35,7 +35,7 @@ export const deckTriageKind = defineJobKind<DeckTriageJob>({
     ];
   },
   sandboxKey: 'vis_live_sandbox_vc',
-  examples: ['jobs/deck-triage/examples/weekly-decks.yaml'],
+  examples: ['jobs/deck-triage/examples/demo.yaml', 'jobs/deck-triage/examples/weekly-decks.yaml'],
 });
 
 export { parseDeckTriageJob, DeckTriageJobSchema, DECK_TRIAGE_KIND } from './job.js';

@@ -73,6 +73,14 @@ async function triage(input: DeckTriageInput, run: Run): Promise<DeckTriageResul
   tally.show();
   const deadline = Date.now() + durationMs(job.pollDeadline);
   const asked = await Promise.all(collected.toSend.map((d) => analyse(run, d, deadline, tally)));
+  const notAsked = asked.filter((a) => a.refused !== null);
+  if (notAsked.length > 0)
+    run.partial(`${notAsked.length} of ${asked.length} new decks not sent: ${notAsked[0]!.refused}`);
+  const late = asked.filter((a) => a.timedOut).length;
+  if (late > 0)
+    run.partial(
+      `${late} deck${late === 1 ? '' : 's'} still being analysed at the ${job.pollDeadline} deadline (see the report)`,
+    );
 
   // 4. The ranking with the carried analyses, the report and its files.
   run.phase('building');

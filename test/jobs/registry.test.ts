@@ -20,8 +20,8 @@ import { workflowsEntrySource } from '../../runtime/workflow-bundle.js';
 const camel = (kind: string) => kind.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 describe('the registry', () => {
-  test('holds the five kinds, in the order of their names', () => {
-    expect(JOB_KINDS).toHaveLength(5);
+  test('holds the six kinds, in the order of their names', () => {
+    expect(JOB_KINDS).toHaveLength(6);
     const names = JOB_KINDS.map((k) => k.kind);
     expect(names).toEqual([...names].sort());
   });

@@ -5,10 +5,8 @@
  * running asked again on durable timers whose wait grows, until it is done or the job's
  * deadline passes; decks past the budget not asked; the run's phase counting the analyses.
  */
-import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseDeckTriageJob } from '../../../jobs/deck-triage/job.js';
 import { maxPolls, pollWaitMs } from '../../../jobs/deck-triage/plan.js';
@@ -16,7 +14,7 @@ import { deckTriageWorkflow } from '../../../jobs/deck-triage/workflow.js';
 import type { DeckAsked, DeckToSend } from '../../../jobs/deck-triage/activities.js';
 import type { ApiCallInput } from '../../../shared/types.js';
 import { rendered, stubKit, type StubKit, type StubOptions } from '../../helpers/stub-activities.js';
-import { startTimeSkipping } from '../../helpers/time-skipping.js';
+import { skippingWorker, startTimeSkipping } from '../../helpers/time-skipping.js';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -58,12 +56,7 @@ function deckKit(toSend: DeckToSend[], answers: StubOptions['api']): StubKit {
 }
 
 async function runWith(kit: StubKit, job: ReturnType<typeof parseDeckTriageJob>) {
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue: kit.taskQueue,
-    workflowsPath: fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url)),
-    activities: kit.activities,
-  });
+  const worker = await skippingWorker(env, { taskQueue: kit.taskQueue, activities: kit.activities });
   return worker.runUntil(async () => {
     const handle = await kit.start(deckTriageWorkflow, job);
     const result = await handle.result();
@@ -138,6 +131,12 @@ test('a slow analysis is polled on growing timers, one past the deadline is name
   const phases = kit.calls().map((c) => c.phase);
   expect(phases).toContain('analysing: 1 analysed, 2 running, 2 not analysed');
   expect(result.creditsSpent).toBe(9);
+  // Partial, saying why: two decks past the budget, one still running at the deadline.
+  expect(result.partial).toBe(true);
+  expect(result.reasons).toEqual([
+    `2 of 5 new decks not sent: ${built.asked[3]!.refused}`,
+    '1 deck still being analysed at the 10m deadline (see the report)',
+  ]);
 }, 120_000);
 
 test('a run with nothing new asks nothing and is not delivered unless the job says so', async () => {
