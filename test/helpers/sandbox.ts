@@ -24,10 +24,12 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Ru
 
 /**
  * A sandbox on the fixed test date (`SANDBOX_TEST_AS_OF`: its data and its clock at noon UTC of
- * that day), rate limit lifted: runs over it give the same figures on any day.
+ * that day), rate limit lifted: runs over it give the same figures on any day. `options` add
+ * others (e.g. `trustedCa` for a test's deck server).
  */
-export async function startFixedDateSandbox(): Promise<RunningSandbox> {
+export async function startFixedDateSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startTestSandbox({
+    ...options,
     rateLimitPerMinute: 10_000,
     asOf: SANDBOX_TEST_AS_OF,
     now: () => new Date(`${SANDBOX_TEST_AS_OF}T12:00:00Z`),

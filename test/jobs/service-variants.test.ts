@@ -31,6 +31,7 @@ import type { RerenderResult } from '../../shared/types.js';
 import { openWorkbook, pdfText } from '../helpers/reports.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import { startFixedDateSandbox } from '../helpers/sandbox.js';
+import { sharedTestCert } from '../fixtures/decks/tls-server.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 import { SERVICE_VARIANTS, variantTransform, type ServiceVariant } from '../helpers/service-variants.js';
 import { variantCases, type Manifest, type Outcome } from '../helpers/variant-cases.js';
@@ -50,11 +51,17 @@ const runners = new Map<string, RunnerHarness>();
 const keyOf = (kind: AnyJobKind) => kind.sandboxKey ?? KEY;
 
 beforeAll(async () => {
-  sandbox = await startFixedDateSandbox();
+  // Deck links of a kind's case are served with the test process' certificate, which the
+  // sandbox (fetching them) and the workers (hashing them) trust.
+  const deckCa = sharedTestCert();
+  // Every deck analysis answers 'running' at first, so the room's id and status are read back
+  // and the deck is asked again: what a variant moves elsewhere in `data` is then used.
+  sandbox = await startFixedDateSandbox({ trustedCa: [deckCa.cert], deckWaitMs: 0, deckAnalysisMs: 500 });
   proxy = await startCountingProxy(sandbox.url);
   for (const key of new Set(JOB_KINDS.map(keyOf))) {
     const name = `variants-${key.replace(/^vis_live_sandbox_/, '')}`;
-    runners.set(key, await startRunner({ baseUrl: proxy.url, apiKey: key, name }));
+    const env = { VIR_DECK_CA_FILE: deckCa.caFile };
+    runners.set(key, await startRunner({ baseUrl: proxy.url, apiKey: key, name, env }));
   }
 });
 

@@ -1,19 +1,17 @@
 /**
- * Runs in flight survive deploys: every frozen history (recorded from workflow code that had
- * landed, test/fixtures/frozen-histories) replays through the current workflow code without
- * nondeterminism, and so do fresh runs of every job kind. Frozen files are pinned by checksum:
- * they are never re-recorded. A change to a workflow's commands goes behind `patched()` and
- * adds its own frozen set: VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a
- * new set (see the README's "Changing a workflow safely").
+ * Runs in flight survive deploys: fresh runs of every job kind replay through the current
+ * workflow code without nondeterminism (the frozen sets do too: replay-frozen.test.ts). A change
+ * to a workflow's commands goes behind `patched()` and adds its own frozen set:
+ * VIR_FREEZE_HISTORIES=<label> saves this run's fresh histories as a new set (see the README's
+ * "Changing a workflow safely").
  *
- * The kinds come from the registry: every registered kind must have runs in a frozen set, and
- * a kind no test below runs has its first example file run (with its sandbox key), so a new
- * kind needs no change here, only a new frozen set recorded with it.
+ * The kinds come from the registry: a kind no test below runs has its first example file run
+ * (with its sandbox key), so a new kind needs no change here, only a new frozen set recorded
+ * with it.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { loadJobFile } from '../../jobs/files.js';
@@ -23,120 +21,44 @@ import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
 import { parseInvestorShortlistJob } from '../../jobs/investor-shortlist/index.js';
 import { parseProspectListJob } from '../../jobs/prospect-list/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/index.js';
+import { parseDeckTriageJob } from '../../jobs/deck-triage/index.js';
+import { EXAMPLE_DECKS } from '../../jobs/deck-triage/examples/deck-slides.js';
+import { serveExampleDecks } from '../fixtures/decks/example-host.js';
+import { sharedTestCert } from '../fixtures/decks/tls-server.js';
 import { accountIdOf } from '../../activities/account.js';
-import { workflowCode } from '../../runtime/workflow-bundle.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import {
-  freezeHistories,
-  frozenFiles,
-  frozenSets,
-  frozenSums,
-  loadHistories,
-  runHistories,
-  workflowTypeOf,
-  type RecordedHistory,
-} from '../helpers/histories.js';
+import { freezeHistories, runHistories, workflowTypeOf, type RecordedHistory } from '../helpers/histories.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { startDeliveryBed } from '../helpers/delivery-bed.js';
 import { redeliverRunWorkflow } from '../../workflows/delivery.js';
 import { startRerender } from '../../cli/commands/runs-rerender.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
+import { expectClean, replay } from '../helpers/replay.js';
 
 let sandbox: RunningSandbox;
 let h: RunnerHarness;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
-  h = await startRunner({ baseUrl: sandbox.url, apiKey: 'vis_live_sandbox_vc', name: 'replay' });
+  // Deck analyses answer 'running' at first (polled on timers); deck links served with the
+  // test process' certificate, which the sandbox and the workers trust.
+  const deckCa = sharedTestCert();
+  sandbox = await startTestSandbox({
+    rateLimitPerMinute: 10_000,
+    trustedCa: [deckCa.cert],
+    deckWaitMs: 0,
+    deckAnalysisMs: 1500,
+  });
+  h = await startRunner({
+    baseUrl: sandbox.url,
+    apiKey: 'vis_live_sandbox_vc',
+    name: 'replay',
+    env: { VIR_DECK_CA_FILE: deckCa.caFile },
+  });
 });
 
 afterAll(async () => {
   await h?.close();
   await sandbox?.close();
-});
-
-async function replay(histories: RecordedHistory[]) {
-  const results: { workflowId: string; error?: unknown }[] = [];
-  for await (const r of Worker.runReplayHistories(await workflowCode(), histories)) {
-    results.push(r);
-  }
-  return results;
-}
-
-function expectClean(results: { workflowId: string; error?: unknown }[], count: number) {
-  expect(results.length).toBe(count);
-  for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
-}
-
-describe('frozen histories', () => {
-  test('are pinned: every frozen file is listed in FROZEN.sha256 with its content unchanged', () => {
-    const files = frozenFiles();
-    const sums = frozenSums();
-    expect(files.size).toBeGreaterThan(0);
-    expect([...files.keys()].sort()).toEqual([...sums.keys()].sort());
-    for (const [file, hash] of files) expect(hash, `${file} was changed`).toBe(sums.get(file));
-  });
-
-  test('the set recorded before the engine was pulled out of the market report is there', () => {
-    expect(frozenSets()).toContain('2026-11-22-market-report');
-  });
-
-  test('the set recorded with paid calls reconciled (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-paid-calls-reconciled');
-  });
-
-  test('the set recorded with paging children telling their daily-limit waits (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-paging-wait-progress');
-  });
-
-  test("the set recorded with the account's ledger (patched, and the account workflow) is there", () => {
-    expect(frozenSets()).toContain('2026-11-23-account-ledger');
-  });
-
-  test('the set recorded with reconciliation against the balance at the reservation (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-ledger-balance');
-  });
-
-  test('the set recorded with the prospect list (its first runs) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-prospect-list');
-  });
-
-  test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
-  });
-
-  test('the set recorded with delivery after the manifest (patched) and a redelivery is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-delivery');
-  });
-
-  test("the set recorded with the job checked first and a failed run's manifest (patched) is there", () => {
-    expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
-  });
-
-  test('the set recorded with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest) is there', () => {
-    expect(frozenSets()).toContain('2026-11-26-lean-history');
-  });
-
-  test("the set recorded with a rerender (replacing the run's files, delivered on its own) is there", () => {
-    expect(frozenSets()).toContain('2026-11-26-rerender');
-    const types = loadHistories('2026-11-26-rerender').map(workflowTypeOf);
-    expect(types).toContain('rerenderRunWorkflow');
-  });
-
-  test('every registered kind has runs in a frozen set', () => {
-    const frozen = new Set(frozenSets().flatMap((set) => loadHistories(set).map(workflowTypeOf)));
-    const missing = JOB_KINDS.filter((k) => !frozen.has(k.workflow.name)).map((k) => k.kind);
-    expect(missing, 'kinds with no frozen history: record a set (VIR_FREEZE_HISTORIES)').toEqual([]);
-  });
-
-  for (const set of frozenSets()) {
-    test(`${set} replays without nondeterminism`, async () => {
-      const histories = loadHistories(set);
-      // The run itself and its paging children, some of them continued as new.
-      expect(histories.length).toBeGreaterThan(1);
-      expectClean(await replay(histories), histories.length);
-    });
-  }
 });
 
 describe('fresh runs', () => {
@@ -435,6 +357,37 @@ describe('fresh runs', () => {
       fresh.push(...histories);
     } finally {
       await startup.close();
+    }
+  });
+
+  test('a deck triage (polled on timers, a 404 link, a duplicate, a deck past the budget) replays', async () => {
+    const [ledgerly, snackr, shiftnook] = EXAMPLE_DECKS;
+    const host = await serveExampleDecks([ledgerly!, snackr!, shiftnook!]);
+    try {
+      const job = parseDeckTriageJob({
+        id: 'replay-decks',
+        kind: 'deck-triage',
+        title: 'Replay decks',
+        decks: {
+          urls: [
+            ...[ledgerly!, snackr!, shiftnook!].map(host.linkOf),
+            `${host.url}/decks/gone.pdf`,
+            `${host.linkOf(ledgerly!)}?copy=1`,
+          ],
+        },
+        budget: { credits: 6 },
+        destination: `${h.dir}/reports`,
+      });
+      const result = await followRun(await startJobRun(h.client, h.settings, job), QUIET);
+      expect(result).toMatchObject({ partial: true, creditsSpent: 6 });
+      const histories = await runHistories(h.client, result.workflowId);
+      const E = temporal.api.enums.v1.EventType;
+      const types = (histories[0]!.history.events ?? []).map((e) => e.eventType);
+      expect(types).toContain(E.EVENT_TYPE_TIMER_STARTED);
+      expectClean(await replay(histories), histories.length);
+      fresh.push(...histories);
+    } finally {
+      await host.close();
     }
   });
 

@@ -1,0 +1,83 @@
+/**
+ * Runs in flight survive deploys: every frozen history (recorded from workflow code that had
+ * landed, test/fixtures/frozen-histories) replays through the current workflow code without
+ * nondeterminism. Frozen files are pinned by checksum: they are never re-recorded. A change to
+ * a workflow's commands goes behind `patched()` and adds its own frozen set, recorded by
+ * replay.test.ts (VIR_FREEZE_HISTORIES=<label>; see the README's "Changing a workflow safely").
+ * Every registered kind must have runs in a frozen set.
+ */
+import { describe, expect, test } from 'vitest';
+import { JOB_KINDS } from '../../jobs/registry.js';
+import { frozenFiles, frozenSets, frozenSums, loadHistories, workflowTypeOf } from '../helpers/histories.js';
+import { expectClean, replay } from '../helpers/replay.js';
+
+describe('frozen histories', () => {
+  test('are pinned: every frozen file is listed in FROZEN.sha256 with its content unchanged', () => {
+    const files = frozenFiles();
+    const sums = frozenSums();
+    expect(files.size).toBeGreaterThan(0);
+    expect([...files.keys()].sort()).toEqual([...sums.keys()].sort());
+    for (const [file, hash] of files) expect(hash, `${file} was changed`).toBe(sums.get(file));
+  });
+
+  test('the set recorded before the engine was pulled out of the market report is there', () => {
+    expect(frozenSets()).toContain('2026-11-22-market-report');
+  });
+
+  test('the set recorded with paid calls reconciled (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-paid-calls-reconciled');
+  });
+
+  test('the set recorded with paging children telling their daily-limit waits (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-paging-wait-progress');
+  });
+
+  test("the set recorded with the account's ledger (patched, and the account workflow) is there", () => {
+    expect(frozenSets()).toContain('2026-11-23-account-ledger');
+  });
+
+  test('the set recorded with reconciliation against the balance at the reservation (patched) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-ledger-balance');
+  });
+
+  test('the set recorded with the prospect list (its first runs) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-prospect-list');
+  });
+
+  test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
+  });
+
+  test('the set recorded with delivery after the manifest (patched) and a redelivery is there', () => {
+    expect(frozenSets()).toContain('2026-11-23-delivery');
+  });
+
+  test("the set recorded with the job checked first and a failed run's manifest (patched) is there", () => {
+    expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
+  });
+
+  test('the set recorded with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest) is there', () => {
+    expect(frozenSets()).toContain('2026-11-26-lean-history');
+  });
+
+  test("the set recorded with a rerender (replacing the run's files, delivered on its own) is there", () => {
+    expect(frozenSets()).toContain('2026-11-26-rerender');
+    const types = loadHistories('2026-11-26-rerender').map(workflowTypeOf);
+    expect(types).toContain('rerenderRunWorkflow');
+  });
+
+  test('every registered kind has runs in a frozen set', () => {
+    const frozen = new Set(frozenSets().flatMap((set) => loadHistories(set).map(workflowTypeOf)));
+    const missing = JOB_KINDS.filter((k) => !frozen.has(k.workflow.name)).map((k) => k.kind);
+    expect(missing, 'kinds with no frozen history: record a set (VIR_FREEZE_HISTORIES)').toEqual([]);
+  });
+
+  for (const set of frozenSets()) {
+    test(`${set} replays without nondeterminism`, async () => {
+      const histories = loadHistories(set);
+      // The run itself and its paging children, some of them continued as new.
+      expect(histories.length).toBeGreaterThan(1);
+      expectClean(await replay(histories), histories.length);
+    });
+  }
+});
