@@ -109,15 +109,24 @@ function factsAndChart(pdf: ReportPdf, deck: TriagedDeck, chart: DeckChart | und
   return out;
 }
 
-/** What the scores rest on: the service's note on each dimension, in the chart's order. */
+/** Text compared for repetition: lower case, one space between words. */
+const said = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * What the scores rest on: the service's note on each dimension, in the chart's order, but for
+ * a note the strengths, risks or red flags already say (the service often words a strength as
+ * its dimension's note): the page says each thing once, and a section fits its page.
+ */
 function dimensionNotes(pdf: ReportPdf, deck: TriagedDeck): Block | null {
-  const noted = [...deck.dimensions]
+  const listed = [...deck.strengths, ...deck.risks, ...deck.redFlags].map(said);
+  const withNotes = [...deck.dimensions]
     .sort((a, b) => b.score - a.score)
     .filter((d): d is typeof d & { note: string } => !!d.note?.trim());
+  const noted = withNotes.filter((d) => !listed.some((item) => item.includes(said(d.note))));
   if (noted.length === 0) return null;
   return listBlock(
     pdf,
-    'What the scores rest on',
+    noted.length < withNotes.length ? 'What the other scores rest on' : 'What the scores rest on',
     noted.map((d) => `${d.label} (${scoreText(d.score)}): ${d.note}`),
   );
 }

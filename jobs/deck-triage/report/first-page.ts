@@ -117,7 +117,8 @@ function withoutAnalysis(pdf: ReportPdf, report: DeckTriageReport): string[][] {
   const decks = unrankedDecks(report);
   if (decks.length === 0) return [];
   const rows = decks.map((d) => [
-    `${printedName(d)}\n${serviceText(d.label)}`,
+    // The file or link under the name, unless the name is the label (a deck nobody named).
+    d.name === d.label ? serviceText(d.label) : `${printedName(d)}\n${serviceText(d.label)}`,
     outcomeText(d),
     serviceText(whyNoAnalysis(d)),
   ]);
