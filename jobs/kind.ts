@@ -6,6 +6,8 @@
  */
 import type { z } from 'zod';
 import type { AccountLink } from '../activities/account.js';
+import type { Settings } from '../config/settings.js';
+import type { SandboxOptions } from '../sandbox/index.js';
 import type { Store } from '../activities/store.js';
 import type { ServiceLinks } from '../reports/links.js';
 import type { JobRunInput, JobRunResult } from '../workflows/engine.js';
@@ -53,6 +55,39 @@ export interface KindActivityDeps {
   serviceLinks?: ServiceLinks;
 }
 
+/** Sandbox options a kind's demo may add: all but those the local stack decides itself. */
+export type DemoSandboxOptions = Omit<
+  SandboxOptions,
+  'port' | 'host' | 'state' | 'stateFile' | 'dataDir' | 'scale' | 'logger'
+>;
+
+/**
+ * What a kind's demo has set up around `vir demo`'s runs of one of its jobs (see
+ * {@link JobKind.demo}), and closes when the demo ends.
+ */
+export interface KindDemo {
+  /** Options added to those the demo's in-process sandbox starts with (e.g. CAs it trusts). */
+  sandbox?: DemoSandboxOptions;
+  /** Settings the demo's workers run with instead of the user's (e.g. `deckCaFile`). */
+  settings?: Partial<Settings>;
+  /**
+   * Called before each run (1 for the first): changes what the next run finds and says so in
+   * the line it returns (null: nothing to say). A kind whose demo has it decides what changes
+   * between runs: the sandbox's simulated market week is for the other kinds.
+   */
+  beforeRun?(run: number): Promise<string | null>;
+  /** Stops what the demo started (servers, files kept for the reader); called once. */
+  close(): Promise<void>;
+}
+
+/** What a kind's `lookAhead` reads: the store, the environment (S3 keys), extra trusted CAs. */
+export interface LookAheadDeps {
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  /** Extra CA certificates (PEM) trusted for https (VIR_DECK_CA_FILE). */
+  trustedCa: readonly string[];
+}
+
 /** Activities a kind registers on the jobs task queue (names unique across kinds). */
 export type KindActivities = Record<string, (...args: never[]) => Promise<unknown>>;
 
@@ -84,6 +119,12 @@ export interface JobKind<J extends BaseJob = BaseJob> {
    * made from the estimate.
    */
   planLines?(job: J, limits: { perMinute: number; perDay: number }): string[];
+  /**
+   * What a run would find now, in lines `vir plan` prints after the estimate: the kind looks
+   * where the job points (its files, links, the last run's snapshot in the store), spending
+   * nothing and asking the service nothing. Without it, `vir plan` prints the estimate alone.
+   */
+  lookAhead?(job: J, deps: LookAheadDeps): Promise<string[]>;
   /** A few words on what one run covers, e.g. `3 countries`. */
   scope(job: J): string;
   /**
@@ -113,6 +154,13 @@ export interface JobKind<J extends BaseJob = BaseJob> {
    * an account whose plan allows the kind's paid operations (default: the VC account's).
    */
   sandboxKey?: string;
+  /**
+   * What `vir demo` sets up before the stack starts for a job of the kind (servers the job's
+   * inputs come from, sandbox options, settings for the workers, a change before each run).
+   * `dataDir` is VIR_DATA_DIR, where the demo may keep files. Without it the demo runs the job
+   * as it is, with the market week between runs.
+   */
+  demo?: (ctx: { dataDir: string; job: J }) => Promise<KindDemo>;
   /** Example job files of the kind (paths from the repository root), searched by `vir run <id>`. */
   examples: readonly string[];
 }

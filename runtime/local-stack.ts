@@ -41,6 +41,11 @@ export interface LocalStackOptions {
         key?: string;
         /** Size of its generated data (the sandbox option `scale`; default 1). */
         scale?: number;
+        /**
+         * Further sandbox options (sandbox/types.ts), e.g. `trustedCa` and `deckWaitMs` from a
+         * kind's demo (jobs/kind.ts `KindDemo`).
+         */
+        extra?: Omit<SandboxModule.SandboxOptions, 'port' | 'stateFile' | 'state' | 'scale'>;
       }
     | false;
   /**
@@ -73,6 +78,8 @@ export interface LocalSandbox {
     week: SandboxModule.MarketWeek;
     description: string;
   };
+  /** Every operation call the sandbox answered so far, oldest first (what it was asked, not what the runner says). */
+  requestLog(): SandboxModule.SandboxRequest[];
 }
 
 /** What {@link startLocalStack} started. */
@@ -165,6 +172,7 @@ export async function startLocalStack(base: Settings, options: LocalStackOptions
           const week = current().simulateMarketWeek(weekOptions);
           return { week, description: describeMarketWeek(week) };
         },
+        requestLog: () => current().requestLog(),
       };
       settings = {
         ...settings,
@@ -297,8 +305,9 @@ async function startSandboxPackage(options: Exclude<LocalStackOptions['sandbox']
       { cause: err },
     );
   }
-  const { port, stateFile, state, scale } = options;
+  const { port, stateFile, state, scale, extra } = options;
   const sandbox = await mod.startSandbox({
+    ...extra,
     port,
     ...(stateFile === undefined ? {} : { stateFile, state: state ?? 'persist' }),
     ...(scale === undefined ? {} : { scale }),

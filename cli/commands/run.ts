@@ -12,11 +12,13 @@ import { DEMO_JOB, JOB_KINDS } from '../../jobs/registry.js';
 import { startLocalStack } from '../../runtime/local-stack.js';
 import type { JobRunResult } from '../../workflows/engine.js';
 import type { RunDelivery } from '../../shared/delivery.js';
+import type { Settings } from '../../config/settings.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { describeEstimate, explainFailure, followRun, kindOf, startJobRun } from '../run-job.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import { refuseBadJobs } from '../job-checks.js';
+import { lookAheadLines } from '../look-ahead.js';
 import { describeLimits, serviceLimits, type PlanLimits } from '../service-limits.js';
 import { positiveIntOption } from '../options.js';
 import { onShutdownSignal } from '../signals.js';
@@ -211,6 +213,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       const found = await locateJob(id, opts.file);
       const limits = await serviceLimits(ctx.settings());
       for (const line of planLines(found.job, found.file, limits)) ctx.io.out(line);
+      for (const line of await lookAheadLines(found.job, ctx.settings(), ctx.env)) ctx.io.out(line);
     });
 
   program
@@ -231,6 +234,20 @@ export function registerRun(program: Command, ctx: CliContext): void {
     });
 }
 
+/**
+ * The store of a demo of several runs, where its job's history starts empty: a folder of its
+ * own under `<VIR_DATA_DIR>/demo-runs/<time>/store`, or a prefix of its own in the S3 store's
+ * bucket. Both `storeDir` and `store` (what the workers open) name it.
+ */
+export function demoStore(settings: Settings): Pick<Settings, 'storeDir' | 'store'> {
+  const time = new Date().toISOString().replace(/[:.]/g, '-');
+  const storeDir = resolve(settings.dataDir, 'demo-runs', time, 'store');
+  const { store } = settings;
+  if (store.kind === 'local') return { storeDir, store: { kind: 'local', dir: storeDir } };
+  const prefix = [store.prefix, 'demo-runs', time].filter(Boolean).join('/');
+  return { storeDir, store: { ...store, prefix, url: `s3://${store.bucket}/${prefix}` } };
+}
+
 /** The most runs `vir demo --runs` makes. */
 export const MAX_DEMO_RUNS = 5;
 
@@ -242,37 +259,41 @@ function demoRunsOption(value: string): number {
 
 /**
  * `vir demo`: starts embedded Temporal, the in-process sandbox and the workers, then runs the job
- * `runs` times. Before each run after the first, the sandbox's market moves on by a simulated
- * week of news about the fund thesis of the demo's key (new startups that fit it, a matched
- * startup past the thesis stages, one acquired, one with another round at its stage; seeded by
- * the run's number, so the same every time), said in one line. A demo of several runs keeps its
- * job's history in a store of its own (`<VIR_DATA_DIR>/demo-runs/<time>/store`): its first run is
- * the baseline, whatever earlier demos left. Resolves with each run's result (null for a run no
- * longer followed, which ends the demo).
+ * `runs` times. A kind with a demo of its own (jobs/kind.ts `JobKind.demo`) sets it up first (its
+ * servers, the sandbox options and worker settings it needs) and says before each run what
+ * changed; it is closed with the stack. For the other kinds, before each run after the first,
+ * the sandbox's market moves on by a simulated week of news about the fund thesis of the demo's
+ * key (new startups that fit it, a matched startup past the thesis stages, one acquired, one with
+ * another round at its stage; seeded by the run's number, so the same every time), said in one
+ * line. A demo of several runs keeps its job's history in a store of its own
+ * (`<VIR_DATA_DIR>/demo-runs/<time>/store`): its first run is the baseline, whatever earlier
+ * demos left. Resolves with each run's result (null for a run no longer followed, which ends the
+ * demo).
  */
 export async function runDemo(
   ctx: CliContext,
   opts: { file: string; job: string; runs: number },
 ): Promise<(JobRunResult | null)[]> {
   const found = await locateJob(opts.job, opts.file);
-  const { sandboxKey } = kindOf(found.job);
+  const kind = kindOf(found.job);
+  const { sandboxKey } = kind;
   shutdownSignalFor(ctx);
   const settings = ctx.settings();
-  const base =
-    opts.runs > 1
-      ? {
-          ...settings,
-          storeDir: resolve(
-            settings.dataDir,
-            'demo-runs',
-            new Date().toISOString().replace(/[:.]/g, '-'),
-            'store',
-          ),
-        }
-      : settings;
+  // Closed after the stack (the context's closers run last first).
+  const demo = kind.demo ? await kind.demo({ dataDir: settings.dataDir, job: found.job }) : null;
+  if (demo) ctx.defer(() => demo.close());
+  const base = {
+    ...settings,
+    ...demo?.settings,
+    ...(opts.runs > 1 ? demoStore(settings) : {}),
+  };
   const stack = await startLocalStack(base, {
     temporal: { port: 0, uiPort: 0, dbFile: resolve(base.dataDir, 'demo-temporal.sqlite') },
-    sandbox: { port: 0, ...(sandboxKey ? { key: sandboxKey } : {}) },
+    sandbox: {
+      port: 0,
+      ...(sandboxKey ? { key: sandboxKey } : {}),
+      ...(demo?.sandbox ? { extra: demo.sandbox } : {}),
+    },
     workers: {},
     logger: ctx.logger(),
   });
@@ -282,7 +303,10 @@ export async function runDemo(
   if (opts.runs > 1) ctx.io.err(`job history of this demo: ${displayPath(base.storeDir)}`);
   const results: (JobRunResult | null)[] = [];
   for (let run = 1; run <= opts.runs; run++) {
-    if (run > 1 && stack.sandbox) {
+    if (demo?.beforeRun) {
+      const said = await demo.beforeRun(run);
+      if (said) ctx.io.out(`demo: ${said}`);
+    } else if (run > 1 && stack.sandbox) {
       const { description } = stack.sandbox.simulateMarketWeek({
         ...(stack.settings.visApiKey ? { key: stack.settings.visApiKey } : {}),
         seed: run - 1,

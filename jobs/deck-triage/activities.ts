@@ -19,6 +19,7 @@ import type { DeckTriageJob } from './job.js';
 import {
   analysedDeck,
   asDeckSnapshot,
+  deckFate,
   nextSnapshot,
   rankDecks,
   readAnalysis,
@@ -103,6 +104,7 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
     async collectRunDecks(
       input: CollectRunDecksInput,
     ): Promise<{ collectedRef: StoreRef; toSend: DeckToSend[] }> {
+      const previous = asDeckSnapshot(await readPreviousSnapshot(store, input.job.id));
       const collected = await collectDecks(
         {
           ...(input.job.decks.urls ? { urls: input.job.decks.urls } : {}),
@@ -116,6 +118,8 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
           runKey: input.runKey,
           trustedCa: [...(deps.trustedCa ?? [])],
           publish: input.publish,
+          // A file analysed by an earlier run is carried, never sent: it is not published again.
+          analysedBefore: (sha) => previous?.decks[sha] !== undefined,
           // The links of copies outlive the polling deadline by a day (the service may fetch late).
           linkTtlSeconds: Math.min(
             7 * 24 * 3600,
@@ -123,15 +127,12 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
           ),
         },
       );
-      const previous = asDeckSnapshot(await readPreviousSnapshot(store, input.job.id));
       const withIds = collected.map((d, i) => ({ ...d, id: `deck-${String(i + 1).padStart(3, '0')}` }));
       const links = Object.fromEntries(withIds.flatMap((d) => (d.deckUrl ? [[d.id, d.deckUrl]] : [])));
       const linksRef = await store.putJson(input.runKey, 'decks/links', links);
       const doc: CollectedDoc = { decks: withIds.map(({ deckUrl: _link, ...d }) => d) };
       const collectedRef = await store.putJson(input.runKey, 'decks/collected', doc);
-      const toSend = withIds.filter(
-        (d) => d.sha256 !== null && d.deckUrl && !d.duplicateOf && !d.problem && !previous?.decks[d.sha256],
-      );
+      const toSend = withIds.filter((d) => d.deckUrl && deckFate(d, previous).fate === 'send');
       return {
         collectedRef,
         toSend: toSend.map((d) => ({ id: d.id, label: d.label, startupName: d.startupName, linksRef })),
@@ -149,15 +150,16 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
       const overBudget: string[] = [];
       for (const deck of decks) {
         const full = { ...deck, deckUrl: null };
-        if (deck.duplicateOf) {
-          triaged.push(unanalysedDeck(full, 'duplicate', `the same file as ${deck.duplicateOf}: sent once`));
+        const fate = deckFate(deck, previous);
+        if (fate.fate === 'duplicate') {
+          triaged.push(unanalysedDeck(full, 'duplicate', `the same file as ${fate.of}: sent once`));
           continue;
         }
-        if (deck.problem || deck.sha256 === null) {
-          triaged.push(unanalysedDeck(full, 'failed', deck.problem ?? 'the file could not be read'));
+        if (fate.fate === 'failed') {
+          triaged.push(unanalysedDeck(full, 'failed', fate.problem));
           continue;
         }
-        const earlier = previous?.decks[deck.sha256];
+        const earlier = fate.fate === 'carried' ? fate : null;
         const ask = asked.get(deck.id);
         if (earlier && !ask) {
           const { call, source } = await book.read(earlier.ref);
@@ -219,7 +221,7 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
               { outcome: 'analysed', analysedOn: input.date, credits, sources },
             ),
           );
-          analysed.push({ sha256: deck.sha256, label: deck.label, ref: ask.refs.at(-1)! });
+          analysed.push({ sha256: deck.sha256!, label: deck.label, ref: ask.refs.at(-1)! });
         }
       }
       const ranked = rankDecks(triaged);

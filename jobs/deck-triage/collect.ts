@@ -70,6 +70,16 @@ export interface CollectDecksDeps {
   linkTtlSeconds?: number;
   /** Links fetched at once. Default 4. */
   fetchConcurrency?: number;
+  /**
+   * Read and hash only: no file is published and no link made (what `vir plan` looks at). A
+   * file's deck then has neither a link nor a problem.
+   */
+  lookOnly?: boolean;
+  /**
+   * Whether a deck of these bytes was analysed by an earlier run: such a file is not published
+   * again (it is carried, never sent), so its deck has neither a link nor a problem.
+   */
+  analysedBefore?: (sha256: string) => boolean;
   /** Called after each deck is collected (the activity heartbeats). */
   progress?: (collected: number, deck: CollectedDeck) => void;
 }
@@ -161,7 +171,7 @@ async function collectLinks(urls: string[], input: CollectDecksInput, deps: Coll
   for (const raw of urls) {
     const url = raw.trim();
     const label = c.label(deckLinkLabel(url));
-    const startupName = nameFor(input.names, url, label, deckLinkLabel(url));
+    const startupName = nameFor(input.names, url, label, deckLinkLabel(url), linkFileName(url));
     const read = reads.get(url)!;
     if (!read.ok) {
       c.add(problemDeck('url', label, startupName, read.problem));
@@ -179,6 +189,16 @@ async function collectLinks(urls: string[], input: CollectDecksInput, deps: Coll
       problem: null,
       duplicateOf: first,
     });
+  }
+}
+
+/** The file name a link ends with (`Shiftnook Series A Deck.pdf`), decoded; '' when none. */
+function linkFileName(url: string): string {
+  const last = deckLinkLabel(url).split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
   }
 }
 
@@ -230,7 +250,7 @@ async function collectFile(
     problem: null,
     duplicateOf: c.firstWith(sha256),
   };
-  if (!deck.duplicateOf) {
+  if (!deck.duplicateOf && !deps.lookOnly && !deps.analysedBefore?.(sha256)) {
     const place = publisher();
     if (!place) {
       deck.problem = NO_PUBLISH_PLACE(

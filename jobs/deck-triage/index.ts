@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineJobKind } from '../kind.js';
 import { createDeckTriageActivities } from './activities.js';
 import { DECK_TRIAGE_KIND, DeckTriageJobSchema, normaliseDeckTriageJob, type DeckTriageJob } from './job.js';
+import { deckLookAhead } from './look-ahead.js';
 import { knownDecks, planDeckTriage } from './plan.js';
 import { deckTriageWorkflow, type DeckTriageResult } from './workflow.js';
 
@@ -19,6 +20,7 @@ export const deckTriageKind = defineJobKind<DeckTriageJob>({
   workflowsPath: fileURLToPath(new URL('./workflow.ts', import.meta.url)),
   idPrefix: 'deck-triage',
   estimate: (job) => planDeckTriage(job),
+  lookAhead: (job, deps) => deckLookAhead(job, deps),
   scope: (job) => {
     const parts = [
       knownDecks(job) > 0 ? `${knownDecks(job)} deck link${knownDecks(job) === 1 ? '' : 's'}` : null,
@@ -35,6 +37,8 @@ export const deckTriageKind = defineJobKind<DeckTriageJob>({
     ];
   },
   sandboxKey: 'vis_live_sandbox_vc',
+  // `npm run demo:decks`: its decks made and served over https on this machine (demo.ts).
+  demo: async (ctx) => (await import('./demo.js')).startDeckDemo(ctx),
   examples: ['jobs/deck-triage/examples/demo.yaml', 'jobs/deck-triage/examples/weekly-decks.yaml'],
 });
 

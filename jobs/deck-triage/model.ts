@@ -227,3 +227,25 @@ export function asDeckSnapshot(v: unknown): DeckSnapshot | null {
   }
   return { decks: out };
 }
+
+/** What a run does with a collected deck, before asking anything. */
+export type DeckFate =
+  | { fate: 'send' }
+  | { fate: 'carried'; analysedOn: string; ref: string }
+  | { fate: 'duplicate'; of: string }
+  | { fate: 'failed'; problem: string };
+
+/**
+ * A deck's fate in a run: a duplicate of the run is named under its first copy, a deck without
+ * bytes by its problem, a deck an earlier run analysed (same bytes) is carried; the rest is sent.
+ */
+export function deckFate(
+  deck: Pick<CollectedDeck, 'sha256' | 'problem' | 'duplicateOf'>,
+  previous: DeckSnapshot | null,
+): DeckFate {
+  if (deck.duplicateOf) return { fate: 'duplicate', of: deck.duplicateOf };
+  if (deck.problem || deck.sha256 === null)
+    return { fate: 'failed', problem: deck.problem ?? 'the file could not be read' };
+  const earlier = previous?.decks[deck.sha256];
+  return earlier ? { fate: 'carried', analysedOn: earlier.analysedOn, ref: earlier.ref } : { fate: 'send' };
+}

@@ -112,7 +112,8 @@ describe('collectDecks: links', () => {
     ];
     const seen: string[] = [];
     const decks = await collectDecks(
-      { urls, names: { [u('/decks/ledgerly.pdf')]: 'Ledgerly GmbH' } },
+      // Named by the whole link, and by the file name a link ends with (a link that failed too).
+      { urls, names: { [u('/decks/ledgerly.pdf')]: 'Ledgerly GmbH', 'missing.pdf': 'Missing Co' } },
       { ...baseDeps(), progress: (n, d) => seen.push(`${n}:${d.label}`) },
     );
     expect(decks.map((d) => [d.label, d.kind, d.problem === null, d.duplicateOf])).toEqual([
@@ -151,6 +152,7 @@ describe('collectDecks: links', () => {
       deckUrl: null,
       bytes: null,
       problem: 'the link answered 404 Not Found',
+      startupName: 'Missing Co',
     });
     expect(page!.problem).toBe(
       'the link serves a web page (text/html), not the file: give the direct link to the PDF or PPTX file, not a viewer page',
