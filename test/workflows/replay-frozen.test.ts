@@ -66,6 +66,15 @@ describe('frozen histories', () => {
     expect(types).toContain('rerenderRunWorkflow');
   });
 
+  test('the set recorded with the deck triage (its first runs, polled on timers) is there', () => {
+    expect(frozenSets()).toContain('2026-11-27-deck-triage');
+    const triage = loadHistories('2026-11-27-deck-triage').find(
+      (h) => workflowTypeOf(h) === 'deckTriageWorkflow',
+    );
+    const events = JSON.stringify(triage?.history.events ?? []);
+    expect(events).toContain('timerStartedEventAttributes');
+  });
+
   test('every registered kind has runs in a frozen set', () => {
     const frozen = new Set(frozenSets().flatMap((set) => loadHistories(set).map(workflowTypeOf)));
     const missing = JOB_KINDS.filter((k) => !frozen.has(k.workflow.name)).map((k) => k.kind);
