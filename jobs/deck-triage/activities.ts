@@ -54,6 +54,12 @@ export interface DeckAsked {
   status: string | null;
   /** Still running at the job's deadline. */
   timedOut: boolean;
+  /**
+   * Credits the service charged for the deck's analyze_deck by the run's books, an answer lost
+   * after the charge included (absent in runs recorded before it was kept: then the answers'
+   * own charges count).
+   */
+  charged?: number;
 }
 
 export interface CollectRunDecksInput {
@@ -179,7 +185,7 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
             : (input.reasons.find((r) => r.includes(`deck ${deck.label}`)) ??
               'analyze_deck failed (see the manifest)');
           if (ask?.refused) overBudget.push(deck.label);
-          triaged.push(unanalysedDeck(full, 'failed', why));
+          triaged.push(unanalysedDeck(full, 'failed', why, { credits: ask?.charged ?? 0 }));
           continue;
         }
         const reads: ReadAnalysis[] = [];
@@ -194,6 +200,8 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
               ? (call.result.credits?.charged ?? creditsOf('analyze_deck'))
               : 0;
         }
+        // What the books say the deck cost (a lost answer paid too), else what its answers say.
+        credits = ask.charged ?? credits;
         const last = reads.at(-1)!;
         const roomId = reads.find((r) => r.roomId)?.roomId ?? null;
         if (ask.timedOut) {

@@ -122,12 +122,15 @@ async function analyse(run: Run, deck: DeckToSend, deadline: number, tally: Tall
     deck_url: storedParam(deck.linksRef, deck.id),
     ...(deck.startupName ? { startup_name: deck.startupName } : {}),
   };
-  const ask = run.paidCall('analyze_deck', params, `decks/${deck.id}`, `deck ${deck.label}`);
+  const name = `decks/${deck.id}`;
+  const ask = run.paidCall('analyze_deck', params, name, `deck ${deck.label}`);
   const first = await ask.result;
+  // What the deck cost by the run's books: an answer lost after the charge is paid too.
+  const charged = run.paidCredits(name);
   if (first === null) {
     tally.failed++;
     tally.show();
-    return { id: deck.id, refs: [], refused: ask.refused, status: null, timedOut: false };
+    return { id: deck.id, refs: [], refused: ask.refused, status: null, timedOut: false, charged };
   }
   const refs = [first.ref];
   let status = first.room?.status ?? null;
@@ -156,7 +159,7 @@ async function analyse(run: Run, deck: DeckToSend, deadline: number, tally: Tall
   if (status === 'failed') tally.failed++;
   else if (!running(status)) tally.analysed++;
   tally.show();
-  return { id: deck.id, refs, refused: null, status, timedOut: running(status) };
+  return { id: deck.id, refs, refused: null, status, timedOut: running(status), charged };
 }
 
 /** Whether the service says the analysis is still going. */
