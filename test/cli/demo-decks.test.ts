@@ -21,7 +21,7 @@ import type { DeckTriageResult } from '../../jobs/deck-triage/index.js';
 import type * as LocalStackModule from '../../runtime/local-stack.js';
 import type { LocalStack } from '../../runtime/local-stack.js';
 import type { SandboxRequest } from '../../sandbox/index.js';
-import { openWorkbook, pdfText } from '../helpers/reports.js';
+import { openWorkbook, pdfText, sheetRows } from '../helpers/reports.js';
 
 // The stack runDemo starts, kept to read its sandbox's request log.
 const started = vi.hoisted(() => ({ stacks: [] as LocalStack[] }));
@@ -36,21 +36,6 @@ vi.mock('../../runtime/local-stack.js', async (importOriginal) => {
     },
   };
 });
-
-/** The rows of a sheet as objects keyed by the header row's text. */
-async function sheetRows(path: string, sheet: string): Promise<Record<string, string>[]> {
-  const ws = (await openWorkbook(path)).getWorksheet(sheet);
-  expect(ws, sheet).toBeDefined();
-  const headers: string[] = [];
-  const rows: Record<string, string>[] = [];
-  ws!.eachRow((row, n) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= row.cellCount; c++) cells.push(row.getCell(c).text);
-    if (n === 1) headers.push(...cells);
-    else rows.push(Object.fromEntries(headers.map((h, i) => [h, cells[i] ?? ''])));
-  });
-  return rows;
-}
 
 const calls = (log: SandboxRequest[], operation: string) => log.filter((r) => r.operation === operation);
 
@@ -123,7 +108,7 @@ test('vir demo --runs 2 on the deck-triage demo job: five decks, the sixth a 404
   // Run 2: the new deck analysed, the five carried, all six ranked.
   expect(second.counts).toMatchObject({ analysed: 1, carried: 5, failed: 0 });
   expect(second.creditsSpent).toBe(3);
-  const ranking = await sheetRows(second.files.xlsx!, 'Ranking');
+  const ranking = sheetRows(await openWorkbook(second.files.xlsx!), 'Ranking');
   expect(ranking.map((r) => r.Startup).sort()).toEqual(
     ['Auscura Health', 'Kelvinforge', 'Ledgerly', 'Partsbarn', 'Shiftnook', 'Snackr'].sort(),
   );

@@ -12,23 +12,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { runDemo } from '../../cli/commands/run.js';
 import type { FundMatchResult } from '../../jobs/fund-match/index.js';
-import { openWorkbook, pdfText } from '../helpers/reports.js';
+import { openWorkbook, pdfText, sheetRows } from '../helpers/reports.js';
 import { captureContext } from './helpers.js';
-
-/** The rows of a sheet as objects keyed by the header row's text. */
-async function sheetRows(path: string, sheet: string): Promise<Record<string, string>[]> {
-  const ws = (await openWorkbook(path)).getWorksheet(sheet);
-  expect(ws, sheet).toBeDefined();
-  const headers: string[] = [];
-  const rows: Record<string, string>[] = [];
-  ws!.eachRow((row, n) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= row.cellCount; c++) cells.push(row.getCell(c).text);
-    if (n === 1) headers.push(...cells);
-    else rows.push(Object.fromEntries(headers.map((h, i) => [h, cells[i] ?? ''])));
-  });
-  return rows;
-}
 
 test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of market news in the second digest', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vir-demo-funds-'));
@@ -85,7 +70,7 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
   expect(text).toContain(sameStage);
 
   // The workbook says the same.
-  const batch = await sheetRows(second.files.xlsx!, 'Batch');
+  const batch = sheetRows(await openWorkbook(second.files.xlsx!), 'Batch');
   const row = (name: string) => batch.find((r) => r.Startup === name);
   for (const n of inserted) expect(row(n)?.['New or still'], n).toBe('new');
   expect(row(acquired!)).toBeUndefined();
@@ -93,7 +78,7 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
   const same = row(sameStage!);
   expect(same?.['New or still']).toBe('still');
   expect(Number(same?.['Fit change (points)'])).toBeGreaterThanOrEqual(2);
-  const dropped = await sheetRows(second.files.xlsx!, 'Dropped');
+  const dropped = sheetRows(await openWorkbook(second.files.xlsx!), 'Dropped');
   expect(dropped.find((r) => r.Startup === acquired)).toMatchObject({
     Reason: 'Status changed',
     Detail: 'acquired (was active)',
@@ -102,7 +87,7 @@ test('vir demo --runs 2 on the fund-match demo job: a baseline, then the week of
     Reason: 'Moved past the thesis stages',
   });
   expect(dropped.find((r) => r.Startup === pastStage)?.Detail).toMatch(/Series B/);
-  const events = await sheetRows(second.files.xlsx!, 'Watchlist');
+  const events = sheetRows(await openWorkbook(second.files.xlsx!), 'Watchlist');
   expect(events.some((e) => e.Startup === sameStage && /new round/.test(e.Detail ?? ''))).toBe(true);
 
   // The last lines: the second run's files and its counts.

@@ -15,7 +15,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Workbook } from 'exceljs';
 import { followRun, startJobRun } from '../../cli/run-job.js';
 import { runVir } from '../../cli/entry.js';
 import type { RunDiffReport } from '../../activities/run-diff.js';
@@ -23,7 +22,7 @@ import { parseFundMatchJob } from '../../jobs/fund-match/index.js';
 import { parseSmokeJob } from '../../jobs/smoke/job.js';
 import type { MarketWeek, RunningSandbox } from '../../sandbox/index.js';
 import type { JobRunResult } from '../../workflows/engine.js';
-import { formulaLikeCells, openWorkbook } from '../helpers/reports.js';
+import { formulaLikeCells, openWorkbook, sheetRows } from '../helpers/reports.js';
 import { KEYS, startTestSandbox } from '../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../helpers/runner.js';
 
@@ -162,21 +161,6 @@ async function diffJson(a: string, b: string, extra: string[] = []): Promise<Run
   return JSON.parse(r.out.join('\n')) as RunDiffReport;
 }
 
-/** A sheet's rows as objects keyed by its header row. */
-function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
-  const ws = wb.getWorksheet(sheet)!;
-  const head: string[] = [];
-  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
-  const rows: Record<string, string>[] = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const o: Record<string, string> = {};
-    head.forEach((name, i) => (o[name] = row.getCell(i).text));
-    rows.push(o);
-  });
-  return rows;
-}
-
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimitPerMinute: 10_000 });
   h = await startRunner({ baseUrl: sandbox.url, apiKey: KEYS.vc, name: 'runs-diff' });
@@ -269,14 +253,14 @@ describe('vir runs diff', () => {
 
       const wb = await openWorkbook(path);
       expect(formulaLikeCells(wb)).toEqual([]);
-      const added = rowsOf(wb, 'Added');
+      const added = sheetRows(wb, 'Added');
       const groups = report.operations.flatMap((o) => o.groups);
       expect(added.map((r) => `${r['Operation']} ${r['Key']}`).sort()).toEqual(
         groups.flatMap((g) => g.added.map((x) => `${g.operation} ${x.key}`)).sort(),
       );
       expect(added.find((r) => r['Key'] === formulaKey)!['Name']).toBe(`'${FORMULA_NAME}`);
-      expect(rowsOf(wb, 'Removed')).toHaveLength(groups.reduce((n, g) => n + g.removed.length, 0));
-      const changed = rowsOf(wb, 'Changed');
+      expect(sheetRows(wb, 'Removed')).toHaveLength(groups.reduce((n, g) => n + g.removed.length, 0));
+      const changed = sheetRows(wb, 'Changed');
       expect(changed.map((r) => `${r['Key']} ${r['Field']}`)).toEqual(
         groups
           .filter((g) => g.kind === 'records')
@@ -285,7 +269,7 @@ describe('vir runs diff', () => {
       expect(changed.find((r) => r['Key'] === movedKey && r['Field'] === 'hq_city')!['After']).toBe(
         'Potsdam',
       );
-      const figures = rowsOf(wb, 'Figures');
+      const figures = sheetRows(wb, 'Figures');
       expect(figures.length).toBe(
         groups.reduce(
           (n, g) => n + (g.kind === 'records' ? g.figures.length : (g.changed[0]?.fields.length ?? 0)),

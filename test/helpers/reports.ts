@@ -25,6 +25,25 @@ export async function openWorkbook(path: string): Promise<ExcelJS.Workbook> {
   return wb;
 }
 
+/**
+ * A sheet's rows under its header row, as objects keyed by the header's texts (cell texts as a
+ * person reads them); a missing sheet is an error naming it.
+ */
+export function sheetRows(wb: ExcelJS.Workbook, sheet: string): Record<string, string>[] {
+  const ws = wb.getWorksheet(sheet);
+  if (!ws) throw new Error(`no sheet ${sheet}`);
+  const head: string[] = [];
+  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
+  const rows: Record<string, string>[] = [];
+  ws.eachRow((row, n) => {
+    if (n === 1) return;
+    const o: Record<string, string> = {};
+    head.forEach((name, i) => name && (o[name] = row.getCell(i).text));
+    rows.push(o);
+  });
+  return rows;
+}
+
 /** Every cell of a workbook with its sheet and address. */
 export function allCells(wb: ExcelJS.Workbook): { sheet: string; address: string; cell: ExcelJS.Cell }[] {
   const out: { sheet: string; address: string; cell: ExcelJS.Cell }[] = [];

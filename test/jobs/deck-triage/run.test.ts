@@ -17,7 +17,6 @@ import { readFileSync } from 'node:fs';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { Workbook } from 'exceljs';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseDeckTriageJob, type DeckTriageResult } from '../../../jobs/deck-triage/index.js';
@@ -34,7 +33,7 @@ import type { DataRoom } from '../../../sandbox/decks/rooms.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { progressQuery } from '../../../workflows/index.js';
 import { sharedTestCert, startDeckServer, type DeckServer } from '../../fixtures/decks/tls-server.js';
-import { openWorkbook, pdfText } from '../../helpers/reports.js';
+import { openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { QUIET } from '../../helpers/runner.js';
 import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { killGroup, workerTestBed, type WorkerTestBed } from '../../helpers/worker-process.js';
@@ -220,22 +219,6 @@ async function pollingTimerStarted(handle: WorkflowHandle) {
   );
 }
 
-/** A sheet's rows as objects keyed by the header row's texts. */
-function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
-  const ws = wb.getWorksheet(sheet);
-  if (!ws) throw new Error(`no sheet ${sheet}`);
-  const head: string[] = [];
-  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
-  const rows: Record<string, string>[] = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const o: Record<string, string> = {};
-    head.forEach((name, i) => name && (o[name] = row.getCell(i).text));
-    rows.push(o);
-  });
-  return rows;
-}
-
 /** A page of the PDF's text without any white space (wrapped cells and links joined). */
 const squeezedPage = (pdf: string, page: number) =>
   execFileSync('pdftotext', ['-f', String(page), '-l', String(page), '-raw', pdf, '-'], {
@@ -310,7 +293,7 @@ test('five decks of links: a slow one polled on durable timers across a SIGKILL 
 
   // The workbook's Ranking: every deck, the 404 with its reason and no credits, the copy named.
   const wb = await openWorkbook(result.files.xlsx!);
-  const ranking = rowsOf(wb, 'Ranking');
+  const ranking = sheetRows(wb, 'Ranking');
   expect(ranking.map((r) => r['File or link']).sort()).toEqual(
     Object.keys(PATHS)
       .map((k) => url(k as keyof typeof PATHS))

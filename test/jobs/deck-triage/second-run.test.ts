@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { Workbook } from 'exceljs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { EXAMPLE_DECKS, writeExampleDecks } from '../../../jobs/deck-triage/examples/decks.js';
@@ -20,7 +19,7 @@ import { parseDeckTriageJob, type DeckTriageResult } from '../../../jobs/deck-tr
 import type { DataRoom } from '../../../sandbox/decks/rooms.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { sharedTestCert } from '../../fixtures/decks/tls-server.js';
-import { openWorkbook, pdfText } from '../../helpers/reports.js';
+import { openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
@@ -107,22 +106,6 @@ async function keysUnder(prefix: string): Promise<string[]> {
   return (out.Contents ?? []).map((o) => o.Key!).sort();
 }
 
-/** A sheet's rows as objects keyed by the header row's texts. */
-function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
-  const ws = wb.getWorksheet(sheet);
-  if (!ws) throw new Error(`no sheet ${sheet}`);
-  const head: string[] = [];
-  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
-  const rows: Record<string, string>[] = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const o: Record<string, string> = {};
-    head.forEach((name, i) => name && (o[name] = row.getCell(i).text));
-    rows.push(o);
-  });
-  return rows;
-}
-
 /** Runs the job once; gives the result, what the account paid and the service's calls meanwhile. */
 async function runOnce(folder: string) {
   const job = parseDeckTriageJob({
@@ -188,7 +171,7 @@ test('a folder run twice: the second run sends only the new deck and ranks all s
   expect(await keysUnder(`${PREFIX}/decks/${two.result.workflowId}/`)).toHaveLength(1);
 
   // Its workbook ranks all six: the new one analysed today, the five carried from run 1, paid 0.
-  const ranking = rowsOf(await openWorkbook(two.result.files.xlsx!), 'Ranking');
+  const ranking = sheetRows(await openWorkbook(two.result.files.xlsx!), 'Ranking');
   expect(ranking.map((r) => r['File or link']).sort()).toEqual(EXAMPLE_DECKS.map((d) => d.file).sort());
   for (const row of ranking) expect(Number(row['Rank']), row['File or link']).toBeGreaterThanOrEqual(1);
   const late = ranking.find((r) => r['File or link'] === LATE.file)!;

@@ -24,12 +24,11 @@ import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-matc
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { savedBatches } from '../../../sandbox/finders/fund-result.js';
 import type { StartupRow } from '../../../sandbox/types.js';
-import { formulaLikeCells, openWorkbook, pdfText } from '../../helpers/reports.js';
+import { formulaLikeCells, openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { maskClock, reportDigest } from '../../helpers/report-digest.js';
 import { startRerender } from '../../../cli/commands/runs-rerender.js';
 import { callSandbox, KEYS, startTestSandbox } from '../../helpers/sandbox.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
-import type { Workbook } from 'exceljs';
 import { answerHolds, expectSourceCells, expectSourcesFromStore } from '../../helpers/report-sources.js';
 import { COMPUTED_BY_RUNNER, SOURCE_COLUMN } from '../../../reports/sources.js';
 import { EARLIER_RUN } from '../../../jobs/fund-match/report/sources.js';
@@ -91,22 +90,6 @@ async function runOnce(): Promise<FundMatchResult> {
   return result;
 }
 
-/** A sheet's rows as objects keyed by the header row's texts. */
-function rowsOf(wb: Workbook, sheet: string): Record<string, string>[] {
-  const ws = wb.getWorksheet(sheet);
-  if (!ws) throw new Error(`no sheet ${sheet}`);
-  const head: string[] = [];
-  ws.getRow(1).eachCell((c, i) => (head[i] = c.text));
-  const rows: Record<string, string>[] = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const o: Record<string, string> = {};
-    head.forEach((name, i) => name && (o[name] = row.getCell(i).text));
-    rows.push(o);
-  });
-  return rows;
-}
-
 const flat = (pdf: string) => pdfText(pdf).replace(/\s+/g, ' ');
 /** The PDF's text in reading order with no white space at all (wrapped lines joined). */
 const squeezed = (pdf: string) =>
@@ -143,7 +126,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   expect(first.baseline).toBe(true);
   expect(flat(first.files.pdf!)).toMatch(/Baseline/);
   const wb1 = await openWorkbook(first.files.xlsx!);
-  const batch1 = rowsOf(wb1, 'Batch');
+  const batch1 = sheetRows(wb1, 'Batch');
   const b1 = servedBatch(1);
   expect(batch1.map((r) => r['Startup'])).toEqual(b1.map((m) => m.name));
 
@@ -209,7 +192,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
   expect(text2).not.toMatch(/series-[a-z]/);
 
   const wb2 = await openWorkbook(second.files.xlsx!);
-  const batch2 = rowsOf(wb2, 'Batch');
+  const batch2 = sheetRows(wb2, 'Batch');
   expect(batch2.map((r) => r['Startup'])).toEqual(b2.map((m) => m.name));
   for (const name of ['Quillstone Analytics', 'Brightloom Ledger'])
     expect(batch2.find((r) => r['Startup'] === name)?.['New or still']).toMatch(/new/i);
@@ -220,12 +203,12 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
     changedNow!.fit_pct - changed.fit_pct,
     1,
   );
-  const dropped = rowsOf(wb2, 'Dropped');
+  const dropped = sheetRows(wb2, 'Dropped');
   expect(dropped).toHaveLength(droppedKeys.length);
   const reasonOf = (name: string) => JSON.stringify(dropped.find((r) => r['Startup'] === name) ?? null);
   expect(reasonOf(acquired!.name)).toMatch(/acquired/);
   expect(reasonOf(raised!.name)).toMatch(/Series B/);
-  const history = rowsOf(wb2, 'Match history');
+  const history = sheetRows(wb2, 'Match history');
   expect(history.find((r) => r['Startup'] === acquired!.name)?.['In the batch']).toMatch(/no/i);
   expect(formulaLikeCells(wb2)).toEqual([]);
 
@@ -304,7 +287,7 @@ test('a baseline, then new, changed, dropped with their reasons and a watchlist 
     ),
   );
   // In the workbook: the round's facts in their own columns.
-  const watch = rowsOf(await openWorkbook(third.files.xlsx!), 'Watchlist').filter(
+  const watch = sheetRows(await openWorkbook(third.files.xlsx!), 'Watchlist').filter(
     (r) => r['Startup'] === raised!.name,
   );
   const round = watch.find((r) => r['Event'] === 'New round')!;
