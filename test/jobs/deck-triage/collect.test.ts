@@ -8,10 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rootCertificates, createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { rootCertificates } from 'node:tls';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +31,7 @@ import {
 import {
   makeSelfSignedCert,
   startDeckServer,
+  startTlsProxy,
   type DeckServer,
   type TestCert,
 } from '../../fixtures/decks/tls-server.js';
@@ -250,22 +250,6 @@ describe('collectDecks: a folder', () => {
   });
 });
 
-/** A TLS proxy in front of a plain TCP port (the S3 server), with the test certificate. */
-async function startTlsProxy(targetPort: number): Promise<{ endpoint: string; close(): Promise<void> }> {
-  const server: TlsServer = createTlsServer({ key: cert.key, cert: cert.cert }, (socket) => {
-    const upstream = connect(targetPort, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    endpoint: `https://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('collectDecks: an S3 prefix (versitygw behind TLS)', () => {
   let s3: S3Server;
   let proxy: { endpoint: string; close(): Promise<void> };
@@ -274,7 +258,7 @@ describe('collectDecks: an S3 prefix (versitygw behind TLS)', () => {
 
   beforeAll(async () => {
     s3 = await startS3Server();
-    proxy = await startTlsProxy(Number(new URL(s3.endpoint).port));
+    proxy = await startTlsProxy(Number(new URL(s3.endpoint).port), cert);
     admin = new S3Client({
       endpoint: s3.endpoint,
       region: s3.region,

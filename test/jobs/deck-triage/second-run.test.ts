@@ -7,10 +7,8 @@
  * the report ranks all six, the five of the first run carried from it.
  */
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer as createTlsServer } from 'node:tls';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
@@ -18,7 +16,7 @@ import { EXAMPLE_DECKS, writeExampleDecks } from '../../../jobs/deck-triage/exam
 import { parseDeckTriageJob, type DeckTriageResult } from '../../../jobs/deck-triage/index.js';
 import type { DataRoom } from '../../../sandbox/decks/rooms.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
-import { sharedTestCert } from '../../fixtures/decks/tls-server.js';
+import { sharedTestCert, startTlsProxy } from '../../fixtures/decks/tls-server.js';
 import { openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
@@ -35,23 +33,6 @@ let admin: S3Client;
 let proxy: { endpoint: string; close(): Promise<void> };
 let h: RunnerHarness;
 let dir: string;
-
-/** A TLS proxy in front of a plain TCP port (the S3 server), with the test certificate. */
-async function startTlsProxy(targetPort: number): Promise<{ endpoint: string; close(): Promise<void> }> {
-  const cert = sharedTestCert();
-  const server = createTlsServer({ key: cert.key, cert: cert.cert }, (socket) => {
-    const upstream = connect(targetPort, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    endpoint: `https://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 beforeAll(async () => {
   const cert = sharedTestCert();
