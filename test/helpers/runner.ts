@@ -123,7 +123,8 @@ export async function followWatching<R extends JobRunResult>(
 
 /**
  * The bed of a file of tests of paid calls under faults: a sandbox (rate limit lifted) and a
- * runner on `key` whose HTTP timeout is 3 s (an answer that never finishes is given up), started
+ * runner on `key` whose HTTP timeout is 6 s (an answer that never finishes is given up; a real
+ * answer on a loaded machine, a find_investors in a few seconds, is not), started
  * before the file's tests and closed after them, the sandbox's faults cleared before each test.
  * `set` hands both to the file once they run.
  *
@@ -144,7 +145,7 @@ export function paidFaultsBed(
       baseUrl: sandbox.url,
       apiKey: key,
       name,
-      env: { VIR_HTTP_TIMEOUT_MS: '3000' },
+      env: { VIR_HTTP_TIMEOUT_MS: '6000' },
     });
     set(sandbox, harness);
   });

@@ -77,7 +77,7 @@ async function runWithFaults(faults: AfterChargeFaults, budget: number, question
 describe('a paid call whose answer is lost after the charge', () => {
   test('each fault mode in one run, budget short of the questions: not asked again, never above the budget, the balance agrees', async () => {
     // The seed draws, per ask, one mode each (the same every time): a 500 or 503, a malformed
-    // body, an answer that never finishes (given up at the 3 s HTTP timeout), a dropped
+    // body, an answer that never finishes (given up at the 6 s HTTP timeout), a dropped
     // connection. The budget of 4 pays for four of the five questions: each is charged and
     // lost, and none is asked again (no room); the fifth is never asked.
     const from = sandbox.requestLog().length;
