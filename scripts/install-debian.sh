@@ -13,11 +13,12 @@
 #               Temporal's time-skipping test server, scripts/build-test-server.sh)
 #   postgresql  postgresql (the server binaries in /usr/lib/postgresql/<version>/bin and psql: the
 #               database of the local Temporal cluster, scripts/cluster.sh; Debian 12's is 15)
+#   browser     chromium (/usr/bin/chromium: the portal's browser tests drive it with playwright-core)
 # The demos need none of them (scripts/setup.sh --demo does not run this script): their PDFs and
 # charts draw DejaVu Sans from npm's dejavu-fonts-ttf, and the Noto fallbacks only names in other
 # scripts, which the demo data has none of.
 set -euo pipefail
-all_groups=(fonts pdf office compose python java postgresql)
+all_groups=(fonts pdf office compose python java postgresql browser)
 groups=("$@")
 ((${#groups[@]})) || groups=("${all_groups[@]}")
 need=()
@@ -37,6 +38,7 @@ for group in "${groups[@]}"; do
       command -v mvn >/dev/null 2>&1 || need+=(maven)
       ;;
     postgresql) compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql) ;;
+    browser) command -v chromium >/dev/null 2>&1 || need+=(chromium) ;;
     *)
       echo "[debian] no group '$group' (groups: ${all_groups[*]})" >&2
       exit 2

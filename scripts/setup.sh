@@ -18,7 +18,7 @@
 # Everything (no argument), the tests' and the cluster's tools on top:
 #  - Debian packages (scripts/install-debian.sh): poppler-utils, LibreOffice Calc, the Noto fonts,
 #    docker-compose, python3-venv, Java 17 and Maven, PostgreSQL's server (the database of the
-#    local Temporal cluster, scripts/cluster.sh)
+#    local Temporal cluster, scripts/cluster.sh), Chromium (the portal's browser tests)
 #  - the Temporal server and its SQL schema tool, built from their Go module into .tools/bin, and
 #    the server's PostgreSQL schema copied to .tools/temporal-schema (the first build takes a few
 #    minutes); the same server version as the CLI's (scripts/temporal-version.sh)
