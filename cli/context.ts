@@ -49,9 +49,14 @@ export class CliContext {
     return this.#logger;
   }
 
-  /** A Temporal client on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE; the connection closes with the context. */
+  /**
+   * A Temporal client on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE; the connection closes with the
+   * context. A connection that failed is tried again at the next call (a long-lived context, the
+   * portal's, outlives a Temporal server that was down).
+   */
   temporal(): Promise<Client> {
-    this.#temporal ??= (async () => {
+    if (this.#temporal) return this.#temporal;
+    const connecting = (async () => {
       const s = this.settings();
       let connection: Connection;
       try {
@@ -67,7 +72,11 @@ export class CliContext {
       this.defer(() => connection.close());
       return new Client({ connection, namespace: s.temporalNamespace });
     })();
-    return this.#temporal;
+    this.#temporal = connecting;
+    connecting.catch(() => {
+      if (this.#temporal === connecting) this.#temporal = undefined;
+    });
+    return connecting;
   }
 
   /** Registers something to close when the command ends (last registered closes first). */

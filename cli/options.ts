@@ -13,6 +13,14 @@ export function positiveIntOption(value: string): number {
   return n;
 }
 
+/** Parses a port option value: an integer from 0 (a free port) to 65535. */
+export function portOption(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535)
+    throw new InvalidArgumentError('it must be a port number (0 to 65535).');
+  return n;
+}
+
 /**
  * The largest sandbox scale (`vir dev --sandbox-scale`): the sandbox's MAX_DATASET_SCALE, written
  * here because the CLI must not import the sandbox (a package of its own, left out of the

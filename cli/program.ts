@@ -7,6 +7,7 @@ import { describeSettings } from '../config/settings.js';
 import { registerCredits } from './commands/credits.js';
 import { registerDev } from './commands/dev.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerPortal } from './commands/portal.js';
 import { registerRun } from './commands/run.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -41,6 +42,7 @@ export function createProgram(ctx: CliContext): Command {
   registerRuns(program, ctx);
   registerCredits(program, ctx);
   registerSchedules(program, ctx);
+  registerPortal(program, ctx);
 
   program
     .command('settings')

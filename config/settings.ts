@@ -35,6 +35,7 @@ export const DEFAULTS = {
   VIR_SANDBOX_PORT: '8787',
   VIR_DEV_SMTP_PORT: '2525',
   VIR_DEV_S3_PORT: '7070',
+  VIR_PORTAL_PORT: '8790',
 } as const satisfies Partial<Record<SettingName, string>>;
 
 /** Names of the variables the settings read. */
@@ -66,12 +67,18 @@ export const SETTING_NAMES = [
   'VIR_SANDBOX_PORT',
   'VIR_DEV_SMTP_PORT',
   'VIR_DEV_S3_PORT',
+  'VIR_PORTAL_PORT',
+  'VIR_PORTAL_TOKEN',
+  'VIR_PORTAL_URL',
   'VIR_WORKFLOWS_MODULE',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Variables whose value must never be shown. */
-const SECRET_NAMES: ReadonlySet<SettingName> = new Set(['VIS_API_KEY']);
+const SECRET_NAMES: ReadonlySet<SettingName> = new Set(['VIS_API_KEY', 'VIR_PORTAL_TOKEN']);
+
+/** The shortest portal token accepted (VIR_PORTAL_TOKEN): a guess must not be practical. */
+export const PORTAL_TOKEN_MIN_LENGTH = 16;
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
 
@@ -90,6 +97,11 @@ function httpUrl(what: string) {
       { message: `must be an http(s) URL (${what})` },
     )
     .transform((s) => s.replace(/\/+$/, ''));
+}
+
+/** The portal's public address: an http(s) URL without query or fragment (a path prefix is kept). */
+function portalUrl() {
+  return httpUrl("the portal's address for readers, e.g. https://reports.example.com");
 }
 
 function intAtLeast(min: number, max: number, what: string) {
@@ -162,6 +174,14 @@ export const SettingsEnvSchema = z.object({
   VIR_SANDBOX_PORT: port(),
   VIR_DEV_SMTP_PORT: port(),
   VIR_DEV_S3_PORT: port(),
+  VIR_PORTAL_PORT: port(),
+  VIR_PORTAL_TOKEN: z
+    .string()
+    .regex(new RegExp(`^\\S{${PORTAL_TOKEN_MIN_LENGTH},}$`), {
+      message: `must be at least ${PORTAL_TOKEN_MIN_LENGTH} characters without spaces (e.g. openssl rand -hex 24)`,
+    })
+    .optional(),
+  VIR_PORTAL_URL: portalUrl().optional(),
   VIR_WORKFLOWS_MODULE: z.string().min(1, { message: 'must be a module path' }).optional(),
 });
 
@@ -216,6 +236,16 @@ export interface Settings {
   devSmtpPort: number;
   /** Port of `vir dev`'s S3-compatible server (VIR_DEV_S3_PORT; 0: a free one). */
   devS3Port: number;
+  /** Port of the report portal, `vir portal` and `vir dev` (VIR_PORTAL_PORT; 0: a free one). */
+  portalPort: number;
+  /**
+   * The portal's token (VIR_PORTAL_TOKEN): what a request from another machine must carry (a
+   * bearer header, or the cookie `/login` sets); null: the portal listens on loopback only.
+   * A secret: never shown.
+   */
+  portalToken: string | null;
+  /** The portal's address as readers open it (VIR_PORTAL_URL): delivered emails link to the run's page there; null: no link. */
+  portalUrl: string | null;
   /**
    * The module the workers bundle as their workflow code (VIR_WORKFLOWS_MODULE, absolute); null:
    * the product's workflows (runtime/workflow-bundle.ts). Only for trying other workflow code on
@@ -315,6 +345,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sandboxPort: v.VIR_SANDBOX_PORT,
     devSmtpPort: v.VIR_DEV_SMTP_PORT,
     devS3Port: v.VIR_DEV_S3_PORT,
+    portalPort: v.VIR_PORTAL_PORT,
+    portalToken: v.VIR_PORTAL_TOKEN ?? null,
+    portalUrl: v.VIR_PORTAL_URL ?? null,
     workflowsModule: v.VIR_WORKFLOWS_MODULE === undefined ? null : resolve(v.VIR_WORKFLOWS_MODULE),
   };
 }
@@ -361,6 +394,22 @@ export function parseStoreUrl(value: string | undefined, region?: string): Store
       `AWS_REGION must be a region name such as "eu-central-1", got ${shown(r)}`,
     );
   return { kind: 's3', bucket: host, prefix, region: r, url: `s3://${host}${prefix ? `/${prefix}` : ''}` };
+}
+
+/**
+ * The run's page in the portal (`<VIR_PORTAL_URL>/runs/<workflow id>`), for the links of what a
+ * delivery sends; null when VIR_PORTAL_URL is unset, or not an http(s) URL (a worker refuses to
+ * start with such a value: its settings name it).
+ *
+ * @example
+ * portalRunLink({ VIR_PORTAL_URL: 'https://reports.example.com/' }, 'market-report-weekly-20261122-0700')
+ * // 'https://reports.example.com/runs/market-report-weekly-20261122-0700'
+ */
+export function portalRunLink(env: NodeJS.ProcessEnv, workflowId: string): string | null {
+  const raw = env.VIR_PORTAL_URL?.trim();
+  if (!raw) return null;
+  const parsed = portalUrl().safeParse(raw);
+  return parsed.success ? `${parsed.data}/runs/${encodeURIComponent(workflowId)}` : null;
 }
 
 /**
@@ -419,6 +468,9 @@ export function describeSettings(settings: Settings): [SettingName, string][] {
     ['VIR_SANDBOX_PORT', String(settings.sandboxPort)],
     ['VIR_DEV_SMTP_PORT', String(settings.devSmtpPort)],
     ['VIR_DEV_S3_PORT', String(settings.devS3Port)],
+    ['VIR_PORTAL_PORT', String(settings.portalPort)],
+    ['VIR_PORTAL_TOKEN', settings.portalToken ? '(set)' : '(not set: the portal answers this machine only)'],
+    ['VIR_PORTAL_URL', settings.portalUrl ?? '(not set: delivered emails carry no portal link)'],
     ['VIR_WORKFLOWS_MODULE', settings.workflowsModule ?? '(the product workflows)'],
   ];
 }

@@ -30,6 +30,7 @@ import { s3ClientFromEnv, withEnvEndpoint } from './s3-client.js';
 import { presignedUrls } from './s3-presign.js';
 import { uploadRunFiles } from './s3-upload.js';
 import type { Destination } from '../../config/destinations.js';
+import { portalRunLink } from '../../config/settings.js';
 import { smtpSecrets, smtpSettingsFromEnv } from './smtp-settings.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import type {
@@ -339,7 +340,7 @@ export function createDeliveryActivities(deps: DeliveryDeps) {
         d.email,
         withLinks,
         await runFiles(local.dir, manifestName, manifest, false),
-        { from: settings.from, where: place.where },
+        { from: settings.from, where: place.where, portalLink: portalRunLink(env(), manifest.workflowId) },
       );
       return await sendRunEmail(transport, email, { destination: d.id, attempt, secrets });
     } catch (err) {

@@ -16,6 +16,8 @@ export interface EmailBodyContent {
   note: string | null;
   /** The zip the attached CSV files are in; null when there is none. */
   zipName: string | null;
+  /** The run's page in the report portal (VIR_PORTAL_URL); null or absent: no link. */
+  portalLink?: string | null;
 }
 
 /** `34.2 MB` (decimal megabytes, as the limit), `812 KB`, `95 bytes`. */
@@ -87,6 +89,7 @@ export function textBody(c: EmailBodyContent): string {
     for (const l of c.links) text.push(`- ${oneLine(l.name)}: ${oneLine(l.url)}`);
     text.push('');
   }
+  if (c.portalLink) text.push(`The run in the report portal: ${oneLine(c.portalLink)}`, '');
   text.push(`Run ${oneLine(summary.runId)} of job ${oneLine(summary.jobId)} (${oneLine(summary.kind)}).`);
   return text.join('\n');
 }
@@ -129,6 +132,8 @@ export function htmlBody(c: EmailBodyContent): string {
     }
     html.push('</ul>');
   }
+  const portal = c.portalLink ? safeUrl(c.portalLink) : null;
+  if (portal) html.push(`<p><a href="${escapeHtml(portal)}">Open the run in the report portal</a></p>`);
   html.push(
     `<p style="color: #888; font-size: 12px">Run ${e(summary.runId)} of job ${e(summary.jobId)} (${e(summary.kind)}).</p>`,
     '</body></html>',

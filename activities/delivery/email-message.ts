@@ -110,6 +110,8 @@ export interface RunEmailOptions {
   links?: { name: string; url: string }[];
   /** Where the files are, for the note when they are neither attached nor linked (default: the run's report folder). */
   where?: string;
+  /** The run's page in the report portal (config/settings.ts `portalRunLink`), linked in both bodies. */
+  portalLink?: string | null;
 }
 
 /** What {@link buildRunEmail} decided, besides the message. */
@@ -153,6 +155,7 @@ export async function buildRunEmail(
     links: plan.links,
     note: plan.note,
     zipName: plan.mode === 'attached' && plan.zip !== null ? csvZipName(summary) : null,
+    portalLink: opts.portalLink ?? null,
   };
   const messageId = runMessageId(summary.runId, recipients, from.domain);
   const message: RunEmail['message'] = {

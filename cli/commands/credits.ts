@@ -42,7 +42,8 @@ function spendPerRun(job: AnyJob): number {
   return Math.min(kindOf(job).estimate(job).creditsNeeded, job.budget.credits);
 }
 
-const capsText = (caps: CreditCaps) =>
+/** Caps in words: `20 a day, 50 a month`, or `none`. */
+export const capsText = (caps: CreditCaps) =>
   (['day', 'week', 'month'] as const)
     .filter((p) => caps[p] !== undefined)
     .map((p) => `${caps[p]} a ${p}`)
@@ -95,8 +96,23 @@ export function describeMonthAhead(jobs: AnyJob[], now: Date, balance: number | 
   ];
 }
 
-/** The account's ledger from its workflow, or a line saying why it cannot be read. */
-async function ledgerLines(ctx: CliContext, settings: Settings): Promise<string[]> {
+/** The account's ledger as its workflow answers it: the view (null: no runs recorded yet), or why it cannot be read. */
+export interface LedgerRead {
+  accountId: string;
+  view: AccountView | null;
+  /** Why the ledger cannot be read (no worker answered, Temporal not reached); null when read. */
+  error: string | null;
+}
+
+/**
+ * Reads the account's ledger from its workflow (`vir credits`, the portal's pages): the account
+ * of VIS_BASE_URL and VIS_API_KEY (a SettingsError naming VIS_API_KEY when it is not set).
+ */
+export async function readLedger(
+  ctx: CliContext,
+  settings: Settings,
+  timeoutMs?: number,
+): Promise<LedgerRead> {
   const accountId = accountIdOf(settings.visBaseUrl, requireApiKey(settings));
   try {
     const client = await ctx.temporal();
@@ -108,10 +124,18 @@ async function ledgerLines(ctx: CliContext, settings: Settings): Promise<string[
       perDay: settings.rateLimitPerDay,
       caps: settings.creditCaps,
     });
-    return describeLedger(accountId, await link.view(), settings.creditCaps);
+    return { accountId, view: await link.view(timeoutMs), error: null };
   } catch (err) {
-    return [`account ${accountId}: the ledger cannot be read (${(err as Error).message})`];
+    return { accountId, view: null, error: (err as Error).message };
   }
+}
+
+/** The account's ledger from its workflow, or a line saying why it cannot be read. */
+async function ledgerLines(ctx: CliContext, settings: Settings): Promise<string[]> {
+  const ledger = await readLedger(ctx, settings);
+  if (ledger.error !== null)
+    return [`account ${ledger.accountId}: the ledger cannot be read (${ledger.error})`];
+  return describeLedger(ledger.accountId, ledger.view, settings.creditCaps);
 }
 
 /** Adds `credits` to the program. */

@@ -1,8 +1,8 @@
 /**
  * `vir dev`: the whole system on one machine: the embedded Temporal dev server (SQLite file in
  * VIR_DATA_DIR, web UI), the sandbox service, a mail catcher and an S3-compatible server for the
- * deliveries (runtime/dev-delivery.ts: what the recipients would get, saved in VIR_DATA_DIR) and
- * the workers. Ctrl-C or SIGTERM stops them in order: workers, then the S3 server and the mail
+ * deliveries (runtime/dev-delivery.ts: what the recipients would get, saved in VIR_DATA_DIR), the
+ * workers, and the report portal on 127.0.0.1:VIR_PORTAL_PORT (cli/commands/portal.ts). Ctrl-C or SIGTERM stops them in order: workers, then the S3 server and the mail
  * catcher, the sandbox, Temporal; a second signal forces the exit.
  *
  * It never leaves a server behind: the Temporal server runs in a process group of its own,
@@ -35,6 +35,7 @@ import { portIsFree } from '../../runtime/temporal-server.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { SANDBOX_MAX_SCALE, sandboxScaleOption, splitHostPort } from '../options.js';
+import { startPortalFor } from './portal.js';
 import { shutdownSignalFor, untilShutdown } from './worker.js';
 
 export interface DevOptions {
@@ -53,11 +54,15 @@ export interface DevOptions {
   mail?: boolean;
   /** Start the S3 server on VIR_DEV_S3_PORT when versitygw is built (default true). */
   s3?: boolean;
+  /** Start the report portal on 127.0.0.1:VIR_PORTAL_PORT (default false; `vir dev` passes true unless --no-portal). */
+  portal?: boolean;
 }
 
 /** What `vir dev` started, and why a delivery server it was asked for is not running. */
 export interface DevStack extends LocalStack {
-  notStarted: { mail: string | null; s3: string | null };
+  notStarted: { mail: string | null; s3: string | null; portal: string | null };
+  /** The report portal's address (null: not started, `notStarted.portal` says why). */
+  portalUrl: string | null;
   /**
    * Resolves when a server it started exited and could not be restarted (or exited too often):
    * `vir dev` then stops, exit code 1.
@@ -108,6 +113,7 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
   const notStarted = {
     mail: options.mail === false ? '--no-mail' : null,
     s3: options.s3 === false ? '--no-s3' : null,
+    portal: options.portal === true ? null : '--no-portal',
   };
   const versitygw = versitygwPath(ctx.env);
   if (notStarted.s3 === null && !existsSync(versitygw)) {
@@ -121,8 +127,9 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
     mail: notStarted.mail === null ? base.devSmtpPort : null,
     s3: notStarted.s3 === null ? base.devS3Port : null,
   };
+  const portalPort = notStarted.portal === null ? base.portalPort : null;
   const file = await claimPidFile(ctx, base.dataDir, ports, reuse);
-  await refuseTakenPorts(base.dataDir, { ...ports, ...deliveryPorts }, reuse);
+  await refuseTakenPorts(base.dataDir, { ...ports, ...deliveryPorts, portal: portalPort }, reuse);
   let giveUp: (error: Error) => void = () => undefined;
   const gaveUp = new Promise<Error>((resolveGaveUp) => (giveUp = resolveGaveUp));
 
@@ -190,7 +197,10 @@ export async function startDev(ctx: CliContext, options: DevOptions): Promise<De
   }
   if (stack.sandboxUrl) file.update({ ports: { sandbox: Number(new URL(stack.sandboxUrl).port) } });
   log.debug({ pidFile: file.path, record: file.record }, 'vir dev pid file written');
-  return { ...stack, notStarted, gaveUp };
+  // On this machine only: the portal reads the stack's settings through the context.
+  const portal =
+    portalPort === null ? null : await startPortalFor(ctx, { host: '127.0.0.1', port: portalPort });
+  return { ...stack, notStarted, gaveUp, portalUrl: portal?.url ?? null };
 }
 
 /**
@@ -241,6 +251,7 @@ async function refuseTakenPorts(
     sandbox: number | null;
     mail: number | null;
     s3: number | null;
+    portal: number | null;
   },
   reuse: boolean,
 ): Promise<void> {
@@ -274,6 +285,12 @@ async function refuseTakenPorts(
       'stop what listens there, set VIR_DEV_S3_PORT to a free port, or pass --no-s3',
       '127.0.0.1',
     ],
+    [
+      ports.portal,
+      'VIR_PORTAL_PORT',
+      'stop what listens there, set VIR_PORTAL_PORT to a free port, or pass --no-portal',
+      '127.0.0.1',
+    ],
   ];
   for (const [port, variable, howTo, host = ports.host] of checks) {
     if (port === null || port === 0) continue;
@@ -288,12 +305,13 @@ export function registerDev(program: Command, ctx: CliContext): void {
   program
     .command('dev')
     .description(
-      'run Temporal (embedded), the sandbox, a mail catcher, an S3 server and the workers together until Ctrl-C',
+      'run Temporal (embedded), the sandbox, a mail catcher, an S3 server, the workers and the report portal together until Ctrl-C',
     )
     .option('--no-sandbox', 'do not start the sandbox (the workers use VIS_BASE_URL and VIS_API_KEY)')
     .option('--no-worker', 'do not start the workers')
     .option('--no-mail', 'do not start the mail catcher (email goes where the VIR_SMTP_* settings say)')
     .option('--no-s3', 'do not start the local S3 server (S3 deliveries go where the job and VIR_S3_* say)')
+    .option('--no-portal', 'do not start the report portal (127.0.0.1:VIR_PORTAL_PORT)')
     .option('--headless', 'no Temporal web UI')
     .option(
       '--reuse-temporal',
@@ -326,6 +344,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
         sandboxScale?: number;
         mail: boolean;
         s3: boolean;
+        portal: boolean;
       }) => {
         const signal = shutdownSignalFor(ctx);
         const env = await startDev(ctx, {
@@ -337,6 +356,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
           sandboxState: opts.sandboxState,
           mail: opts.mail,
           s3: opts.s3,
+          portal: opts.portal,
           ...(opts.sandboxScale === undefined ? {} : { sandboxScale: opts.sandboxScale }),
         });
         const reused = opts.reuseTemporal === true;
@@ -358,6 +378,7 @@ export function registerDev(program: Command, ctx: CliContext): void {
               : `(not started: ${env.notStarted.s3})`
           }`,
         );
+        ctx.io.out(`Portal:           ${env.portalUrl ?? `(not started: ${env.notStarted.portal})`}`);
         ctx.io.out(
           `Workers:          ${env.running ? `polling ${env.settings.taskQueue} and ${env.settings.apiTaskQueue}` : '(not started)'}`,
         );

@@ -49,7 +49,7 @@ test('npm run dev, then vir run weekly-delivered: the partners get the email, th
       reuseTemporal: true,
       sandboxState: 'memory',
     });
-    expect(stack.notStarted).toEqual({ mail: null, s3: null });
+    expect(stack.notStarted).toEqual({ mail: null, s3: null, portal: '--no-portal' });
     expect(stack.sandboxUrl).not.toBeNull();
 
     // The second terminal: its own environment, the sandbox at its URL (8787 outside tests).

@@ -142,7 +142,7 @@ describe('vir dev with its mail catcher and S3 server', () => {
         set: ['VIR_SMTP_HOST', 'VIR_SMTP_PORT', 'VIR_SMTP_STARTTLS', 'VIR_S3_ENDPOINT'],
         kept: ['VIR_SMTP_FROM', 'VIR_S3_ACCESS_KEY_ID', 'VIR_S3_SECRET_ACCESS_KEY'],
       });
-      expect(stack.notStarted).toEqual({ mail: null, s3: null });
+      expect(stack.notStarted).toEqual({ mail: null, s3: null, portal: '--no-portal' });
     } finally {
       await ctx.close();
     }
@@ -229,6 +229,7 @@ describe('vir dev with its mail catcher and S3 server', () => {
       expect(stack.notStarted).toEqual({
         mail: '--no-mail',
         s3: 'versitygw is not built; run bash scripts/build-versitygw.sh',
+        portal: '--no-portal',
       });
       expect(bare.VIR_SMTP_HOST).toBeUndefined();
     } finally {

@@ -47,6 +47,8 @@ function devEnv(dataDir: string, temporalAddress: string): NodeJS.ProcessEnv {
     VIR_LOG_LEVEL: 'info',
     TEMPORAL_ADDRESS: temporalAddress,
     VIR_DATA_DIR: dataDir,
+    // The portal on a free port: several vir dev run at once in the tests.
+    VIR_PORTAL_PORT: '0',
   };
 }
 

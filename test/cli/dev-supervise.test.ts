@@ -109,6 +109,8 @@ it.concurrent(
       VIR_LOG_LEVEL: 'info',
       TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
       VIR_SANDBOX_PORT: String(sandboxPort),
+      // The portal on a free port: the two tests' vir dev run at once.
+      VIR_PORTAL_PORT: '0',
       VIR_DATA_DIR: dataDir,
       VIR_REPORTS_DIR: '',
       VIR_STORE_DIR: '',
@@ -118,6 +120,12 @@ it.concurrent(
     };
     for (const [k, v] of Object.entries(env)) if (v === '') delete env[k];
     const { dev, pidFile, server: first } = await startDev(env, dataDir, cleanups);
+    // The report portal is up beside the other servers, on this machine's address, and answers.
+    const portalUrl = /^Portal: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(dev.text())?.[1];
+    expect(portalUrl, dev.text()).toBeDefined();
+    const jobsPage = await fetch(`${portalUrl}/`, { headers: { accept: 'text/html' } });
+    expect(jobsPage.status, await jobsPage.clone().text()).toBe(200);
+    expect(await jobsPage.text()).toContain('<h1>Jobs</h1>');
     const db = join(dataDir, 'temporal.sqlite');
     expect(first.argv).toContain(db);
     cleanups.push(() => {
@@ -182,6 +190,7 @@ it.concurrent(
     expect(existsSync(pidFile)).toBe(false);
     expect(readProcess(second.pid)?.startTime === second.startTime).toBe(false); // a zombie reads as gone
     expect(await portOpen(port)).toBe(false);
+    expect(await portOpen(Number(new URL(portalUrl!).port))).toBe(false);
   },
   // The sum of its waits' bounds: vir dev up (180 s), the kill said (30 s), the restart (120 s),
   // the run (90 s); each wait names its event and fails at its own bound first.
@@ -211,6 +220,7 @@ it.concurrent(
       TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
       TEMPORAL_CLI_PATH: wrapper,
       VIR_DATA_DIR: dataDir,
+      VIR_PORTAL_PORT: '0',
     };
     env.VIR_SANDBOX_PORT = String(await freePort());
     const { dev, pidFile, server } = await startDev(env, dataDir, cleanups);

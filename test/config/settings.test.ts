@@ -49,6 +49,9 @@ describe('loadSettings', () => {
       sandboxPort: 8787,
       devSmtpPort: 2525,
       devS3Port: 7070,
+      portalPort: 8790,
+      portalToken: null,
+      portalUrl: null,
       workflowsModule: null,
     });
   });
@@ -78,6 +81,9 @@ describe('loadSettings', () => {
       VIR_SANDBOX_PORT: '0',
       VIR_DEV_SMTP_PORT: '0',
       VIR_DEV_S3_PORT: '17070',
+      VIR_PORTAL_PORT: '9790',
+      VIR_PORTAL_TOKEN: 'portal-token-0123456789abcdef',
+      VIR_PORTAL_URL: 'https://reports.example.test/vir/',
       VIR_WORKFLOWS_MODULE: '/app/test/workflows-next.ts',
     });
     expect(s.visBaseUrl).toBe('https://api.example.test');
@@ -101,6 +107,9 @@ describe('loadSettings', () => {
     expect(s.sandboxPort).toBe(0);
     expect(s.devSmtpPort).toBe(0);
     expect(s.devS3Port).toBe(17070);
+    expect(s.portalPort).toBe(9790);
+    expect(s.portalToken).toBe('portal-token-0123456789abcdef');
+    expect(s.portalUrl).toBe('https://reports.example.test/vir');
     expect(s.workflowsModule).toBe('/app/test/workflows-next.ts');
   });
 
@@ -125,6 +134,8 @@ describe('loadSettings', () => {
       'VIR_CREDIT_CAP_DAY',
       'VIR_CREDIT_CAP_WEEK',
       'VIR_CREDIT_CAP_MONTH',
+      'VIR_PORTAL_TOKEN',
+      'VIR_PORTAL_URL',
       'VIR_WORKFLOWS_MODULE',
     ];
     for (const name of SETTING_NAMES) {
@@ -175,6 +186,13 @@ describe('loadSettings', () => {
     ['VIR_SANDBOX_PORT', 'http', /^VIR_SANDBOX_PORT must be a port number \(0 to 65535\), got "http"$/],
     ['VIR_DEV_SMTP_PORT', 'smtp', /^VIR_DEV_SMTP_PORT must be a port number \(0 to 65535\), got "smtp"$/],
     ['VIR_DEV_S3_PORT', '65536', /^VIR_DEV_S3_PORT must be a port number \(0 to 65535\), got "65536"$/],
+    ['VIR_PORTAL_PORT', 'web', /^VIR_PORTAL_PORT must be a port number \(0 to 65535\), got "web"$/],
+    [
+      'VIR_PORTAL_URL',
+      'reports.example.test',
+      /^VIR_PORTAL_URL must be an http\(s\) URL \(the portal's address for readers, .*\), got "reports.example.test"$/,
+    ],
+    ['VIR_PORTAL_URL', 'https://reports.example.test/?x=1', /^VIR_PORTAL_URL must be an http\(s\) URL/],
   ];
   for (const [variable, value, message] of bad) {
     it(`rejects ${variable}=${JSON.stringify(value)}`, () => {
@@ -190,6 +208,17 @@ describe('loadSettings', () => {
     expect(err.variable).toBe('VIS_API_KEY');
     expect(err.message).toBe('VIS_API_KEY must be a single token without spaces');
     expect(err.message).not.toContain('secret');
+  });
+
+  it('rejects a short or spaced VIR_PORTAL_TOKEN without showing it', () => {
+    for (const value of ['short-secret', 'a portal token with spaces']) {
+      const err = errorOf(() => loadSettings({ VIR_PORTAL_TOKEN: value }));
+      expect(err.variable).toBe('VIR_PORTAL_TOKEN');
+      expect(err.message).toBe(
+        'VIR_PORTAL_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
+      );
+      expect(err.message).not.toContain(value);
+    }
   });
 
   it('resolves directory settings; whitespace-only values fall back to the default', () => {
@@ -285,6 +314,16 @@ describe('describeSettings', () => {
     expect(lines.map(([n]) => n)).toEqual([...SETTING_NAMES]);
     expect(Object.fromEntries(lines).VIS_API_KEY).toBe('vis_live_…(set)');
     expect(JSON.stringify(lines)).not.toContain('supersecret');
+  });
+  it('masks the portal token like the key', () => {
+    const token = 'portal-token-supersecret-42';
+    const lines = Object.fromEntries(describeSettings(loadSettings({ VIR_PORTAL_TOKEN: token })));
+    expect(lines.VIR_PORTAL_TOKEN).toBe('(set)');
+    expect(JSON.stringify(lines)).not.toContain(token);
+    const unset = Object.fromEntries(describeSettings(loadSettings({})));
+    expect(unset.VIR_PORTAL_TOKEN).toBe('(not set: the portal answers this machine only)');
+    expect(unset.VIR_PORTAL_PORT).toBe('8790');
+    expect(unset.VIR_PORTAL_URL).toBe('(not set: delivered emails carry no portal link)');
   });
   it('masks keys of other shapes and says when none is set', () => {
     expect(maskApiKey('plainkey')).toBe('(set)');

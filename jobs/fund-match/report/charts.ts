@@ -12,12 +12,12 @@ import {
   countBarSpec,
   PALETTE,
   chartAltText,
-  renderChart,
   renderVegaLite,
   toVegaLite,
   topWithOther,
 } from '../../../reports/charts/index.js';
 import type { ChartLayout, CountBar, ReportChart } from '../../../reports/charts/index.js';
+import type { TopLevelSpec } from 'vega-lite';
 import { stageLabel } from '../../../reports/editorial.js';
 import { printableText } from '../../../reports/fonts.js';
 import { formatInt } from '../../../reports/format.js';
@@ -73,7 +73,22 @@ function barsChart(
   };
 }
 
-async function fitChart(digest: FundDigest): Promise<FundChart> {
+/**
+ * A chart of the digest before it is drawn: the Vega-Lite spec the PDF and the workbook render
+ * (and the portal's interactive page embeds), or the reason there is none.
+ */
+export interface PlannedFundChart {
+  id: FundChartId;
+  title: string;
+  note: string | null;
+  /** The chart's data as a service chart spec (absent when not drawn). */
+  spec?: ChartSpec;
+  /** The Vega-Lite spec rendered (null when not drawn). */
+  vegaLite: TopLevelSpec | null;
+  layout: ChartLayout;
+}
+
+function fitChart(digest: FundDigest): PlannedFundChart {
   const bands = digest.charts.fit;
   const scored = bands.reduce((s, b) => s + b.count, 0);
   const title = `Fit of the ${formatInt(scored)} ${scored === 1 ? 'startup' : 'startups'} (bands of 5 points)`;
@@ -82,12 +97,12 @@ async function fitChart(digest: FundDigest): Promise<FundChart> {
       digest.counts.batch === 0
         ? 'No fit chart: the batch is empty.'
         : 'No fit chart: the service gave no fit for any startup of the batch.';
-    return { id: 'fit', title: 'Fit of the batch', rendered: null, note };
+    return { id: 'fit', title: 'Fit of the batch', vegaLite: null, layout: barLayout([]), note };
   }
   // The best fits on top.
   const spec = countBarSpec(title, [...bands].reverse(), { series: 'Startups', order: 'given' });
   const layout = barLayout(bands.map((b) => b.label));
-  return { id: 'fit', title, rendered: await renderChart(spec, layout), note: null, spec };
+  return { id: 'fit', title, vegaLite: toVegaLite(spec, layout), layout, note: null, spec };
 }
 
 /** Why the trend is not drawn, or null when it is. */
@@ -171,9 +186,10 @@ interface Encoding {
   y?: Record<string, unknown>;
 }
 
-async function trendChart(digest: FundDigest): Promise<FundChart> {
+function trendChart(digest: FundDigest): PlannedFundChart {
   const note = trendNote(digest);
-  if (note !== null) return { id: 'trend', title: 'Fit across runs', rendered: null, note };
+  if (note !== null)
+    return { id: 'trend', title: 'Fit across runs', vegaLite: null, layout: TREND_LAYOUT, note };
   const { spec, drawn, coloured, title } = trendSpec(digest);
   const vl = toVegaLite(spec, TREND_LAYOUT);
   // The line chart's colours and value axis, set here: the shared spec colours every series and
@@ -197,23 +213,15 @@ async function trendChart(digest: FundDigest): Promise<FundChart> {
     // Fits sit high (70 to 95): the axis starts near them, not at zero.
     encoding.y = { ...encoding.y, scale: { zero: false, nice: true } };
   }
-  return {
-    id: 'trend',
-    title,
-    rendered: { ...(await renderVegaLite(vl, TREND_LAYOUT)), alt: chartAltText(spec) },
-    note: null,
-    spec,
-  };
+  return { id: 'trend', title, vegaLite: vl, layout: TREND_LAYOUT, note: null, spec };
 }
 
 /**
- * The digest's four charts, in the order the PDF and the workbook show them, rendered one after
- * the other (Vega runs on one thread anyway).
- *
- * @example const charts = await renderFundCharts(digest); // charts[0].rendered?.svg
+ * The digest's four charts before they are drawn, in the order the PDF and the workbook show
+ * them: each with the Vega-Lite spec `renderFundCharts` renders, and its caption (`source`).
  */
-export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]> {
-  const out: FundChart[] = [await fitChart(digest)];
+export function planFundCharts(digest: FundDigest): (PlannedFundChart & { source?: string | null })[] {
+  const out: PlannedFundChart[] = [fitChart(digest)];
   const mixes = [
     ['sectors', 'Sector mix', digest.charts.sectors, 'sector'],
     ['stages', 'Stage mix', digest.charts.stages, 'stage'],
@@ -225,12 +233,38 @@ export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]>
     out.push({
       id,
       title,
-      rendered: p.spec ? await renderChart(p.spec, p.layout) : null,
+      vegaLite: p.spec ? toVegaLite(p.spec, p.layout) : null,
+      layout: p.layout,
       note: p.note,
       ...(p.spec ? { spec: p.spec } : {}),
     });
   }
-  out.push(await trendChart(digest));
+  out.push(trendChart(digest));
   const sources = chartSources(digest);
   return out.map((c) => ({ ...c, source: sources[c.id] }));
+}
+
+/**
+ * The digest's four charts, in the order the PDF and the workbook show them, rendered one after
+ * the other (Vega runs on one thread anyway).
+ *
+ * @example const charts = await renderFundCharts(digest); // charts[0].rendered?.svg
+ */
+export async function renderFundCharts(digest: FundDigest): Promise<FundChart[]> {
+  const out: FundChart[] = [];
+  for (const p of planFundCharts(digest)) {
+    const rendered =
+      p.vegaLite && p.spec
+        ? { ...(await renderVegaLite(p.vegaLite, p.layout)), alt: chartAltText(p.spec) }
+        : null;
+    out.push({
+      id: p.id,
+      title: p.title,
+      rendered,
+      note: p.note,
+      ...(p.spec ? { spec: p.spec } : {}),
+      source: p.source,
+    });
+  }
+  return out;
 }
