@@ -221,6 +221,19 @@ describe('writeDeckTriagePdf', () => {
     expect(t).toContain("The service scored no dimension of Patchwork Health's deck: no chart.");
   });
 
+  it('says a dimension note once: one the strengths already say is not repeated above them', async () => {
+    const echo = deckTriageReport();
+    const deck = echo.decks.find((d) => d.dimensions.some((x) => x.note))!;
+    const [said, other] = deck.dimensions.filter((d) => d.note);
+    deck.strengths = [`${said!.label}: ${said!.note!}`];
+    const echoPath = join(dir, 'echo.pdf');
+    await writeDeckTriagePdf(echo, echoPath, { links: LINKS });
+    const t = flat(pdfText(echoPath));
+    expect(t.split(flat(said!.note!)).length - 1).toBe(1);
+    expect(t).toContain('What the other scores rest on');
+    expect(t).toContain(flat(other!.note!));
+  });
+
   it('passes the editorial rules (PDF and workbook), the service at a loopback address', async () => {
     const atLoopback = JSON.parse(
       JSON.stringify(deckTriageReport()).replaceAll(ROOM_HOST, LINKS.baseUrl),
