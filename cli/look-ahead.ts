@@ -4,8 +4,7 @@
  * with the worker's settings (the store, the CAs it trusts). Nothing is spent and nothing asked
  * of the service. A kind without it adds nothing.
  */
-import { readFileSync } from 'node:fs';
-import type { Settings } from '../config/settings.js';
+import { deckTrustedCa, type Settings } from '../config/settings.js';
 import type { AnyJob } from '../jobs/registry.js';
 import { storeOf } from '../runtime/workers.js';
 import { kindOf } from './run-job.js';
@@ -21,6 +20,6 @@ export async function lookAheadLines(
   return kind.lookAhead(job, {
     store: storeOf(settings, env),
     env,
-    trustedCa: settings.deckCaFile ? [readFileSync(settings.deckCaFile, 'utf8')] : [],
+    trustedCa: deckTrustedCa(settings),
   });
 }

@@ -412,6 +412,11 @@ export function portalRunLink(env: NodeJS.ProcessEnv, workflowId: string): strin
   return parsed.success ? `${parsed.data}/runs/${encodeURIComponent(workflowId)}` : null;
 }
 
+/** The CA certificates (PEM) VIR_DECK_CA_FILE names, read now; none when it is not set. */
+export function deckTrustedCa(settings: Pick<Settings, 'deckCaFile'>): string[] {
+  return settings.deckCaFile ? [readFileSync(settings.deckCaFile, 'utf8')] : [];
+}
+
 /**
  * The API key, or a SettingsError naming VIS_API_KEY when it is not set.
  *

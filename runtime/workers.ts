@@ -5,7 +5,6 @@
  * the key's limit, set on the server and sent by every worker alike, so all workers together
  * stay under it.
  */
-import { readFileSync } from 'node:fs';
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -24,7 +23,7 @@ import { createRunActivities } from '../activities/run.js';
 import { createRerenderActivities } from '../activities/rerender.js';
 import { S3Store } from '../activities/s3-store.js';
 import { LocalStore, type Store } from '../activities/store.js';
-import { requireApiKey, type Settings } from '../config/settings.js';
+import { deckTrustedCa, requireApiKey, type Settings } from '../config/settings.js';
 import { Client } from '@temporalio/client';
 import {
   ACCOUNT_MAX_IN_FLIGHT,
@@ -321,7 +320,7 @@ export async function startWorkers(settings: Settings, tuning: WorkerTuning = {}
         reportsDir: settings.reportsDir,
         destinationRoots: settings.destinationRoots,
         reportNotice: settings.reportNotice,
-        trustedCa: settings.deckCaFile ? [readFileSync(settings.deckCaFile, 'utf8')] : [],
+        trustedCa: deckTrustedCa(settings),
         serviceLinks: { baseUrl: settings.visBaseUrl, publicUrl: settings.visPublicUrl },
         account,
         ...(tuning.env ? { env: tuning.env } : {}),

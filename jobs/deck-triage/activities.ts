@@ -111,28 +111,20 @@ export function createDeckTriageActivities(deps: KindActivityDeps & { env?: Node
       input: CollectRunDecksInput,
     ): Promise<{ collectedRef: StoreRef; toSend: DeckToSend[] }> {
       const previous = asDeckSnapshot(await readPreviousSnapshot(store, input.job.id));
-      const collected = await collectDecks(
-        {
-          ...(input.job.decks.urls ? { urls: input.job.decks.urls } : {}),
-          ...(input.job.decks.folder ? { folder: input.job.decks.folder } : {}),
-          ...(input.job.decks.s3 ? { s3: input.job.decks.s3 } : {}),
-          ...(input.job.decks.names ? { names: input.job.decks.names } : {}),
-        },
-        {
-          env: env(),
-          store,
-          runKey: input.runKey,
-          trustedCa: [...(deps.trustedCa ?? [])],
-          publish: input.publish,
-          // A file analysed by an earlier run is carried, never sent: it is not published again.
-          analysedBefore: (sha) => previous?.decks[sha] !== undefined,
-          // The links of copies outlive the polling deadline by a day (the service may fetch late).
-          linkTtlSeconds: Math.min(
-            7 * 24 * 3600,
-            Math.ceil(durationMs(input.job.pollDeadline) / 1000) + 24 * 3600,
-          ),
-        },
-      );
+      const collected = await collectDecks(input.job.decks, {
+        env: env(),
+        store,
+        runKey: input.runKey,
+        trustedCa: [...(deps.trustedCa ?? [])],
+        publish: input.publish,
+        // A file analysed by an earlier run is carried, never sent: it is not published again.
+        analysedBefore: (sha) => previous?.decks[sha] !== undefined,
+        // The links of copies outlive the polling deadline by a day (the service may fetch late).
+        linkTtlSeconds: Math.min(
+          7 * 24 * 3600,
+          Math.ceil(durationMs(input.job.pollDeadline) / 1000) + 24 * 3600,
+        ),
+      });
       const withIds = collected.map((d, i) => ({ ...d, id: `deck-${String(i + 1).padStart(3, '0')}` }));
       const links = Object.fromEntries(withIds.flatMap((d) => (d.deckUrl ? [[d.id, d.deckUrl]] : [])));
       const linksRef = await store.putJson(input.runKey, 'decks/links', links);

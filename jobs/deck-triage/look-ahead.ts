@@ -27,21 +27,13 @@ export interface DeckLookDeps {
  * // ['decks a run would send now (3 credits each):', '  ledgerly-seed-deck.pdf (Ledgerly): new, 3 credits', …]
  */
 export async function deckLookAhead(job: DeckTriageJob, deps: DeckLookDeps): Promise<string[]> {
-  const collected = await collectDecks(
-    {
-      ...(job.decks.urls ? { urls: job.decks.urls } : {}),
-      ...(job.decks.folder ? { folder: job.decks.folder } : {}),
-      ...(job.decks.s3 ? { s3: job.decks.s3 } : {}),
-      ...(job.decks.names ? { names: job.decks.names } : {}),
-    },
-    {
-      env: deps.env,
-      store: deps.store,
-      runKey: 'plan',
-      trustedCa: [...(deps.trustedCa ?? [])],
-      lookOnly: true,
-    },
-  );
+  const collected = await collectDecks(job.decks, {
+    env: deps.env,
+    store: deps.store,
+    runKey: 'plan',
+    trustedCa: [...(deps.trustedCa ?? [])],
+    lookOnly: true,
+  });
   const previous = asDeckSnapshot(await readPreviousSnapshot(deps.store, job.id));
   const price = creditsOf('analyze_deck');
   const affordable = Math.floor(job.budget.credits / price);
