@@ -113,9 +113,10 @@ export interface JobsOverview {
 
 /** Reads the jobs, the schedules, the last runs and the ledger together. */
 export async function jobsOverview(ctx: CliContext, files: readonly string[]): Promise<JobsOverview> {
-  const [loaded, schedules, lastRuns, ledger] = await Promise.all([
-    loadPortalJobs(files),
-    listSchedules(ctx),
+  const loaded = await loadPortalJobs(files);
+  const ids = loaded.jobs.flatMap((j) => (j.scheduleId === null ? [] : [j.scheduleId]));
+  const [schedules, lastRuns, ledger] = await Promise.all([
+    listSchedules(ctx, ids),
     lastRunsByJob(ctx),
     portalLedger(ctx),
   ]);

@@ -3,7 +3,12 @@
  * unpause, trigger and backfill one. The planning is pure (cli/schedules/); this file makes
  * the Temporal calls.
  */
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleDescription,
+} from '@temporalio/client';
 import type { Command } from 'commander';
 import { loadJobFile } from '../../jobs/files.js';
 import { refuseBadJobs } from '../job-checks.js';
@@ -127,19 +132,36 @@ export interface ScheduleRow {
   nextRun: Date | null;
 }
 
-/** Every schedule in the namespace (managed or not), sorted by id. */
-export async function listSchedules(ctx: CliContext): Promise<ScheduleRow[]> {
+/**
+ * Every schedule in the namespace (managed or not), sorted by id, plus those of `alsoIds` that
+ * exist. Temporal's list is eventually consistent: a schedule paused a moment ago can still be
+ * listed as active, and one just created can be missing. So the list only names the schedules;
+ * each one's state is read with a describe, which is current.
+ */
+export async function listSchedules(
+  ctx: CliContext,
+  alsoIds: readonly string[] = [],
+): Promise<ScheduleRow[]> {
   const client = await ctx.temporal();
+  const ids = new Set(alsoIds);
+  for await (const s of client.schedule.list()) ids.add(s.scheduleId);
   const rows: ScheduleRow[] = [];
-  for await (const s of client.schedule.list()) {
-    const memo = readManagedMemo(s.memo);
+  for (const scheduleId of ids) {
+    let d: ScheduleDescription;
+    try {
+      d = await client.schedule.getHandle(scheduleId).describe();
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) continue;
+      throw err;
+    }
+    const memo = readManagedMemo(d.memo);
     rows.push({
-      scheduleId: s.scheduleId,
-      paused: s.state.paused,
+      scheduleId,
+      paused: d.state.paused,
       managedBy: memo ? memo.managedBy : null,
       group: memo ? memo.group : null,
-      workflowType: s.action?.workflowType ?? null,
-      nextRun: s.info.nextActionTimes[0] ?? null,
+      workflowType: d.action.type === 'startWorkflow' ? d.action.workflowType : null,
+      nextRun: d.info.nextActionTimes[0] ?? null,
     });
   }
   return rows.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));

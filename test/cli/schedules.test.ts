@@ -213,6 +213,32 @@ describe('schedules apply', () => {
     }
   });
 
+  it('lists a schedule paused or created a moment ago as it is now, not as the list lags', async () => {
+    // Temporal's schedule list is eventually consistent; the state shown must not be.
+    const { ctx } = captureContext(envFor('q'));
+    try {
+      for (let i = 0; i < 5; i++) {
+        const id = `vir-${uniqueName('fresh')}`;
+        createdSchedules.add(id);
+        await client.schedule.create({
+          scheduleId: id,
+          spec: { cronExpressions: ['0 1 * * *'] },
+          action: { type: 'startWorkflow', workflowType: 'otherWorkflow', taskQueue: 'q', args: [] },
+        });
+        expect((await listSchedules(ctx, [id])).find((r) => r.scheduleId === id)).toMatchObject({
+          paused: false,
+          workflowType: 'otherWorkflow',
+        });
+        await pauseSchedule(ctx, id);
+        const rows = await listSchedules(ctx, [id, `${id}-never-made`]);
+        expect(rows.find((r) => r.scheduleId === id)?.paused).toBe(true);
+        expect(rows.some((r) => r.scheduleId === `${id}-never-made`)).toBe(false);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('refuses to take over an id held by a schedule it does not manage', async () => {
     const group = uniqueName('conflict');
     const id = `vir-${group}-taken`;
