@@ -402,6 +402,7 @@ export function createApiActivities(deps: {
       fetchedAt: now().toISOString(),
       status: res.status,
       result,
+      ...(input.chargedBefore ? { chargedBefore: input.chargedBefore } : {}),
     };
     const ref = await deps.store.putJson(input.runKey, input.name, stored);
     const page = readPage(input.operation, result.data);

@@ -26,12 +26,15 @@ export function sourceRowOf(id: string, ref: StoreRef, call: StoredCall): Source
   const params =
     call.params && typeof call.params === 'object' ? (call.params as Record<string, unknown>) : {};
   const charged = call.result?.credits?.charged;
+  const before =
+    typeof call.chargedBefore === 'number' && Number.isFinite(call.chargedBefore) ? call.chargedBefore : 0;
   return {
     id,
     operation: call.operation,
     params: { ...params },
     fetchedAt: typeof call.fetchedAt === 'string' ? call.fetchedAt : '',
-    credits: typeof charged === 'number' && Number.isFinite(charged) ? charged : 0,
+    // What the answer cost the account: its own charge, and the lost attempts' before it.
+    credits: (typeof charged === 'number' && Number.isFinite(charged) ? charged : 0) + before,
     status: typeof call.status === 'number' ? call.status : STORED_ANSWER_STATUS,
     records: recordsOf(call),
     ref,

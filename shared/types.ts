@@ -20,6 +20,11 @@ export interface ApiCallInput<N extends OperationName = OperationName> {
   name: string;
   /** A paid call's reservation against the account's credit caps (absent: free, or a run from before the ledger). */
   account?: PaidCallAccount;
+  /**
+   * Credits the earlier attempts of this paid call were charged, their answers lost (absent: none).
+   * Kept with the answer, so the report's Sources sheet says what the answer cost the account.
+   */
+  chargedBefore?: number;
 }
 
 /** Credit caps of an account, per UTC day, ISO week and calendar month (absent: none). */
@@ -55,6 +60,12 @@ export interface StoredCall<N extends OperationName = OperationName> {
   status?: number;
   /** The service's answer as it came (the envelope checked, nothing inside read yet). */
   result: Result;
+  /**
+   * Credits earlier attempts of the call were charged, their answers lost (a worker died with the
+   * call in flight): the answer cost them too, though its own `credits.charged` (a free repeat)
+   * may say 0. Absent: none.
+   */
+  chargedBefore?: number;
 }
 
 /**

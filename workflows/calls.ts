@@ -185,6 +185,8 @@ export type Call = <N extends OperationName>(
   runKey: string,
   name: string,
   account?: PaidCallAccount,
+  /** Credits earlier attempts of this paid call were charged, their answers lost. */
+  chargedBefore?: number,
 ) => Promise<ApiCallOutput>;
 
 /**
@@ -213,11 +215,18 @@ export function createCaller(
     }
     return callApi;
   };
-  return async function call(operation, params, runKey, name, account) {
+  return async function call(operation, params, runKey, name, account, chargedBefore) {
     const callApi = callApiFor(operation);
     for (;;) {
       try {
-        const out = await callApi({ operation, params, runKey, name, ...(account ? { account } : {}) });
+        const out = await callApi({
+          operation,
+          params,
+          runKey,
+          name,
+          ...(account ? { account } : {}),
+          ...(chargedBefore ? { chargedBefore } : {}),
+        });
         // Outputs recorded before attempts were counted stand for one request.
         hooks.onAttempts?.(operation, out.attempts ?? { sent: 1, failed: 0 });
         return out;

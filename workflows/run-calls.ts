@@ -188,7 +188,10 @@ async function reconciledPaidCall<N extends PaidOperation>(
     const before = books.budget.balance;
     const account = ledger ? ledgerReservation(ctx, name, attempt, reserved) : undefined;
     try {
-      const out = await ctx.rawPaidCall(operation, params, ctx.runKey, name, account);
+      // An answer asked again after a lost one carries what the lost ones cost (only an input:
+      // the commands are the same), so its stored answer says what the account paid for it.
+      const lost = books.paidCredits(name);
+      const out = await ctx.rawPaidCall(operation, params, ctx.runKey, name, account, lost);
       books.countCall(operation, 1);
       books.settlePaid(name, reserved, out.charged, out.remaining);
       return out;

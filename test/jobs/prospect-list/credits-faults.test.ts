@@ -5,7 +5,7 @@
  * asks again: the service's free repeat within 24 hours. Proven from the outside: the account's
  * balance in the sandbox's own books fell by one brief's price, the request log shows the charged
  * call whose answer was lost and the repeat, and the brief's row in the PDF and the workbook says
- * what the brief cost (not the repeat's 0 and "free: a repeat").
+ * what the brief cost (not the repeat's 0 and "free: a repeat"), as does its Sources row.
  */
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -13,7 +13,7 @@ import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseProspectListJob, type ProspectListResult } from '../../../jobs/prospect-list/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import { bookBalance, readManifest, requestsSince } from '../../helpers/paid-books.js';
-import { allCells, openWorkbook, pdfText } from '../../helpers/reports.js';
+import { allCells, openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { paidFaultsBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 import { KEYS } from '../../helpers/sandbox.js';
 
@@ -68,8 +68,14 @@ test('a brief whose answer was lost after the charge is asked again (the free re
   expect(row, pdf).toBeDefined();
   expect(row!.trim()).toMatch(new RegExp(`companies\\s+${PRICE}$`));
   expect(pdf).not.toContain('free: a repeat');
-  const cells = allCells(await openWorkbook(result.files.xlsx!)).map((c) => c.cell.text);
-  // (The Sources sheet's row of its stored answer, the repeat, says what that answer charged: 0.)
+  const wb = await openWorkbook(result.files.xlsx!);
+  const cells = allCells(wb).map((c) => c.cell.text);
   expect(cells).toContain(`${PRICE} credits charged · Sources sheet: S1`);
   expect(cells.some((v) => v.includes('free: a repeat'))).toBe(false);
+  // The Sources: the stored answer is the repeat (its own charge 0), yet its row says what the
+  // account paid for it, so the Sources' credits add up to the balance's fall, in both files.
+  const sources = sheetRows(wb, 'Sources');
+  expect(sources.find((r) => r.Source === 'S1')).toMatchObject({ Operation: FIND, Credits: String(PRICE) });
+  expect(sources.reduce((sum, r) => sum + Number(r.Credits), 0)).toBe(paid);
+  expect(pdf).toMatch(new RegExp(`^\\s*${FIND}\\s+1\\s+\\d+\\s+${PRICE}\\s+S1\\s*$`, 'm'));
 }, 180_000);
