@@ -18,6 +18,9 @@ import type { CliContext } from '../context.js';
 import { kindOf } from '../run-job.js';
 import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';
 
+/** A count and its noun, singular or plural, digits as they are: `1 credit`, `33333 runs`. */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** One line per job: what a run spends (at most its budget) and how many runs the balance covers. */
 export function describeJobCredits(job: AnyJob, balance: number | null): string {
   const plan = kindOf(job).estimate(job);
@@ -26,7 +29,7 @@ export function describeJobCredits(job: AnyJob, balance: number | null): string 
   const [one, many] = plan.paidCallNoun;
   const needs = plan.paidCalls === 1 ? `${one} needs` : `${many} need`;
   const head =
-    `${job.id}: ${plan.paidCalls} ${needs} ${plan.creditsNeeded} credits; budget ${job.budget.credits}` +
+    `${job.id}: ${plan.paidCalls} ${needs} ${count(plan.creditsNeeded, 'credit')}; budget ${job.budget.credits}` +
     (skipped > 0 ? ` (${skipped} would be skipped)` : '') +
     `; at most ${spend} a run`;
   if (balance === null) return `${head}; balance unknown`;
@@ -34,7 +37,7 @@ export function describeJobCredits(job: AnyJob, balance: number | null): string 
   const runs = Math.floor(balance / spend);
   return runs === 0
     ? `${head}; the balance of ${balance} does not cover one full run (${many} past it would be skipped)`
-    : `${head}; the balance pays for ${runs} runs`;
+    : `${head}; the balance pays for ${count(runs, 'run')}`;
 }
 
 /** The most a run of the job spends: what its plan needs, within its budget. */
@@ -81,7 +84,7 @@ export function describeMonthAhead(jobs: AnyJob[], now: Date, balance: number | 
   const total = rows.reduce((s, r) => s + r.runs * r.each, 0);
   const lines = rows.map(
     (r) =>
-      `  ${r.job.id}: ${r.runs} more run${r.runs === 1 ? '' : 's'} this month x at most ${r.each} = ${r.runs * r.each} credits` +
+      `  ${r.job.id}: ${count(r.runs, 'more run')} this month x at most ${r.each} = ${count(r.runs * r.each, 'credit')}` +
       (r.job.schedule!.paused ? ' (paused)' : ''),
   );
   const against =
@@ -91,7 +94,7 @@ export function describeMonthAhead(jobs: AnyJob[], now: Date, balance: number | 
         ? `; the balance of ${balance} covers it`
         : `; the balance of ${balance} does not cover it`;
   return [
-    `scheduled jobs until ${end.toISOString().slice(0, 10)}: at most ${total} credits${against}`,
+    `scheduled jobs until ${end.toISOString().slice(0, 10)}: at most ${count(total, 'credit')}${against}`,
     ...lines,
   ];
 }

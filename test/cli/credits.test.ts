@@ -50,6 +50,22 @@ test('what a job spends, against its budget and the balance', () => {
   expect(describeJobCredits(job, 1)).toMatch(/the balance of 1 does not cover one full run/);
   expect(describeJobCredits({ ...job, questions: [] }, 5)).toMatch(/runs spend no credits/);
   expect(describeJobCredits(job, null)).toMatch(/balance unknown/);
+  // One of a thing is said in the singular.
+  const one = parseMarketReportJob({
+    id: 'cred',
+    title: 'Credits',
+    countries: ['Germany'],
+    questions: ['top countries in 2025'],
+    budget: { credits: 1 },
+  });
+  expect(describeJobCredits(one, 1)).toBe(
+    'cred: 1 question needs 1 credit; budget 1; at most 1 a run; the balance pays for 1 run',
+  );
+  const weeklyOne = { ...one, schedule: { cron: '0 7 * * 1', timezone: 'UTC', paused: false } };
+  expect(describeMonthAhead([weeklyOne], new Date('2026-11-23T11:00:00Z'), 5)).toEqual([
+    'scheduled jobs until 2026-12-01: at most 1 credit; the balance of 5 covers it',
+    '  cred: 1 more run this month x at most 1 = 1 credit',
+  ]);
 });
 
 test('vir credits reads the balance from the service', async () => {
