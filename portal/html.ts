@@ -108,25 +108,56 @@ export function page(parts: PageParts): SafeHtml {
 /** A column header: its text, or its text and `num` for a column of figures (aligned right). */
 export type Header = string | { text: string; num: true };
 
-/** A table that scrolls sideways on a narrow screen, with a caption and column headers. */
+function headerText(h: Header): string {
+  return typeof h === 'string' ? h : h.text;
+}
+
+const CELL_OR_ROW = /<tr\b|<(td|th)\b([^>]*)>/g;
+
+/**
+ * The rows' cells, each given its column's header as `data-label` (which a narrow screen shows
+ * before the cell's value) and an explicit ARIA role, so the table stays a table to a screen
+ * reader when the style sheet lays its rows out as blocks. A `colspan` cell takes its columns.
+ */
+function labelCells(rows: string, labels: readonly string[]): string {
+  let column = 0;
+  return rows.replace(CELL_OR_ROW, (tag: string, cell: string | undefined, attrs: string | undefined) => {
+    if (cell === undefined) {
+      column = 0;
+      return '<tr role="row"';
+    }
+    const label = labels[column] ?? '';
+    const span = Number(/\bcolspan="(\d+)"/.exec(attrs ?? '')?.[1] ?? 1);
+    column += span;
+    const role = cell === 'th' ? 'rowheader' : 'cell';
+    const named = label === '' || span > 1 ? '' : ` data-label="${escapeHtml(label)}"`;
+    return `<${cell}${attrs ?? ''} role="${role}"${named}>`;
+  });
+}
+
+/**
+ * A table with a caption and column headers. On a wide screen it scrolls sideways if it must; on
+ * a phone each row is a block of its own with every value under its column's name.
+ */
 export function table(caption: string, headers: Header[], rows: SafeHtml[], empty = 'None.'): SafeHtml {
   if (rows.length === 0) return html`<p class="empty">${caption}: ${empty}</p>`;
-  return html`<div class="scroll" role="region" aria-label="${caption}" tabindex="0">
-    <table>
+  const body = raw(labelCells(rows.map((r) => r.text).join(''), headers.map(headerText)));
+  return html`<div class="scroll stack" role="region" aria-label="${caption}" tabindex="0">
+    <table role="table">
       <caption>
         ${caption}
       </caption>
-      <thead>
-        <tr>
+      <thead role="rowgroup">
+        <tr role="row">
           ${headers.map((h) =>
             typeof h === 'string'
-              ? html`<th scope="col">${h}</th>`
-              : html`<th scope="col" class="num">${h.text}</th>`,
+              ? html`<th scope="col" role="columnheader">${h}</th>`
+              : html`<th scope="col" role="columnheader" class="num">${h.text}</th>`,
           )}
         </tr>
       </thead>
-      <tbody>
-        ${rows}
+      <tbody role="rowgroup">
+        ${body}
       </tbody>
     </table>
   </div>`;

@@ -1,7 +1,8 @@
 /**
  * The portal's few static files: its style sheet (the reports' colours and their DejaVu Sans,
- * narrow screens first, tables scrolling sideways), the fonts, and the one script: the live
- * progress of a running run (server-sent events). Every page reads without the script.
+ * on a phone a table's rows are blocks, each value beside its column's name), the fonts, and the
+ * one script: the live progress of a running run (server-sent events). Every page reads without
+ * the script.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -62,6 +63,20 @@ progress { width: 100%; height: 1rem; }
 .chart svg { width: 100%; height: auto; }
 ul.lines { padding-left: 1.2rem; }
 @media (max-width: 40rem) { html { font-size: 14px; } main { padding: 0.75rem; } }
+@media (max-width: 40rem) {
+  .scroll.stack { overflow-x: visible; border: 0; }
+  .stack table { min-width: 0; }
+  .stack table, .stack caption, .stack tbody, .stack tbody tr, .stack tbody td, .stack tbody th { display: block; }
+  .stack caption { padding: 0 0 0.4rem; }
+  .stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .stack tbody tr { border: 1px solid var(--rule); margin: 0 0 0.6rem; padding: 0.3rem 0; background: #fff; }
+  .stack tbody tr:nth-child(even) { background: #fff; }
+  .stack tbody td, .stack tbody th { border: 0; padding: 0.15rem 0.6rem; overflow-wrap: anywhere; }
+  .stack tbody th { font-size: 1.05rem; }
+  .stack td.num, .stack th.num { text-align: left; }
+  .stack [data-label] { display: flow-root; padding-left: 8.4rem; }
+  .stack [data-label]::before { content: attr(data-label); float: left; width: 7.4rem; margin-left: -7.8rem; color: var(--muted); font-size: 0.9rem; overflow-wrap: anywhere; }
+}
 `;
 
 /**

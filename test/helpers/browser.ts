@@ -118,6 +118,39 @@ export async function waitForCount(
   );
 }
 
+/** A box as the page lays it out. */
+interface Box {
+  left: number;
+  right: number;
+  width: number;
+}
+
+/**
+ * The table cells of the portal's own tables (`.stack`) not wholly inside the window, each as
+ * `<caption>: <column>` once: on a phone a reader should see every value without scrolling
+ * sideways. A cell that is not shown at all (width 0) is left out.
+ */
+export async function cellsOutOfSight(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    interface El {
+      getBoundingClientRect(): Box;
+      getAttribute(name: string): string | null;
+      closest(selector: string): { querySelector(s: string): { textContent: string | null } | null } | null;
+    }
+    const d = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<El> } })
+      .document;
+    const width = (globalThis as unknown as Win).innerWidth;
+    const out = new Set<string>();
+    for (const cell of Array.from(d.querySelectorAll('.stack tbody td, .stack tbody th'))) {
+      const box = cell.getBoundingClientRect();
+      if (box.width === 0 || (box.left >= -1 && box.right <= width + 1)) continue;
+      const caption = cell.closest('table')?.querySelector('caption')?.textContent?.trim() ?? '?';
+      out.add(`${caption}: ${cell.getAttribute('data-label') ?? '(row header)'}`);
+    }
+    return [...out];
+  });
+}
+
 /** How many CSS pixels the page is wider than its window (0: it fits). */
 export async function overflowX(page: Page): Promise<number> {
   return page.evaluate(() => {

@@ -19,6 +19,7 @@ import { startPortal, type RunningPortal } from '../../portal/server.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import type { JobRunResult } from '../../workflows/run-end.js';
 import {
+  cellsOutOfSight,
   launchBrowser,
   overflowX,
   waitForCount,
@@ -269,7 +270,7 @@ describe('the portal in Chromium', () => {
     await b.shoot(page, 'jobs-paused');
   });
 
-  test('every page at desktop and phone width: no error, nothing wider than the phone', async () => {
+  test('every page at desktop and phone width: no error, nothing wider than the phone, no value out of sight', async () => {
     expect(result, 'needs the run the first test started from the portal').toBeDefined();
     const run = `/runs/${encodeURIComponent(runId)}`;
     const pages: [string, string][] = [
@@ -284,16 +285,21 @@ describe('the portal in Chromium', () => {
     ];
     const problems: string[] = [];
     const wide: string[] = [];
+    const hidden: string[] = [];
     for (const [name, path] of pages) {
       const shot = await b.shootBoth(`${portal.url}${path}`, `all-${name}`, async (page) => {
         if (name === 'report')
           await waitForCount(page, 'figure.chart-ready, figure.chart-failed', { all: 'figure[data-chart]' });
+        const width = page.viewportSize()?.width ?? 0;
         const overflow = await overflowX(page);
-        if (overflow > 0) wide.push(`${name} at ${page.viewportSize()?.width}px: ${overflow}px too wide`);
+        if (overflow > 0) wide.push(`${name} at ${width}px: ${overflow}px too wide`);
+        // On a phone every value of the portal's tables is in sight, none behind a sideways scroll.
+        if (width < 640) hidden.push(...(await cellsOutOfSight(page)).map((c) => `${name}: ${c}`));
       });
       problems.push(...shot.problems.map((p) => `${name}: ${p}`));
     }
     expect(problems).toEqual([]);
     expect(wide).toEqual([]);
+    expect(hidden).toEqual([]);
   });
 });
