@@ -140,13 +140,14 @@ test('with room in the budget, the run asks the lost question again and its repo
   };
   /**
    * The report without its account of the run itself (calls made, credits spent, the balance
-   * left, the operations table's ask row): the faulted run rightly made one more balance check
-   * and paid for the lost answer too.
+   * left, the operations table's ask row, what the ask answers cost in the Sources): the faulted
+   * run rightly made one more balance check and paid for the lost answer too.
    */
   const RUN_STATS = [
     /^\d+ \d+ of \d+ <duration> /,
     /^my_account \d+ /,
     /^ask \d+ \d+$/,
+    /^ask \d+ \d+ \d+ S\d/,
     /^Total \d+ \d+$/,
     /credits left after the run/,
     /^(API calls made|Credits spent|Account balance after)\b/,
@@ -162,10 +163,27 @@ test('with room in the budget, the run asks the lost question again and its repo
         )
         .map((m) => `${m[1]}!${m[2]}`),
     );
+  /** The Sources sheet's Credits cells (`Sources!E<row> number:<n>`), by the row's operation. */
+  const sourceCredits = (lines: string[]) => {
+    const operation = new Map<string, string>();
+    for (const l of lines) {
+      const m = /^Sources!B(\d+) string:(.*)$/.exec(l);
+      if (m) operation.set(m[1]!, m[2]!);
+    }
+    return lines.flatMap((l) => {
+      const m = /^Sources!E(\d+) number:(\d+)$/.exec(l);
+      return m ? [{ line: l, operation: operation.get(m[1]!) ?? '', credits: Number(m[2]) }] : [];
+    });
+  };
   const content = (lines: string[]) => {
     const rows = statsRows(lines);
+    const askCredits = new Set(
+      sourceCredits(lines)
+        .filter((c) => c.operation === 'ask')
+        .map((c) => c.line),
+    );
     return lines.filter((l) => {
-      if (RUN_STATS.some((re) => re.test(l))) return false;
+      if (RUN_STATS.some((re) => re.test(l)) || askCredits.has(l)) return false;
       const cell = /^([^!]+)!([A-Z]+)(\d+) /.exec(l);
       return !(cell && cell[2] !== 'A' && rows.has(`${cell[1]}!${cell[3]}`));
     });
@@ -205,6 +223,14 @@ test('with room in the budget, the run asks the lost question again and its repo
     const ask = digest.workbook.map((l) => /^([^!]+)!A(\d+) string:ask$/.exec(l)).find((m) => m !== null);
     expect(ask, 'the operations table has an ask row').toBeDefined();
     expect(digest.workbook).toContain(`${ask![1]}!C${ask![2]} number:${before - balance()}`);
+    // The Sources say what each answer cost the account, the lost attempt's charge on the answer
+    // asked again: they add up to the balance's fall (the plain run's to its 2 asks).
+    const sum = (lines: string[]) => sourceCredits(lines).reduce((t, c) => t + c.credits, 0);
+    expect(sum(digest.workbook)).toBe(before - balance());
+    expect(sum(plainDigest.workbook)).toBe(2);
+    expect(digest.pdf).toContainEqual(
+      expect.stringMatching(new RegExp(`^ask 2 \\d+ ${before - balance()} S`)),
+    );
     expect(seconds - plainSeconds).toBeLessThan(40);
   } finally {
     sandbox.setFaults({});
