@@ -21,9 +21,10 @@ export interface BarChartInput {
 export function barChart(input: BarChartInput): SafeHtml {
   const { rows, series } = input;
   if (rows.length === 0) return html``;
-  const labelWidth = 170;
-  const width = 640;
-  const plot = width - labelWidth - 60;
+  // Narrow enough to read at a phone's width (about 1:1 there); the style sheet caps it at 30rem.
+  const labelWidth = 130;
+  const width = 400;
+  const plot = width - labelWidth - 40;
   const bar = 14;
   const gap = 3;
   const groupHeight = series.length * (bar + gap) + 12;
@@ -33,17 +34,17 @@ export function barChart(input: BarChartInput): SafeHtml {
   const legend = series.map(
     (name, i) =>
       html`<rect
-          x="${labelWidth + i * 130}"
+          x="${labelWidth + i * 90}"
           y="6"
           width="12"
           height="12"
           fill="${SERIES_COLOURS[i % SERIES_COLOURS.length]}"
         ></rect
-        ><text x="${labelWidth + i * 130 + 18}" y="16" font-size="12">${name}</text>`,
+        ><text x="${labelWidth + i * 90 + 16}" y="16" font-size="12">${name}</text>`,
   );
   const groups = rows.map((row, r) => {
     const y0 = top + r * groupHeight;
-    const label = row.label.length > 24 ? `${row.label.slice(0, 23)}…` : row.label;
+    const label = row.label.length > 18 ? `${row.label.slice(0, 17)}…` : row.label;
     const bars = row.values.map((value, i) => {
       const y = y0 + i * (bar + gap);
       const w = Math.round((value / max) * plot);
@@ -62,7 +63,7 @@ export function barChart(input: BarChartInput): SafeHtml {
       >${bars}</g
     >`;
   });
-  return html`<figure class="chart">
+  return html`<figure class="chart bars">
     <svg
       viewBox="0 0 ${width} ${height}"
       role="img"

@@ -61,6 +61,7 @@ pre.plan { background: var(--tile); padding: 0.75rem; overflow-x: auto; white-sp
 progress { width: 100%; height: 1rem; }
 .chart { max-width: 48rem; margin: 0 0 1rem; }
 .chart svg { width: 100%; height: auto; }
+.chart.bars { max-width: 30rem; }
 ul.lines { padding-left: 1.2rem; }
 @media (max-width: 40rem) { html { font-size: 14px; } main { padding: 0.75rem; } }
 @media (max-width: 40rem) {
