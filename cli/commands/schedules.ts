@@ -268,7 +268,8 @@ export function registerSchedules(program: Command, ctx: CliContext): void {
       }
       for (const r of rows) {
         const owner = r.managedBy ? `vir:${r.group}` : 'unmanaged';
-        const next = r.nextRun ? r.nextRun.toISOString() : '-';
+        // Temporal keeps a paused schedule's next times; none of them starts a run.
+        const next = r.paused ? 'none while paused' : r.nextRun ? r.nextRun.toISOString() : '-';
         ctx.io.out(
           `${r.scheduleId}  ${r.paused ? 'paused' : 'active'}  ${owner}  next ${next}  ${r.workflowType ?? ''}`.trimEnd(),
         );

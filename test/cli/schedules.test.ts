@@ -233,6 +233,9 @@ describe('schedules apply', () => {
         const rows = await listSchedules(ctx, [id, `${id}-never-made`]);
         expect(rows.find((r) => r.scheduleId === id)?.paused).toBe(true);
         expect(rows.some((r) => r.scheduleId === `${id}-never-made`)).toBe(false);
+        // The CLI's line says so too, with no next run while paused.
+        const listed = await runCli(envFor('q'), ['schedules', 'list']);
+        expect(listed.out).toContain(`${id}  paused  unmanaged  next none while paused  otherWorkflow`);
       }
     } finally {
       await ctx.close();
