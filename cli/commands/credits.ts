@@ -16,7 +16,9 @@ import type { AccountView } from '../../shared/account.js';
 import type { CreditCaps } from '../../shared/account.js';
 import type { CliContext } from '../context.js';
 import { kindOf } from '../run-job.js';
-import { JOBS_DIR, listJobFiles, resolveJob } from './run.js';
+import { scheduleIdFor } from '../schedules/desired.js';
+import { JOBS_DIR, listJobFiles, locateJob } from './run.js';
+import { pausedSchedules } from './schedules.js';
 
 /** A count and its noun, singular or plural, digits as they are: `1 credit`, `33333 runs`. */
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -74,18 +76,31 @@ export function describeLedger(
   return lines;
 }
 
-/** What the scheduled jobs will spend at most from `now` to the month's end, at their current plans. */
-export function describeMonthAhead(jobs: AnyJob[], now: Date, balance: number | null): string[] {
+/**
+ * What the scheduled jobs will spend at most from `now` to the month's end, at their current
+ * plans. A job whose schedule is paused, in its file or in Temporal (`pausedJobs`: job ids), has
+ * no run left.
+ */
+export function describeMonthAhead(
+  jobs: AnyJob[],
+  now: Date,
+  balance: number | null,
+  pausedJobs: ReadonlySet<string> = new Set(),
+): string[] {
   const end = nextMonthStart(now);
   const rows = jobs
     .filter((j) => j.schedule !== undefined)
-    .map((j) => ({ job: j, runs: scheduledRunsBetween(j.schedule!, now, end), each: spendPerRun(j) }));
+    .map((j) => {
+      const paused = j.schedule!.paused || pausedJobs.has(j.id);
+      const runs = paused ? 0 : scheduledRunsBetween(j.schedule!, now, end);
+      return { job: j, paused, runs, each: spendPerRun(j) };
+    });
   if (rows.length === 0) return ['no scheduled jobs'];
   const total = rows.reduce((s, r) => s + r.runs * r.each, 0);
   const lines = rows.map(
     (r) =>
       `  ${r.job.id}: ${count(r.runs, 'more run')} this month x at most ${r.each} = ${count(r.runs * r.each, 'credit')}` +
-      (r.job.schedule!.paused ? ' (paused)' : ''),
+      (r.paused ? ' (paused)' : ''),
   );
   const against =
     balance === null
@@ -141,6 +156,36 @@ async function ledgerLines(ctx: CliContext, settings: Settings): Promise<string[
   return describeLedger(ledger.accountId, ledger.view, settings.creditCaps);
 }
 
+/** A job and the id of its schedule in Temporal (null: it has none). */
+export interface ScheduledJob {
+  jobId: string;
+  scheduleId: string | null;
+}
+
+/**
+ * The jobs whose schedule is paused in Temporal now (a pause of `vir schedules pause` or the
+ * portal, which the job file does not say), or why Temporal's schedules could not be read.
+ */
+export async function jobsPausedInTemporal(
+  ctx: CliContext,
+  jobs: readonly ScheduledJob[],
+): Promise<{ jobs: Set<string>; error: string | null }> {
+  const scheduled = jobs.filter((j): j is { jobId: string; scheduleId: string } => j.scheduleId !== null);
+  if (scheduled.length === 0) return { jobs: new Set(), error: null };
+  try {
+    const paused = await pausedSchedules(
+      ctx,
+      scheduled.map((j) => j.scheduleId),
+    );
+    return {
+      jobs: new Set(scheduled.filter((j) => paused.has(j.scheduleId)).map((j) => j.jobId)),
+      error: null,
+    };
+  } catch (err) {
+    return { jobs: new Set(), error: (err as Error).message };
+  }
+}
+
 /** Adds `credits` to the program. */
 export function registerCredits(program: Command, ctx: CliContext): void {
   program
@@ -157,13 +202,28 @@ export function registerCredits(program: Command, ctx: CliContext): void {
       const account = readAccount(await client.call('my_account', {}));
       const balance = account.balance;
       ctx.io.out(`plan ${account.plan ?? 'not provided by the service'}, ${balance ?? 'unknown'} credits`);
-      let jobs: AnyJob[];
-      if (opts.job) jobs = [await resolveJob(opts.job, opts.file)];
-      else if (opts.file) jobs = (await loadJobFile(opts.file)).jobs;
-      else
-        jobs = (await Promise.all((await listJobFiles()).map((f) => loadJobFile(f)))).flatMap((f) => f.jobs);
-      for (const line of await ledgerLines(ctx, settings)) ctx.io.out(line);
+      const located = opts.job ? await locateJob(opts.job, opts.file) : null;
+      const files = located ? [located.file] : opts.file ? [opts.file] : await listJobFiles();
+      const entries = (await Promise.all(files.map((f) => loadJobFile(f))))
+        .flatMap((jf) => jf.jobs.map((job) => ({ job, group: jf.group })))
+        .filter((e) => located === null || e.job.id === located.job.id);
+      const jobs: AnyJob[] = entries.map((e) => e.job);
+      // Read together: with Temporal down, the ledger and the pauses wait on one connection attempt.
+      const [ledger, paused] = await Promise.all([
+        ledgerLines(ctx, settings),
+        jobsPausedInTemporal(
+          ctx,
+          entries.map((e) => ({
+            jobId: e.job.id,
+            scheduleId: e.job.schedule ? scheduleIdFor(e.group, e.job.id) : null,
+          })),
+        ),
+      ]);
+      for (const line of ledger) ctx.io.out(line);
       for (const job of jobs) ctx.io.out(describeJobCredits(job, balance));
-      for (const line of describeMonthAhead(jobs, new Date(), balance)) ctx.io.out(line);
+      for (const line of describeMonthAhead(jobs, new Date(), balance, paused.jobs)) ctx.io.out(line);
+      if (paused.error !== null) {
+        ctx.io.out(`  (schedules paused in Temporal not known: ${paused.error}; the job files' pauses only)`);
+      }
     });
 }

@@ -167,6 +167,24 @@ export async function listSchedules(
   return rows.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
 }
 
+/**
+ * Which of these schedules are paused in Temporal now (by a pause of `vir schedules` or the
+ * portal, whatever the job file says): each read with a describe; one that does not exist is
+ * not paused.
+ */
+export async function pausedSchedules(ctx: CliContext, scheduleIds: readonly string[]): Promise<Set<string>> {
+  const client = await ctx.temporal();
+  const paused = new Set<string>();
+  for (const scheduleId of new Set(scheduleIds)) {
+    try {
+      if ((await client.schedule.getHandle(scheduleId).describe()).state.paused) paused.add(scheduleId);
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+  return paused;
+}
+
 async function handleOf(ctx: CliContext, scheduleId: string) {
   const client = await ctx.temporal();
   const handle = client.schedule.getHandle(scheduleId);

@@ -7,7 +7,12 @@
 import type { FastifyInstance } from 'fastify';
 import { readAccount } from '../../api/read-account.js';
 import { tighterCaps } from '../../activities/account.js';
-import { capsText, describeJobCredits, describeMonthAhead } from '../../cli/commands/credits.js';
+import {
+  capsText,
+  describeJobCredits,
+  describeMonthAhead,
+  jobsPausedInTemporal,
+} from '../../cli/commands/credits.js';
 import { serviceClient } from '../../runtime/service.js';
 import type { AccountView } from '../../shared/account.js';
 import { barChart } from '../chart.js';
@@ -80,10 +85,18 @@ function ledgerSection(view: AccountView, settingsCaps: Parameters<typeof tighte
 export function registerCreditsPage(app: FastifyInstance, deps: PortalDeps): void {
   app.get('/credits', async (_request, reply) => {
     const settings = deps.ctx.settings();
-    const [account, ledger, loaded] = await Promise.all([
+    const jobsRead = deps.jobFiles().then((files) => loadPortalJobs(files));
+    // Read together: with Temporal down, the ledger and the pauses wait on one connection attempt.
+    const [account, ledger, loaded, paused] = await Promise.all([
       accountOf(deps),
       portalLedger(deps.ctx),
-      deps.jobFiles().then((files) => loadPortalJobs(files)),
+      jobsRead,
+      jobsRead.then((l) =>
+        jobsPausedInTemporal(
+          deps.ctx,
+          l.jobs.map((j) => ({ jobId: j.job.id, scheduleId: j.scheduleId })),
+        ),
+      ),
     ]);
     const balance = 'error' in account ? null : account.balance;
     const accountPart =
@@ -106,7 +119,7 @@ export function registerCreditsPage(app: FastifyInstance, deps: PortalDeps): voi
       ledgerPart = html`<p class="problem">The account's ledger cannot be read: ${ledger.error}</p>`;
     }
     const jobs = loaded.jobs.map((j) => j.job);
-    const monthAhead = describeMonthAhead(jobs, new Date(), balance);
+    const monthAhead = describeMonthAhead(jobs, new Date(), balance, paused.jobs);
     const body = html`<h2>Account</h2>
       ${accountPart}
       <h2>Ledger</h2>
@@ -127,6 +140,14 @@ export function registerCreditsPage(app: FastifyInstance, deps: PortalDeps): voi
               ${monthAhead.slice(1).map((line) => html`<li>${line.trim()}</li>`)}
             </ul>`
           : ''
+      }
+      ${
+        paused.error === null
+          ? ''
+          : html`<p class="problem">
+              Schedules paused in Temporal are not known (${paused.error}): only the job files' pauses are
+              counted.
+            </p>`
       }`;
     return sendPage(reply, { title: 'Credits', active: 'credits', body });
   });

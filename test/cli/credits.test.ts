@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { AccountLink, accountIdOf } from '../../activities/account.js';
 import { describeMonthAhead } from '../../cli/commands/credits.js';
@@ -8,6 +9,7 @@ import { parseMarketReportJob } from '../../jobs/market-report/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { startRunner } from '../helpers/runner.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
+import { writeTmp } from './helpers.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -140,4 +142,49 @@ test('what the scheduled jobs need for the rest of the month', () => {
     '  paused: 0 more runs this month x at most 2 = 0 credits (paused)',
   ]);
   expect(describeMonthAhead([job], now, 20)).toEqual(['no scheduled jobs']);
+});
+
+test('a schedule paused in Temporal has no run left this month in vir credits', async () => {
+  const key = 'vis_live_sandbox_vc';
+  const group = `credits${process.pid}${Date.now().toString(36)}`;
+  const jobYaml = (id: string) =>
+    [
+      `  - id: ${id}`,
+      '    kind: market-report',
+      `    title: Job ${id}`,
+      '    countries: [Germany]',
+      '    questions: ["top countries in 2025"]',
+      '    budget: { credits: 1 }',
+      '    schedule:',
+      '      cron: "* * * * *"',
+      '      timezone: UTC',
+    ].join('\n');
+  const file = writeTmp(`${group}.yaml`, `group: ${group}\njobs:\n${jobYaml('held')}\n${jobYaml('going')}\n`);
+  const env = { VIR_TASK_QUEUE: `${group}-q` };
+  const connection = await Connection.connect({ address: inject('temporalAddress') });
+  const client = new Client({ connection });
+  try {
+    const applied = await vir(['schedules', 'apply', file], key, env);
+    expect(applied.out, applied.err.join('\n')).toHaveLength(2);
+    const running = /^ {2}(held|going): [1-9]\d* more runs? this month x at most 1 = [1-9]\d* credits?$/;
+    const before = await vir(['credits', '--file', file], key, env);
+    expect(
+      before.out.filter((l) => running.test(l)),
+      before.out.join('\n'),
+    ).toHaveLength(2);
+    // Paused in Temporal (the job file still says nothing of it): no run left, and said so.
+    await vir(['schedules', 'pause', `vir-${group}-held`], key, env);
+    const after = await vir(['credits', '--file', file], key, env);
+    expect(after.out).toContain('  held: 0 more runs this month x at most 1 = 0 credits (paused)');
+    expect(after.out.filter((l) => running.test(l))).toEqual([expect.stringMatching(/^ {2}going: /)]);
+    expect(after.out.join('\n')).not.toMatch(/not known/);
+  } finally {
+    for (const id of ['held', 'going']) {
+      await client.schedule
+        .getHandle(`vir-${group}-${id}`)
+        .delete()
+        .catch(() => undefined);
+    }
+    await connection.close();
+  }
 });

@@ -268,6 +268,11 @@ describe('the portal in Chromium', () => {
     expect(desc.state.paused).toBe(true);
     expect(desc.state.note).toBe('paused in the portal');
     await b.shoot(page, 'jobs-paused');
+    // The credits page counts no run of it for the rest of the month (its job file says nothing).
+    await page.goto(`${portal.url}/credits`);
+    expect(await page.locator('main').innerText()).toMatch(
+      new RegExp(`${JOB}: 0 more runs this month x at most \\d+ = 0 credits \\(paused\\)`),
+    );
   });
 
   test('every page at desktop and phone width: no error, nothing wider than the phone, no value out of sight', async () => {
