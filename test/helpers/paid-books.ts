@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { AccountLink, accountIdOf } from '../../activities/account.js';
 import { CATALOG } from '../../api/catalog.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import type { SandboxRequest } from '../../sandbox/types.js';
+import type { AfterChargeFaults, SandboxRequest } from '../../sandbox/types.js';
 import type { RunnerHarness } from './runner.js';
 
 /** The account's balance in the sandbox's own books (not through the API). */
@@ -69,4 +69,52 @@ export async function ledgerSpentByJob(h: RunnerHarness, apiKey: string, jobId: 
   });
   const view = await link.view();
   return view?.spent.day.byJob[jobId] ?? 0;
+}
+
+/** What the outside saw of a run made under after-charge faults. */
+export interface FaultedRun<R> {
+  result: R;
+  /** The account's balance before the run minus after it, in the sandbox's own books. */
+  paid: number;
+  /** How many after-charge faults the sandbox injected meanwhile. */
+  faulted: number;
+  /** The sandbox's requests meanwhile, and those the service charged for. */
+  requests: SandboxRequest[];
+  charged: SandboxRequest[];
+}
+
+/**
+ * Runs `run` with the sandbox's after-charge faults set (cleared after it, whatever happens) and
+ * reads the outside's books around it: the balance, the request log, the faults injected.
+ *
+ * @example
+ * const r = await underAfterChargeFaults(sandbox, KEY, { dropRate: 1, operations: ['ask'], times: 1 }, 7, () =>
+ *   followRun(await startJobRun(h.client, h.settings, job), QUIET));
+ * expect(r.paid).toBe(creditsOfRequests(r.charged));
+ */
+export async function underAfterChargeFaults<R>(
+  sandbox: RunningSandbox,
+  key: string,
+  faults: AfterChargeFaults,
+  seed: number,
+  run: () => Promise<R>,
+): Promise<FaultedRun<R>> {
+  sandbox.setFaults({ afterCharge: faults, seed });
+  const before = bookBalance(sandbox, key);
+  const from = sandbox.requestLog().length;
+  const faultedBefore = sandbox.afterChargeFaulted();
+  let result: R;
+  try {
+    result = await run();
+  } finally {
+    sandbox.setFaults({});
+  }
+  const requests = requestsSince(sandbox, from);
+  return {
+    result,
+    paid: before - bookBalance(sandbox, key),
+    faulted: sandbox.afterChargeFaulted() - faultedBefore,
+    requests,
+    charged: chargedRequests(requests),
+  };
 }

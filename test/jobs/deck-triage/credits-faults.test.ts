@@ -19,12 +19,10 @@ import type { AfterChargeFaults } from '../../../sandbox/types.js';
 import { serveExampleDecks } from '../../fixtures/decks/example-host.js';
 import { sharedTestCert } from '../../fixtures/decks/tls-server.js';
 import {
-  bookBalance,
-  chargedRequests,
   creditsOfRequests,
   ledgerSpentByJob,
   readManifest,
-  requestsSince,
+  underAfterChargeFaults,
 } from '../../helpers/paid-books.js';
 import { QUIET, startRunner, type RunnerHarness } from '../../helpers/runner.js';
 import { KEYS, startTestSandbox } from '../../helpers/sandbox.js';
@@ -69,21 +67,16 @@ async function runWithFaults(faults: AfterChargeFaults, budget: number) {
     budget: { credits: budget },
     destination: `${h.dir}/reports`,
   });
-  sandbox.setFaults({ afterCharge: faults, seed: 7 });
-  const before = bookBalance(sandbox, KEY);
-  const logFrom = sandbox.requestLog().length;
-  let result: DeckTriageResult;
-  try {
-    result = await followRun<DeckTriageResult>(await startJobRun(h.client, h.settings, job), QUIET);
-  } finally {
-    sandbox.setFaults({});
-  }
-  const requests = requestsSince(sandbox, logFrom);
-  const charged = chargedRequests(requests);
+  const { result, paid, requests, charged } = await underAfterChargeFaults(
+    sandbox,
+    KEY,
+    faults,
+    7,
+    async () => followRun<DeckTriageResult>(await startJobRun(h.client, h.settings, job), QUIET),
+  );
   const report = JSON.parse(
     readFileSync(join(h.dir, 'store', 'runs', result.workflowId, 'decks', 'report.json'), 'utf8'),
   ) as DeckTriageReport;
-  const paid = before - bookBalance(sandbox, KEY);
   // What every run proves, whatever the faults did.
   expect(paid).toBeLessThanOrEqual(budget);
   expect(readManifest(result.manifestPath).credits.charged).toBe(paid);

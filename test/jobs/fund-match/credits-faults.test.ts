@@ -18,12 +18,10 @@ import { parseFundMatchJob, type FundMatchResult } from '../../../jobs/fund-matc
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import type { AfterChargeFaults } from '../../../sandbox/types.js';
 import {
-  bookBalance,
-  chargedRequests,
   creditsOfRequests,
   ledgerSpentByJob,
   readManifest,
-  requestsSince,
+  underAfterChargeFaults,
 } from '../../helpers/paid-books.js';
 import { KEYS } from '../../helpers/sandbox.js';
 import { paidFaultsBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
@@ -55,28 +53,24 @@ async function runWithFaults(
     outputs,
     destination: `${h.dir}/reports`,
   });
-  sandbox.setFaults({ afterCharge: faults, seed });
-  const before = bookBalance(sandbox, KEY);
-  const logFrom = sandbox.requestLog().length;
-  const faultedBefore = sandbox.afterChargeFaulted();
-  let result: FundMatchResult | null = null;
-  let failure: string | null = null;
-  try {
-    result = await followRun<FundMatchResult>(await startJobRun(h.client, h.settings, job), QUIET);
-  } catch (err) {
-    failure =
-      err instanceof Error
-        ? `${err.message} ${String((err.cause as Error | undefined)?.message)}`
-        : String(err);
-  } finally {
-    sandbox.setFaults({});
-  }
-  const requests = requestsSince(sandbox, logFrom);
-  const charged = chargedRequests(requests);
+  const run = await underAfterChargeFaults(sandbox, KEY, faults, seed, async () => {
+    try {
+      const done = await followRun<FundMatchResult>(await startJobRun(h.client, h.settings, job), QUIET);
+      return { result: done, failure: null };
+    } catch (err) {
+      const failure =
+        err instanceof Error
+          ? `${err.message} ${String((err.cause as Error | undefined)?.message)}`
+          : String(err);
+      return { result: null, failure };
+    }
+  });
+  const { result, failure } = run.result;
+  const { requests, charged } = run;
   return {
     id,
-    paid: before - bookBalance(sandbox, KEY),
-    faulted: sandbox.afterChargeFaulted() - faultedBefore,
+    paid: run.paid,
+    faulted: run.faulted,
     result,
     failure,
     manifest: result ? readManifest(result.manifestPath) : null,

@@ -25,12 +25,10 @@ import type { ShortlistReport } from '../../../jobs/investor-shortlist/types.js'
 import type { RunningSandbox } from '../../../sandbox/index.js';
 import type { AfterChargeFaults } from '../../../sandbox/types.js';
 import {
-  bookBalance,
-  chargedRequests,
   creditsOfRequests,
   ledgerSpentByJob,
   readManifest,
-  requestsSince,
+  underAfterChargeFaults,
 } from '../../helpers/paid-books.js';
 import { openWorkbook, pdfText } from '../../helpers/reports.js';
 import { KEYS } from '../../helpers/sandbox.js';
@@ -89,28 +87,24 @@ async function runWithFaults(
   outputs?: ('pdf' | 'xlsx')[],
 ) {
   const id = `shortlist-credits-${++seq}`;
-  sandbox.setFaults({ afterCharge: faults, seed });
-  const before = bookBalance(sandbox, KEY);
-  const logFrom = sandbox.requestLog().length;
-  const faultedBefore = sandbox.afterChargeFaulted();
-  let result: InvestorShortlistResult;
-  try {
-    result = await followRun<InvestorShortlistResult>(
-      await startJobRun(h.client, h.settings, jobOf(id, budget, outputs)),
-      QUIET,
-    );
-  } finally {
-    sandbox.setFaults({});
-  }
-  const requests = requestsSince(sandbox, logFrom);
-  const charged = chargedRequests(requests);
+  const { result, paid, faulted, requests, charged } = await underAfterChargeFaults(
+    sandbox,
+    KEY,
+    faults,
+    seed,
+    async () =>
+      followRun<InvestorShortlistResult>(
+        await startJobRun(h.client, h.settings, jobOf(id, budget, outputs)),
+        QUIET,
+      ),
+  );
   const report = JSON.parse(
     readFileSync(join(h.dir, 'store', 'runs', result.workflowId, 'shortlist', 'report.json'), 'utf8'),
   ) as ShortlistReport;
   return {
     id,
-    paid: before - bookBalance(sandbox, KEY),
-    faulted: sandbox.afterChargeFaulted() - faultedBefore,
+    paid,
+    faulted,
     result,
     manifest: readManifest(result.manifestPath),
     report,

@@ -12,7 +12,7 @@ import { expect, test } from 'vitest';
 import { followRun, startJobRun } from '../../../cli/run-job.js';
 import { parseProspectListJob, type ProspectListResult } from '../../../jobs/prospect-list/index.js';
 import type { RunningSandbox } from '../../../sandbox/index.js';
-import { bookBalance, readManifest, requestsSince } from '../../helpers/paid-books.js';
+import { readManifest, underAfterChargeFaults } from '../../helpers/paid-books.js';
 import { allCells, openWorkbook, pdfText, sheetRows } from '../../helpers/reports.js';
 import { paidFaultsBed, QUIET, type RunnerHarness } from '../../helpers/runner.js';
 import { KEYS } from '../../helpers/sandbox.js';
@@ -43,22 +43,20 @@ test('a brief whose answer was lost after the charge is asked again (the free re
     outputs: ['xlsx', 'pdf'],
     destination: join(h.dir, 'reports', 'lost-brief'),
   });
-  const before = bookBalance(sandbox, KEY);
-  const from = sandbox.requestLog().length;
-  sandbox.setFaults({ afterCharge: { dropRate: 1, operations: [FIND], times: 1 }, seed: 3 });
-  let result: ProspectListResult;
-  try {
-    result = await followRun<ProspectListResult>(await startJobRun(h.client, h.settings, job), QUIET);
-  } finally {
-    sandbox.setFaults({});
-  }
+  const run = await underAfterChargeFaults(
+    sandbox,
+    KEY,
+    { dropRate: 1, operations: [FIND], times: 1 },
+    3,
+    async () => followRun<ProspectListResult>(await startJobRun(h.client, h.settings, job), QUIET),
+  );
+  const { result, paid } = run;
   expect(result.partial, result.reasons.join('; ')).toBe(false);
 
   // The sandbox: the first find_customers was charged and its answer dropped; the second is the
   // repeat, answered. The account paid one brief, once.
-  const finds = requestsSince(sandbox, from).filter((r) => r.operation === FIND);
+  const finds = run.requests.filter((r) => r.operation === FIND);
   expect(finds.map((r) => r.fault ?? r.status)).toEqual(['after-charge drop', 200]);
-  const paid = before - bookBalance(sandbox, KEY);
   expect(paid).toBe(PRICE);
   expect(readManifest(result.manifestPath).credits.charged).toBe(paid);
 
