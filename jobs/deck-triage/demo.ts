@@ -78,29 +78,37 @@ function demoDecks(job: DeckTriageJob): { origin: URL; decks: DemoDeck[] } {
   return { origin, decks };
 }
 
+/**
+ * The openssl arguments that make a self-signed certificate (RSA 2048, one day) for localhost,
+ * 127.0.0.1 and ::1, its key in `keyFile` and itself in `certFile` (the demo's, and the tests').
+ */
+export function selfSignedCertArgs(keyFile: string, certFile: string): string[] {
+  return [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+  ];
+}
+
 /** A self-signed certificate for localhost and 127.0.0.1 (one day), made with openssl in `dir`. */
 export async function makeDemoCertificate(dir: string): Promise<{ key: string; cert: string }> {
   await mkdir(dir, { recursive: true });
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   try {
-    await promisify(execFile)('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ]);
+    await promisify(execFile)('openssl', selfSignedCertArgs(keyFile, certFile));
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
     if (e.code === 'ENOENT')
