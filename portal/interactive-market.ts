@@ -20,6 +20,7 @@ import {
 } from '../jobs/market-report/report/answers.js';
 import type { ChartGroup, PlannedChart } from '../jobs/market-report/report/charts.js';
 import { planCharts } from '../jobs/market-report/report/charts.js';
+import { notableStartupRows } from '../jobs/market-report/report/country-startups.js';
 import {
   countryFigures,
   openingFigures,
@@ -89,9 +90,7 @@ function countryPart(
   const stageTotal = c.stage_mix.reduce((s, x) => s + x.deals, 0) || 1;
   const sUnit = moneyUnit(c.stage_mix.map((s) => s.capital_usd));
   const secUnit = moneyUnit(c.top_sectors.map((s) => s.capital_usd));
-  const startups = c.notable_startups.slice(0, MAX_ROWS);
-  const raisedUnit = moneyUnit(startups.map((s) => s.total_raised_usd));
-  const lastUnit = moneyUnit(startups.map((s) => s.last_round_amount_usd));
+  const { startups, raisedUnit, lastUnit, cells } = notableStartupRows(c);
   const investors = (title: string, rows: InvestorRow[]) =>
     section(
       title,
@@ -238,15 +237,7 @@ function countryPart(
               { header: moneyHeader('Last round', lastUnit), numeric: true },
               { header: 'Last round date', numeric: true },
             ],
-            startups.map((s) => [
-              link(s.name, s.website ?? s.url, links),
-              s.sector ?? '—',
-              stageLabel(s.stage),
-              s.hq_city ?? '—',
-              formatMoneyIn(s.total_raised_usd, raisedUnit),
-              formatMoneyIn(s.last_round_amount_usd, lastUnit),
-              s.last_round_date ? formatDate(s.last_round_date) : '—',
-            ]),
+            startups.map((s) => [link(s.name, s.website ?? s.url, links), ...cells(s)]),
             'No startups returned.',
           ),
         ],
