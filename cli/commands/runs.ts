@@ -53,6 +53,11 @@ export interface RunDetails extends RunRow {
   redelivery?: RunDelivery | null;
 }
 
+/** The manifest of a run: its result's when it completed, else the one a failed run wrote (null: none). */
+export function runManifestPath(d: RunDetails): string | null {
+  return typeof d.result?.manifestPath === 'string' ? d.result.manifestPath : (d.failureManifest ?? null);
+}
+
 /** The result of a run's last completed redelivery, or null when there was none. */
 async function lastRedelivery(client: Client, workflowId: string): Promise<RunDelivery | null> {
   const handle = client.workflow.getHandle(`${workflowId}/redeliver`);

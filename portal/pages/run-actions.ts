@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { StoreObjectMissingError } from '../../activities/store.js';
-import { cancelRun, redeliverRun, showRun } from '../../cli/commands/runs.js';
+import { cancelRun, redeliverRun, runManifestPath, showRun } from '../../cli/commands/runs.js';
 import { actionForm, facts, href, html, statusBadge } from '../html.js';
 import { formatUtc } from '../format.js';
 import { contentDisposition } from '../security.js';
@@ -24,12 +24,20 @@ const CONFIRM = {
     says: 'The run stops at its next step; what it has written so far stays, and it writes no report.',
     button: 'Cancel the run',
     when: 'RUNNING',
+    run: cancelRun,
+    done: 'cancelled',
+    refused: 'The run was not cancelled',
+    logged: 'cancel requested from the portal',
   },
   redeliver: {
     title: 'Redeliver run',
     says: "The run's files go again to each destination of its job that has not received them; those that have get nothing.",
     button: 'Redeliver',
     when: 'COMPLETED',
+    run: redeliverRun,
+    done: 'redelivered',
+    refused: 'The run was not redelivered',
+    logged: 'redelivered from the portal',
   },
 } as const;
 
@@ -54,31 +62,22 @@ export function registerRunActions(app: FastifyInstance, deps: PortalDeps): void
           ['Started', formatUtc(d.startTime)],
         ])}
         <p>${c.says}</p>
-        ${d.status === c.when ? actionForm(href('/runs', id, action), request.portalCsrf, c.button) : html`<p class="problem">Only a ${c.when.toLowerCase()} run can be ${action === 'cancel' ? 'cancelled' : 'redelivered'}.</p>`}
+        ${d.status === c.when ? actionForm(href('/runs', id, action), request.portalCsrf, c.button) : html`<p class="problem">Only a ${c.when.toLowerCase()} run can be ${c.done}.</p>`}
         <p><a href="${href('/runs', id)}">Back to the run</a></p>`;
       return sendPage(reply, { title: `${c.title} ${id}?`, active: 'runs', body });
     });
+
+    // The action itself: the CLI's function, then back to the run's page saying what was done.
+    app.post<{ Params: { id: string } }>(`/runs/:id/${action}`, async (request, reply) => {
+      try {
+        await c.run(ctx, request.params.id);
+      } catch (err) {
+        return sendCliError(reply, err, c.refused);
+      }
+      ctx.logger().info({ workflowId: request.params.id }, c.logged);
+      return seeOther(reply, `${href('/runs', request.params.id)}?notice=${c.done}`);
+    });
   }
-
-  app.post<{ Params: { id: string } }>('/runs/:id/cancel', async (request, reply) => {
-    try {
-      await cancelRun(ctx, request.params.id);
-    } catch (err) {
-      return sendCliError(reply, err, 'The run was not cancelled');
-    }
-    ctx.logger().info({ workflowId: request.params.id }, 'cancel requested from the portal');
-    return seeOther(reply, `${href('/runs', request.params.id)}?notice=cancelled`);
-  });
-
-  app.post<{ Params: { id: string } }>('/runs/:id/redeliver', async (request, reply) => {
-    try {
-      await redeliverRun(ctx, request.params.id);
-    } catch (err) {
-      return sendCliError(reply, err, 'The run was not redelivered');
-    }
-    ctx.logger().info({ workflowId: request.params.id }, 'redelivered from the portal');
-    return seeOther(reply, `${href('/runs', request.params.id)}?notice=redelivered`);
-  });
 
   app.get<{ Params: { id: string; index: string } }>('/runs/:id/files/:index', async (request, reply) => {
     const { id, index } = request.params;
@@ -91,8 +90,7 @@ export function registerRunActions(app: FastifyInstance, deps: PortalDeps): void
     } catch (err) {
       return sendCliError(reply, err, 'No such run');
     }
-    const manifestPath =
-      typeof d.result?.manifestPath === 'string' ? d.result.manifestPath : (d.failureManifest ?? null);
+    const manifestPath = runManifestPath(d);
     if (!manifestPath) return notFound();
     let opened;
     try {

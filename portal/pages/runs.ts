@@ -5,7 +5,7 @@
  * partial, its deliveries per destination and its files, as `vir runs show` reads them.
  */
 import type { FastifyInstance } from 'fastify';
-import { listRuns, showRun, type RunDetails, type RunRow } from '../../cli/commands/runs.js';
+import { listRuns, runManifestPath, showRun, type RunDetails, type RunRow } from '../../cli/commands/runs.js';
 import { JOB_KINDS } from '../../jobs/registry.js';
 import { formatDuration } from '../../reports/format.js';
 import type { RunDelivery } from '../../shared/delivery.js';
@@ -269,8 +269,7 @@ export function registerRunPages(app: FastifyInstance, deps: PortalDeps): void {
     } catch (err) {
       return sendCliError(reply, err, 'No such run');
     }
-    const manifestPath =
-      typeof d.result?.manifestPath === 'string' ? d.result.manifestPath : (d.failureManifest ?? null);
+    const manifestPath = runManifestPath(d);
     let files: RunFiles | null = null;
     let filesError: string | null = null;
     if (manifestPath) {
