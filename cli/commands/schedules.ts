@@ -33,14 +33,19 @@ export interface ApplyOptions {
   dryRun?: boolean;
 }
 
-async function describeOrNull(client: Client, scheduleId: string): Promise<ExistingSchedule | null> {
+/** A schedule as Temporal has it now (a describe is current, unlike the list), or null when there is none. */
+async function describeSchedule(client: Client, scheduleId: string): Promise<ScheduleDescription | null> {
   try {
-    const d = await client.schedule.getHandle(scheduleId).describe();
-    return { scheduleId, memo: d.memo };
+    return await client.schedule.getHandle(scheduleId).describe();
   } catch (err) {
     if (err instanceof ScheduleNotFoundError) return null;
     throw err;
   }
+}
+
+async function describeOrNull(client: Client, scheduleId: string): Promise<ExistingSchedule | null> {
+  const d = await describeSchedule(client, scheduleId);
+  return d ? { scheduleId, memo: d.memo } : null;
 }
 
 /** The schedules that exist for a group, plus whatever holds the ids the file wants. */
@@ -147,13 +152,8 @@ export async function listSchedules(
   for await (const s of client.schedule.list()) ids.add(s.scheduleId);
   const rows: ScheduleRow[] = [];
   for (const scheduleId of ids) {
-    let d: ScheduleDescription;
-    try {
-      d = await client.schedule.getHandle(scheduleId).describe();
-    } catch (err) {
-      if (err instanceof ScheduleNotFoundError) continue;
-      throw err;
-    }
+    const d = await describeSchedule(client, scheduleId);
+    if (!d) continue;
     const memo = readManagedMemo(d.memo);
     rows.push({
       scheduleId,
@@ -176,11 +176,7 @@ export async function pausedSchedules(ctx: CliContext, scheduleIds: readonly str
   const client = await ctx.temporal();
   const paused = new Set<string>();
   for (const scheduleId of new Set(scheduleIds)) {
-    try {
-      if ((await client.schedule.getHandle(scheduleId).describe()).state.paused) paused.add(scheduleId);
-    } catch (err) {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-    }
+    if ((await describeSchedule(client, scheduleId))?.state.paused) paused.add(scheduleId);
   }
   return paused;
 }
