@@ -20,44 +20,24 @@ describe('frozen histories', () => {
     for (const [file, hash] of files) expect(hash, `${file} was changed`).toBe(sums.get(file));
   });
 
-  test('the set recorded before the engine was pulled out of the market report is there', () => {
-    expect(frozenSets()).toContain('2026-11-22-market-report');
-  });
-
-  test('the set recorded with paid calls reconciled (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-paid-calls-reconciled');
-  });
-
-  test('the set recorded with paging children telling their daily-limit waits (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-paging-wait-progress');
-  });
-
-  test("the set recorded with the account's ledger (patched, and the account workflow) is there", () => {
-    expect(frozenSets()).toContain('2026-11-23-account-ledger');
-  });
-
-  test('the set recorded with reconciliation against the balance at the reservation (patched) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-ledger-balance');
-  });
-
-  test('the set recorded with the prospect list (its first runs) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-prospect-list');
-  });
-
-  test('the set recorded with the fund match and the investor shortlist (their first runs) is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-fund-match-shortlist');
-  });
-
-  test('the set recorded with delivery after the manifest (patched) and a redelivery is there', () => {
-    expect(frozenSets()).toContain('2026-11-23-delivery');
-  });
-
-  test("the set recorded with the job checked first and a failed run's manifest (patched) is there", () => {
-    expect(frozenSets()).toContain('2026-11-26-job-checks-failed-run');
-  });
-
-  test('the set recorded with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest) is there', () => {
-    expect(frozenSets()).toContain('2026-11-26-lean-history');
+  // Each set recorded before a change of the workflows (patched) or with a kind's first runs.
+  const SETS: [string, string][] = [
+    ['2026-11-22-market-report', 'before the engine was pulled out of the market report'],
+    ['2026-11-23-paid-calls-reconciled', 'with paid calls reconciled (patched)'],
+    ['2026-11-23-paging-wait-progress', 'with paging children telling their daily-limit waits (patched)'],
+    ['2026-11-23-account-ledger', "with the account's ledger (patched, and the account workflow)"],
+    ['2026-11-23-ledger-balance', 'with reconciliation against the balance at the reservation (patched)'],
+    ['2026-11-23-prospect-list', 'with the prospect list (its first runs)'],
+    ['2026-11-23-fund-match-shortlist', 'with the fund match and the investor shortlist (their first runs)'],
+    ['2026-11-23-delivery', 'with delivery after the manifest (patched) and a redelivery'],
+    ['2026-11-26-job-checks-failed-run', "with the job checked first and a failed run's manifest (patched)"],
+    [
+      '2026-11-26-lean-history',
+      'with the lean history (short streams paged inline, keys from the pages, the day freed with the manifest)',
+    ],
+  ];
+  test.each(SETS)('the set %s, recorded %s, is there', (set) => {
+    expect(frozenSets()).toContain(set);
   });
 
   test("the set recorded with a rerender (replacing the run's files, delivered on its own) is there", () => {
